@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "VideoPlaybackKit",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "vpk", targets: ["vpk"]),
+    .library(name: "VideoPlaybackKit", targets: ["VideoPlaybackKit"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+  ],
+  targets: [
+    // FFmpeg's C libraries, found by pkg-config; a small shim header wraps the macros Swift cannot import.
+    .systemLibrary(
+      name: "CFFmpeg",
+      pkgConfig: "libavformat libavcodec libavutil",
+      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "pkg-config"])]
+    ),
+    // The VIPER module: contract, entities, interactor, presenter, router, builder, views. No FFmpeg.
+    .target(name: "VideoPlaybackKit"),
+    // The FFmpeg-backed playback manager: the only code that imports CFFmpeg.
+    .target(name: "VPKEngine", dependencies: ["CFFmpeg", "VideoPlaybackKit"]),
+    // The command-line tool.
+    .executableTarget(
+      name: "vpk",
+      dependencies: [
+        "VideoPlaybackKit", "VPKEngine",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .testTarget(name: "VideoPlaybackKitTests", dependencies: ["VideoPlaybackKit"]),
+    .testTarget(name: "VPKEngineTests", dependencies: ["VPKEngine", "VideoPlaybackKit"]),
+    .testTarget(name: "VPKEndToEndTests", dependencies: ["VideoPlaybackKit"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,149 @@
+// Contract: every protocol of the playback module, by role. Reading this file tells what the
+// module does. Arrows follow DESIGN's picture:
+//
+//   stdin ─► CommandReader ─on…─► Presenter ─submit…─► Interactor ─► PlaybackManager (engine)
+//                                      ▲                   │   ▲              │
+//                                      └──── present… ─────┘   └─ delegate ───┘
+//   Presenter ─display…─► StatusView (text or JSON lines)
+//   Interactor ─close…─► Router ─► the app (exit code)
+//
+// The module's objects live on the main actor; the engine does its work on a thread of its own
+// and calls its delegate back on the main actor, in order.
+
+// MARK: - View
+
+/// One line of input as the command reader saw it.
+public enum InputLine: Sendable, Equatable {
+  case text(String)
+  /// A line longer than the reader's limit; its bytes were discarded.
+  case tooLong(byteCount: Int)
+  /// A line whose bytes are not valid UTF-8.
+  case invalidUTF8
+}
+
+/// Why the session is being asked to stop from outside.
+public enum TerminationSignal: String, Sendable {
+  case interrupt = "SIGINT"
+  case terminate = "SIGTERM"
+}
+
+/// The view's input side: what the command reader and the process forward to the presenter.
+@MainActor
+public protocol PlaybackViewEventHandler: AnyObject {
+  /// The view is ready; the module starts loading its media.
+  func onStart()
+  func onInputLine(_ line: InputLine)
+  /// Standard input reached its end (or was closed).
+  func onInputEnded()
+  func onSignal(_ signal: TerminationSignal)
+  /// The reader of standard output went away; nothing more can be shown.
+  func onOutputClosed()
+}
+
+/// The status view: shows what the presenter formatted, and nothing else.
+@MainActor
+public protocol PlaybackView: AnyObject {
+  /// Shows one event (a line of text, or a JSON object).
+  func displayEvent(_ event: EventViewModel)
+  /// Shows the one-line status (on a terminal, redrawn in place; elsewhere ignored).
+  func displayStatusLine(_ status: StatusLineViewModel)
+  /// Leaves the output clean: clears the status line, resets colours, flushes.
+  func displayFinish()
+}
+
+// MARK: - Presenter
+
+/// What the interactor reports; the presenter turns each into view models.
+@MainActor
+public protocol PlaybackInteractorOutput: AnyObject {
+  func presentLoading(path: String)
+  func presentReady(_ info: MediaInfo)
+  /// A play/pause/toggle took effect (or was acknowledged with no change).
+  func presentState(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, commandID: Int?)
+  func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState)
+  func presentSeeked(_ result: SeekResult, duration: MediaTime?)
+  func presentSuperseded(id: Int, by newerID: Int)
+  func presentEnded(position: MediaTime, duration: MediaTime?)
+  func presentError(_ error: PlaybackError, commandID: Int?)
+  func presentStatus(_ status: PlaybackStatus, commandID: Int)
+  func presentInfo(_ info: MediaInfo, commandID: Int)
+  func presentFrame(_ frame: FrameIdentity, commandID: Int)
+  func presentHelp(commandID: Int)
+  /// The session is over; `reason` says why (quit, end of media, input ended, a signal).
+  func presentShutdown(reason: String, status: PlaybackStatus, commandID: Int?)
+}
+
+// MARK: - Interactor
+
+/// What the presenter asks of the interactor: the business side of the session.
+@MainActor
+public protocol PlaybackInteractorInput: AnyObject {
+  /// Opens the session's media and starts playback as the options say.
+  func start()
+  /// A parsed command. The interactor numbers it and runs it in order.
+  func submit(_ command: Command)
+  /// A line that is not a valid command. It still takes an id and gets an `error` event.
+  func submitInvalid(_ error: PlaybackError)
+  func inputEnded()
+  func terminate(_ signal: TerminationSignal)
+  func outputClosed()
+}
+
+// MARK: - Playback manager (the engine)
+
+/// How the engine should pace and report.
+public struct PlaybackConfiguration: Sendable, Equatable {
+  public var clock: ClockKind
+  /// Media seconds between progress reports; nil for none.
+  public var progressInterval: Double?
+
+  public init(clock: ClockKind, progressInterval: Double?) {
+    self.clock = clock
+    self.progressInterval = progressInterval
+  }
+}
+
+/// Plays one file: opens, decodes, paces by its clock, seeks, and reports to its delegate.
+/// It starts paused at the beginning; every call returns at once and the work happens on the
+/// engine's own thread.
+@MainActor
+public protocol PlaybackManager: AnyObject {
+  var delegate: (any PlaybackManagerDelegate)? { get set }
+  /// Opens the file. Ends in `didBecomeReady` or `didFailToOpen`.
+  func prepare(path: String, configuration: PlaybackConfiguration)
+  func play()
+  func pause()
+  /// Starts an absolute seek. A newer seek that arrives before this one lands supersedes it.
+  /// Ends in exactly one `didFinishSeek` or `didSupersedeSeek` with the request's id.
+  func seek(_ request: SeekRequest)
+  /// Position and counters now.
+  func snapshot() -> PlaybackSnapshot
+  /// The frame on screen, with the MD5 of its pixels; nil when there is no video frame.
+  func currentFrame() -> FrameIdentity?
+  /// Stops the engine's thread and releases the file. Nothing is reported after this.
+  func shutdown()
+}
+
+/// What the engine reports, on the main actor, in the order it happened.
+@MainActor
+public protocol PlaybackManagerDelegate: AnyObject {
+  func playbackManager(_ manager: any PlaybackManager, didBecomeReady info: MediaInfo)
+  func playbackManager(_ manager: any PlaybackManager, didFailToOpen error: PlaybackError)
+  /// Playback crossed a progress mark (a multiple of the configured interval).
+  func playbackManager(_ manager: any PlaybackManager, didReachProgress position: MediaTime)
+  func playbackManager(_ manager: any PlaybackManager, didFinishSeek result: SeekResult)
+  func playbackManager(_ manager: any PlaybackManager, didSupersedeSeek id: Int, by newerID: Int)
+  /// Playback reached the end of the media and stopped there.
+  func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime)
+  /// Something went wrong that playback survives (corrupt packets, a read error at the end).
+  func playbackManager(_ manager: any PlaybackManager, didEncounter error: PlaybackError)
+}
+
+// MARK: - Router
+
+/// Where the session goes next. The app behind it decides what leaving means (exit codes).
+@MainActor
+public protocol PlaybackRouting: AnyObject {
+  /// The session is over; the process should leave with this status.
+  func closeSession(exitCode: Int32)
+}

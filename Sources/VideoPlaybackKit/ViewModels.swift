@@ -1,0 +1,53 @@
+// View models: what the presenter hands the views. Every string in them is already formatted;
+// a view only writes them out (text) or serialises them (JSON lines).
+
+/// One event, ready to show as a line of text or as a JSON object.
+public struct EventViewModel: Sendable, Equatable {
+  /// A field's value, typed so the JSON view writes numbers as numbers.
+  public enum Value: Sendable, Equatable {
+    case string(String)
+    case number(Double)
+    case integer(Int)
+    case bool(Bool)
+    case null
+  }
+
+  public struct Field: Sendable, Equatable {
+    public var key: String
+    public var value: Value
+    public init(_ key: String, _ value: Value) {
+      self.key = key
+      self.value = value
+    }
+  }
+
+  /// How the text view may colour the line (only on a terminal, and never with NO_COLOR).
+  public enum Severity: Sendable, Equatable {
+    case info, notice, error
+  }
+
+  /// The event's name: `ready`, `state`, `progress`, `seeked`, `error` …
+  public var event: String
+  /// The id of the command that caused it, if any.
+  public var commandID: Int?
+  /// The event's fields in a stable order (the JSON view's keys, after `event` and `id`).
+  public var fields: [Field]
+  /// The whole event as one line of text, for people and for grep.
+  public var text: String
+  public var severity: Severity
+
+  public init(event: String, commandID: Int?, fields: [Field], text: String, severity: Severity = .info) {
+    self.event = event
+    self.commandID = commandID
+    self.fields = fields
+    self.text = text
+    self.severity = severity
+  }
+}
+
+/// The one-line status shown in place on a terminal, for example
+/// `▶ 00:01:23.456 / 00:05:00.000  27.8%  [█████░░░░░░░░░░░░░]`.
+public struct StatusLineViewModel: Sendable, Equatable {
+  public var text: String
+  public init(text: String) { self.text = text }
+}

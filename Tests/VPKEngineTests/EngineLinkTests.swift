@@ -1,0 +1,6 @@
+import Testing
+import VPKEngine
+
+@Test func engineLinksAgainstFFmpeg() {
+  #expect(VPKEngineInfo.libavformatVersion > 0)
+}

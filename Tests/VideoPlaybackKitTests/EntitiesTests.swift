@@ -1,0 +1,15 @@
+import Testing
+@testable import VideoPlaybackKit
+
+@Suite struct MediaTimeTests {
+  @Test func clampsBelowStartAndPastEnd() {
+    // Given a 10 s duration, When times outside it are clamped, Then they land on the ends.
+    #expect(MediaTime(seconds: -3).clamped(to: MediaTime(seconds: 10)) == .zero)
+    #expect(MediaTime(seconds: 12).clamped(to: MediaTime(seconds: 10)) == MediaTime(seconds: 10))
+    #expect(MediaTime(seconds: 4).clamped(to: nil) == MediaTime(seconds: 4))
+  }
+
+  @Test func percentResolvesAgainstDuration() {
+    #expect(TimeSpec.percent(50).resolved(duration: MediaTime(seconds: 8)) == MediaTime(seconds: 4))
+  }
+}
