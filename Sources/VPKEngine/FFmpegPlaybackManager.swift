@@ -1,7 +1,67 @@
-// Placeholder while the engine is written; replaced by the FFmpeg playback manager.
+// FFmpegPlaybackManager: the PlaybackManager the Builder gets for real playback.
+// A main-actor facade over PlaybackEngine: calls post to the engine's mailbox; the engine's
+// events come back through an AsyncStream (in order) and go to the delegate on the main actor.
+
 import CFFmpeg
 import VideoPlaybackKit
 
-public enum VPKEngineInfo {
-  public static var libavformatVersion: UInt32 { avformat_version() }
+@MainActor
+public final class FFmpegPlaybackManager: PlaybackManager {
+  public weak var delegate: (any PlaybackManagerDelegate)?
+
+  private var engine: PlaybackEngine?
+  private var events: Task<Void, Never>?
+  private var isShutDown = false
+
+  public init() {
+    // FFmpeg's own log lines would mix with vpk's diagnostics; keep only its errors.
+    av_log_set_level(AV_LOG_FATAL)
+  }
+
+  public func prepare(path: String, configuration: PlaybackConfiguration) {
+    guard engine == nil, !isShutDown else { return }
+    let (stream, continuation) = AsyncStream.makeStream(of: EngineEvent.self)
+    let engine = PlaybackEngine(path: path, configuration: configuration) { continuation.yield($0) }
+    self.engine = engine
+    events = Task { @MainActor [weak self] in
+      for await event in stream {
+        guard let self, !self.isShutDown else { return }
+        self.deliver(event)
+      }
+    }
+    engine.start()
+  }
+
+  public func play() { engine?.post(.play) }
+  public func pause() { engine?.post(.pause) }
+
+  public func seek(_ request: SeekRequest) {
+    engine?.post(.seek(request, requestedAt: hostNanoseconds()))
+  }
+
+  public func snapshot() -> PlaybackSnapshot {
+    engine?.snapshot() ?? PlaybackSnapshot(position: .zero, framesDecoded: 0, decodeErrors: 0)
+  }
+
+  public func currentFrame() -> FrameIdentity? { engine?.currentFrame() }
+
+  public func shutdown() {
+    guard !isShutDown else { return }
+    isShutDown = true
+    engine?.post(.shutdown)
+    events?.cancel()
+  }
+
+  private func deliver(_ event: EngineEvent) {
+    guard let delegate else { return }
+    switch event {
+    case .ready(let info): delegate.playbackManager(self, didBecomeReady: info)
+    case .failedToOpen(let error): delegate.playbackManager(self, didFailToOpen: error)
+    case .progress(let position): delegate.playbackManager(self, didReachProgress: MediaTime(seconds: position))
+    case .seeked(let result): delegate.playbackManager(self, didFinishSeek: result)
+    case .superseded(let id, let newer): delegate.playbackManager(self, didSupersedeSeek: id, by: newer)
+    case .ended(let position): delegate.playbackManager(self, didReachEnd: MediaTime(seconds: position))
+    case .error(let error): delegate.playbackManager(self, didEncounter: error)
+    }
+  }
 }

@@ -1,0 +1,329 @@
+// MediaSource: one open media file through libavformat/libavcodec. It demuxes and decodes the
+// one stream that drives playback (video if there is one, else audio) and seeks.
+// Not thread-safe: the engine thread owns it; only `DecodedFrame` values leave it.
+
+import CFFmpeg
+import Foundation
+import VideoPlaybackKit
+
+/// A decoded frame owned by the engine. Freed when the last reference goes.
+final class DecodedFrame: @unchecked Sendable {
+  /// Owned AVFrame; never mutated after creation, so it may be read from any thread.
+  let frame: UnsafeMutablePointer<AVFrame>
+  /// Presentation time in seconds from the start of the media.
+  let time: Double
+  /// Seconds this frame lasts (its packet's duration, else the stream's nominal frame duration).
+  let duration: Double
+  let pts: Int64
+
+  init(frame: UnsafeMutablePointer<AVFrame>, time: Double, duration: Double, pts: Int64) {
+    self.frame = frame
+    self.time = time
+    self.duration = duration
+    self.pts = pts
+  }
+
+  deinit {
+    var pointer: UnsafeMutablePointer<AVFrame>? = frame
+    av_frame_free(&pointer)
+  }
+}
+
+/// What reading the next frame gave.
+enum DecodeStep {
+  case frame(DecodedFrame)
+  /// The end of the stream: every frame has been returned.
+  case endOfStream
+}
+
+final class MediaSource {
+  let info: MediaInfo
+  let hasVideo: Bool
+  /// Seconds of the container's start time; media times are measured from it.
+  let startTime: Double
+  private let streamIndex: Int32
+  private let timeBase: AVRational
+  /// The driving stream's time base, for frame identities.
+  var timeBaseParts: (num: Int32, den: Int32) { (timeBase.num, timeBase.den) }
+  /// Seconds one frame lasts, as the stream declares its rate; nil when unknown.
+  private let nominalFrameDuration: Double?
+
+  private var format: UnsafeMutablePointer<AVFormatContext>?
+  private var codec: UnsafeMutablePointer<AVCodecContext>?
+  private var packet: UnsafeMutablePointer<AVPacket>?
+  private var demuxerDrained = false
+  private var decoderDrained = false
+
+  /// Packets the decoder refused or frames it could not produce (corrupt data); playback goes on.
+  private(set) var decodeErrors = 0
+  private(set) var framesDecoded = 0
+  /// A read error other than the end of the file, reported once.
+  private(set) var readError: PlaybackError?
+
+  /// While seeking exactly, frames that end before this time and that nothing references are
+  /// not decoded at all.
+  var discardNonReferenceBefore: Double?
+
+  init(path: String) throws(PlaybackError) {
+    try Self.checkFile(path)
+
+    var format: UnsafeMutablePointer<AVFormatContext>? = nil
+    var result = avformat_open_input(&format, path, nil, nil)
+    guard result >= 0, let format else {
+      throw PlaybackError(
+        .notMedia, "cannot read \(path) as media (\(ffmpegErrorText(result))); check that it is a video or audio file")
+    }
+    self.format = format
+    result = avformat_find_stream_info(format, nil)
+    if result < 0 {
+      avformat_close_input(&self.format)
+      throw PlaybackError(.notMedia, "cannot find the streams of \(path) (\(ffmpegErrorText(result)))")
+    }
+
+    var decoder: UnsafePointer<AVCodec>? = nil
+    var index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
+    var hasVideo = true
+    if index < 0 {
+      hasVideo = false
+      decoder = nil
+      index = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)
+    }
+    guard index >= 0, let decoder else {
+      avformat_close_input(&self.format)
+      if index == vpk_averror_decoder_not_found() {
+        throw PlaybackError(.decoderUnavailable, "no decoder for the streams of \(path) in this FFmpeg build")
+      }
+      throw PlaybackError(.noPlayableStream, "\(path) has neither a video nor an audio stream; nothing to play")
+    }
+    self.hasVideo = hasVideo
+    self.streamIndex = index
+    let stream = format.pointee.streams[Int(index)]!
+    self.timeBase = stream.pointee.time_base
+
+    // Only the driving stream is demuxed; the others are skipped by the demuxer.
+    for i in 0..<Int(format.pointee.nb_streams) where i != Int(index) {
+      format.pointee.streams[i]!.pointee.discard = AVDISCARD_ALL
+    }
+
+    guard let codec = avcodec_alloc_context3(decoder) else {
+      avformat_close_input(&self.format)
+      throw PlaybackError(.decoderUnavailable, "out of memory opening the decoder")
+    }
+    self.codec = codec
+    avcodec_parameters_to_context(codec, stream.pointee.codecpar)
+    codec.pointee.thread_count = 0  // as many threads as the ffmpeg tool uses
+    codec.pointee.pkt_timebase = stream.pointee.time_base
+    result = avcodec_open2(codec, decoder, nil)
+    if result < 0 {
+      avcodec_free_context(&self.codec)
+      avformat_close_input(&self.format)
+      throw PlaybackError(
+        .decoderUnavailable, "cannot open the \(String(cString: decoder.pointee.name)) decoder (\(ffmpegErrorText(result)))")
+    }
+    packet = av_packet_alloc()
+
+    let start = format.pointee.start_time
+    self.startTime = start == vpk_nopts_value() ? 0 : Double(start) / Double(AV_TIME_BASE)
+    let frameRate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+    self.nominalFrameDuration = frameRate.num > 0 && frameRate.den > 0 ? av_q2d(av_inv_q(frameRate)) : nil
+    self.info = Self.describe(format: format, path: path)
+  }
+
+  deinit {
+    av_packet_free(&packet)
+    avcodec_free_context(&codec)
+    avformat_close_input(&format)
+  }
+
+  /// Clear errors for the cases where FFmpeg's message would not say what to do.
+  private static func checkFile(_ path: String) throws(PlaybackError) {
+    var status = stat()
+    guard stat(path, &status) == 0 else {
+      switch errno {
+      case EACCES: throw PlaybackError(.permissionDenied, "cannot read \(path): permission denied")
+      default: throw PlaybackError(.fileNotFound, "no such file: \(path); check the path")
+      }
+    }
+    if (status.st_mode & S_IFMT) == S_IFDIR {
+      throw PlaybackError(.notAFile, "\(path) is a directory; give a media file")
+    }
+    if (status.st_mode & S_IFMT) == S_IFREG && status.st_size == 0 {
+      throw PlaybackError(.notMedia, "\(path) is empty; give a video or audio file")
+    }
+    if access(path, R_OK) != 0 {
+      throw PlaybackError(.permissionDenied, "cannot read \(path): permission denied")
+    }
+  }
+
+  // MARK: - Reading
+
+  /// Decodes until the next frame of the driving stream, or the end.
+  func next() -> DecodeStep {
+    guard let codec, let format, let packet else { return .endOfStream }
+    while true {
+      let received = receiveFrame(codec)
+      if let received { return .frame(received) }
+      if decoderDrained { return .endOfStream }
+      if demuxerDrained {
+        // Everything is sent; the decoder has been told, keep receiving until it says EOF.
+        continue
+      }
+      let result = av_read_frame(format, packet)
+      if result < 0 {
+        if result != vpk_averror_eof() && readError == nil {
+          readError = PlaybackError(.readError, "reading stopped early (\(ffmpegErrorText(result))); the file may be damaged")
+        }
+        demuxerDrained = true
+        avcodec_send_packet(codec, nil)
+        continue
+      }
+      defer { av_packet_unref(packet) }
+      guard packet.pointee.stream_index == streamIndex else { continue }
+      codec.pointee.skip_frame = shouldDiscard(packet.pointee) ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
+      let sent = avcodec_send_packet(codec, packet)
+      if sent < 0 && sent != vpk_averror_eagain() {
+        decodeErrors += 1
+      }
+      // EAGAIN cannot happen here: frames are always received before sending more.
+    }
+  }
+
+  private func receiveFrame(_ codec: UnsafeMutablePointer<AVCodecContext>) -> DecodedFrame? {
+    while !decoderDrained {
+      guard let frame = av_frame_alloc() else { return nil }
+      let result = avcodec_receive_frame(codec, frame)
+      if result >= 0 {
+        framesDecoded += 1
+        let pts = frame.pointee.best_effort_timestamp
+        let ticks = pts == vpk_nopts_value() ? 0 : pts
+        let time = Double(ticks) * av_q2d(timeBase) - startTime
+        return DecodedFrame(frame: frame, time: time, duration: duration(of: frame), pts: ticks)
+      }
+      var unused: UnsafeMutablePointer<AVFrame>? = frame
+      av_frame_free(&unused)
+      if result == vpk_averror_eagain() { return nil }
+      if result == vpk_averror_eof() {
+        decoderDrained = true
+        return nil
+      }
+      // A corrupt packet surfaces here with frame threading: count it and go on.
+      decodeErrors += 1
+    }
+    return nil
+  }
+
+  private func duration(of frame: UnsafeMutablePointer<AVFrame>) -> Double {
+    if frame.pointee.pkt_duration > 0 { return Double(frame.pointee.pkt_duration) * av_q2d(timeBase) }
+    if !hasVideo && frame.pointee.sample_rate > 0 {
+      return Double(frame.pointee.nb_samples) / Double(frame.pointee.sample_rate)
+    }
+    return nominalFrameDuration ?? 0
+  }
+
+  private func shouldDiscard(_ packet: AVPacket) -> Bool {
+    guard let before = discardNonReferenceBefore, hasVideo, packet.pts != vpk_nopts_value() else { return false }
+    let start = Double(packet.pts) * av_q2d(timeBase) - startTime
+    let duration = packet.duration > 0 ? Double(packet.duration) * av_q2d(timeBase) : (nominalFrameDuration ?? 0)
+    guard duration > 0 else { return false }
+    return start + duration <= before
+  }
+
+  // MARK: - Seeking
+
+  /// Moves the demuxer to the keyframe at or before `seconds` and empties the decoder.
+  func seek(to seconds: Double) -> Bool {
+    guard let format, let codec else { return false }
+    let ticks = av_rescale_q(
+      Int64(((seconds + startTime) * Double(AV_TIME_BASE)).rounded(.down)), vpk_time_base_q(), timeBase)
+    var result = avformat_seek_file(format, streamIndex, Int64.min, ticks, ticks, 0)
+    if result < 0 {
+      result = av_seek_frame(format, streamIndex, ticks, AVSEEK_FLAG_BACKWARD)
+    }
+    avcodec_flush_buffers(codec)
+    demuxerDrained = false
+    decoderDrained = false
+    return result >= 0
+  }
+
+  // MARK: - Describing
+
+  private static func describe(format: UnsafeMutablePointer<AVFormatContext>, path: String) -> MediaInfo {
+    let duration = format.pointee.duration > 0 ? Double(format.pointee.duration) / Double(AV_TIME_BASE) : 0
+    var video: VideoStreamInfo?
+    var audio: AudioStreamInfo?
+    let videoIndex = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+    let audioIndex = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+    if videoIndex >= 0, let stream = format.pointee.streams[Int(videoIndex)] {
+      let parameters = stream.pointee.codecpar.pointee
+      let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+      video = VideoStreamInfo(
+        codec: String(cString: avcodec_get_name(parameters.codec_id)),
+        width: Int(parameters.width), height: Int(parameters.height),
+        frameRate: rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil,
+        pixelFormat: pixelFormatName(parameters.format),
+        bitRate: parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil)
+    }
+    if audioIndex >= 0, let stream = format.pointee.streams[Int(audioIndex)] {
+      let parameters = stream.pointee.codecpar.pointee
+      audio = AudioStreamInfo(
+        codec: String(cString: avcodec_get_name(parameters.codec_id)),
+        sampleRate: Int(parameters.sample_rate), channels: Int(parameters.ch_layout.nb_channels),
+        bitRate: parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil)
+    }
+    return MediaInfo(
+      path: path,
+      container: format.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown",
+      duration: MediaTime(seconds: duration),
+      bitRate: format.pointee.bit_rate > 0 ? Int(format.pointee.bit_rate) : nil,
+      streamCount: Int(format.pointee.nb_streams), video: video, audio: audio)
+  }
+}
+
+/// FFmpeg's text for an error code.
+func ffmpegErrorText(_ code: Int32) -> String {
+  var buffer = [CChar](repeating: 0, count: Int(AV_ERROR_MAX_STRING_SIZE) + 1)
+  buffer.withUnsafeMutableBufferPointer { vpk_error_string(code, $0.baseAddress, $0.count) }
+  return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+}
+
+func pixelFormatName(_ format: Int32) -> String {
+  guard let name = av_get_pix_fmt_name(AVPixelFormat(rawValue: format)) else { return "unknown" }
+  return String(cString: name)
+}
+
+extension DecodedFrame {
+  /// The frame's identity with the MD5 of its pixels packed with no padding, as
+  /// `ffmpeg -f framemd5` computes it. Reads the frame only, so any thread may call it.
+  func identity(timeBase: (num: Int32, den: Int32)) -> FrameIdentity {
+    let width = frame.pointee.width
+    let height = frame.pointee.height
+    let format = AVPixelFormat(rawValue: frame.pointee.format)
+    let size = av_image_get_buffer_size(format, width, height, 1)
+    var md5 = ""
+    if size > 0 {
+      var buffer = [UInt8](repeating: 0, count: Int(size))
+      var data = frame.pointee.data
+      var linesize = frame.pointee.linesize
+      let copied = withUnsafePointer(to: &data) { dataTuple in
+        dataTuple.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
+          withUnsafePointer(to: &linesize) { linesizeTuple in
+            linesizeTuple.withMemoryRebound(to: Int32.self, capacity: 8) { lines in
+              buffer.withUnsafeMutableBufferPointer {
+                av_image_copy_to_buffer($0.baseAddress, size, planes, lines, format, width, height, 1)
+              }
+            }
+          }
+        }
+      }
+      if copied > 0 {
+        var digest = [UInt8](repeating: 0, count: 16)
+        av_md5_sum(&digest, buffer, Int(copied))
+        md5 = digest.map { String(format: "%02x", $0) }.joined()
+      }
+    }
+    return FrameIdentity(
+      pts: pts, timeBase: timeBase, time: MediaTime(seconds: time),
+      isKeyframe: frame.pointee.key_frame != 0, width: Int(width), height: Int(height),
+      pixelFormat: pixelFormatName(frame.pointee.format), md5: md5)
+  }
+}

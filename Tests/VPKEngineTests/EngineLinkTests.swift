@@ -1,6 +1,0 @@
-import Testing
-import VPKEngine
-
-@Test func engineLinksAgainstFFmpeg() {
-  #expect(VPKEngineInfo.libavformatVersion > 0)
-}
