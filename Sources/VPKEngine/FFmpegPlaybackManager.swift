@@ -48,8 +48,8 @@ public final class FFmpegPlaybackManager: PlaybackManager {
   public func shutdown() {
     guard !isShutDown else { return }
     isShutDown = true
-    engine?.post(.shutdown)
     events?.cancel()
+    engine?.stop()
   }
 
   private func deliver(_ event: EngineEvent) {

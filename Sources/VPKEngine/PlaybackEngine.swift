@@ -39,6 +39,8 @@ final class PlaybackEngine: @unchecked Sendable {
 
   // Shared with the main actor, guarded by `condition`.
   private let condition = NSCondition()
+  /// Signalled when the engine thread has finished.
+  private let finished = DispatchSemaphore(value: 0)
   private var mailbox: [Message] = []
   private var clock: EngineClock
   private var current: DecodedFrame?
@@ -73,10 +75,19 @@ final class PlaybackEngine: @unchecked Sendable {
   // MARK: - Any thread
 
   func start() {
-    let thread = Thread { [self] in run() }
+    let thread = Thread { [self] in
+      run()
+      finished.signal()
+    }
     thread.name = "vpk-engine"
     thread.stackSize = 4 << 20
     thread.start()
+  }
+
+  /// Asks the thread to stop and waits (bounded) until it has released the file.
+  func stop(timeout: Double = 2) {
+    post(.shutdown)
+    _ = finished.wait(timeout: .now() + timeout)
   }
 
   func post(_ message: Message) {
@@ -339,9 +350,13 @@ final class PlaybackEngine: @unchecked Sendable {
     if request.mode == .exact, let firstFrame = first, firstFrame.time <= target {
       // Decode forward to the frame whose display interval contains the target.
       while true {
-        if let newer = newerSeekWaiting() {
+        switch interruption() {
+        case .none: break
+        case .newerSeek(let newer):
           source.discardNonReferenceBefore = nil
           emit(.superseded(request.id, by: newer))
+          return
+        case .shutdown:
           return
         }
         switch source.next() {
@@ -380,13 +395,17 @@ final class PlaybackEngine: @unchecked Sendable {
           milliseconds: milliseconds)))
   }
 
-  /// The id of a seek waiting in the mailbox, if one is (it will supersede the one running).
-  private func newerSeekWaiting() -> Int? {
+  private enum Interruption { case none, newerSeek(Int), shutdown }
+
+  /// Whether the mailbox holds something that ends a running seek: a newer seek (the newest
+  /// one's id) or a shutdown. Both stay in the mailbox for the main loop.
+  private func interruption() -> Interruption {
     condition.lock()
     defer { condition.unlock() }
+    if mailbox.contains(where: { if case .shutdown = $0 { true } else { false } }) { return .shutdown }
     for message in mailbox.reversed() {
-      if case .seek(let request, _) = message { return request.id }
+      if case .seek(let request, _) = message { return .newerSeek(request.id) }
     }
-    return nil
+    return .none
   }
 }

@@ -1,0 +1,324 @@
+import Testing
+
+@testable import VideoPlaybackKit
+
+/// A playback manager that records what it was asked and reports only what a test tells it to.
+@MainActor
+final class FakePlaybackManager: PlaybackManager {
+  weak var delegate: (any PlaybackManagerDelegate)?
+  var calls: [String] = []
+  var seeks: [SeekRequest] = []
+  var position = MediaTime.zero
+  var frame: FrameIdentity?
+  var framesDecoded = 0
+  var decodeErrors = 0
+
+  func prepare(path: String, configuration: PlaybackConfiguration) { calls.append("prepare \(path)") }
+  func play() { calls.append("play") }
+  func pause() { calls.append("pause") }
+  func seek(_ request: SeekRequest) {
+    calls.append("seek \(request.id) \(request.target.seconds) \(request.mode)")
+    seeks.append(request)
+  }
+  func snapshot() -> PlaybackSnapshot {
+    PlaybackSnapshot(position: position, framesDecoded: framesDecoded, decodeErrors: decodeErrors)
+  }
+  func currentFrame() -> FrameIdentity? { frame }
+  func shutdown() { calls.append("shutdown") }
+
+  // What the real engine would report.
+  func becomeReady(duration: Double = 60, video: Bool = true) {
+    let info = MediaInfo(
+      path: "clip.mp4", container: "mov,mp4,m4a,3gp,3g2,mj2", duration: MediaTime(seconds: duration), streamCount: 1,
+      video: video ? VideoStreamInfo(codec: "h264", width: 320, height: 240, frameRate: 30, pixelFormat: "yuv420p") : nil,
+      audio: nil)
+    delegate?.playbackManager(self, didBecomeReady: info)
+  }
+  func land(_ request: SeekRequest, at position: Double? = nil) {
+    self.position = MediaTime(seconds: position ?? request.target.seconds)
+    delegate?.playbackManager(
+      self,
+      didFinishSeek: SeekResult(
+        id: request.id, target: request.target, position: self.position, mode: request.mode, milliseconds: 1))
+  }
+  func supersede(_ request: SeekRequest, by newer: SeekRequest) {
+    delegate?.playbackManager(self, didSupersedeSeek: request.id, by: newer.id)
+  }
+  func reachEnd(at position: Double) {
+    self.position = MediaTime(seconds: position)
+    delegate?.playbackManager(self, didReachEnd: self.position)
+  }
+}
+
+/// Records every `present…` call as a short line, so tests read like transcripts.
+@MainActor
+final class InteractorOutputSpy: PlaybackInteractorOutput {
+  var lines: [String] = []
+  func presentLoading(path: String) { lines.append("loading \(path)") }
+  func presentReady(_ info: MediaInfo) { lines.append("ready \(info.duration.seconds)") }
+  func presentState(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, commandID: Int?) {
+    lines.append("state #\(commandID ?? 0) \(state) \(position.seconds)")
+  }
+  func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState) {
+    lines.append("progress \(position.seconds)")
+  }
+  func presentSeeked(_ result: SeekResult, duration: MediaTime?) {
+    lines.append("seeked #\(result.id) \(result.target.seconds) \(result.position.seconds) \(result.mode)")
+  }
+  func presentSuperseded(id: Int, by newerID: Int) { lines.append("superseded #\(id) by \(newerID)") }
+  func presentEnded(position: MediaTime, duration: MediaTime?) { lines.append("ended \(position.seconds)") }
+  func presentError(_ error: PlaybackError, commandID: Int?) {
+    lines.append("error #\(commandID ?? 0) \(error.code.rawValue)")
+  }
+  func presentStatus(_ status: PlaybackStatus, commandID: Int) {
+    lines.append("status #\(commandID) \(status.state) \(status.position.seconds)")
+  }
+  func presentInfo(_ info: MediaInfo, commandID: Int) { lines.append("info #\(commandID)") }
+  func presentFrame(_ frame: FrameIdentity, commandID: Int) { lines.append("frame #\(commandID) \(frame.pts)") }
+  func presentHelp(commandID: Int) { lines.append("help #\(commandID)") }
+  func presentShutdown(reason: String, status: PlaybackStatus, commandID: Int?) {
+    lines.append("shutdown #\(commandID ?? 0) \(reason)")
+  }
+}
+
+@MainActor
+final class RouterSpy: PlaybackRouting {
+  var exitCodes: [Int32] = []
+  func closeSession(exitCode: Int32) { exitCodes.append(exitCode) }
+}
+
+@MainActor
+struct InteractorHarness {
+  let manager = FakePlaybackManager()
+  let output = InteractorOutputSpy()
+  let router = RouterSpy()
+  let interactor: PlaybackInteractor
+
+  init(options: PlaybackOptions = PlaybackOptions(autoplay: false)) {
+    interactor = PlaybackInteractor(manager: manager, path: "clip.mp4", options: options)
+    interactor.presenter = output
+    interactor.router = router
+    manager.delegate = interactor
+  }
+
+  /// Started and ready: the output so far is cleared.
+  static func ready(options: PlaybackOptions = PlaybackOptions(autoplay: false), duration: Double = 60) -> Self {
+    let harness = Self(options: options)
+    harness.interactor.start()
+    harness.manager.becomeReady(duration: duration)
+    harness.output.lines.removeAll()
+    return harness
+  }
+}
+
+@MainActor
+@Suite struct PlaybackInteractorTests {
+  @Test func commandsBeforeReadyWaitAndThenRunInOrder() {
+    // Given a session whose file is still opening
+    let h = InteractorHarness()
+    h.interactor.start()
+    // When a scrub and a status arrive before the file is ready
+    h.interactor.submit(.scrub(.seconds(30), nil))
+    h.interactor.submit(.status)
+    // Then nothing reaches the manager yet
+    #expect(h.manager.seeks.isEmpty)
+    // When the file becomes ready
+    h.manager.becomeReady()
+    // Then the scrub runs with id 1, and status waits for it to land
+    #expect(h.manager.seeks == [SeekRequest(id: 1, target: MediaTime(seconds: 30), mode: .exact)])
+    #expect(!h.output.lines.contains { $0.hasPrefix("status") })
+    h.manager.land(h.manager.seeks[0])
+    #expect(h.output.lines.suffix(2) == ["seeked #1 30.0 30.0 exact", "status #2 paused 30.0"])
+  }
+
+  @Test func skipIsRelativeToTheCurrentPosition() {
+    // Given playback at 12 s
+    let h = InteractorHarness.ready()
+    h.manager.position = MediaTime(seconds: 12)
+    // When skipping +10
+    h.interactor.submit(.skip(10, nil))
+    // Then the seek goes to 22 s, not to 10 s
+    #expect(h.manager.seeks.last?.target == MediaTime(seconds: 22))
+  }
+
+  @Test func skipsAddUpWhileASeekIsRunning() {
+    // Given a scrub to 30 that has not landed
+    let h = InteractorHarness.ready()
+    h.interactor.submit(.scrub(.seconds(30), nil))
+    // When two skips follow before it lands
+    h.interactor.submit(.skip(10, nil))
+    h.interactor.submit(.skip(-5, .keyframe))
+    // Then each builds on the one before: 40, then 35
+    #expect(h.manager.seeks.map(\.target.seconds) == [30, 40, 35])
+    #expect(h.manager.seeks.last?.mode == .keyframe)
+  }
+
+  @Test func targetsClampToTheMedia() {
+    let h = InteractorHarness.ready(duration: 60)
+    h.interactor.submit(.scrub(.seconds(-5), nil))
+    h.interactor.submit(.scrub(.seconds(500), nil))
+    h.interactor.submit(.scrub(.percent(150), nil))
+    h.interactor.submit(.skip(-1e300, nil))
+    h.interactor.submit(.scrub(.percent(50), nil))
+    #expect(h.manager.seeks.map(\.target.seconds) == [0, 60, 60, 0, 30])
+  }
+
+  @Test func supersededSeeksReleaseTheBarrier() {
+    // Given two scrubs and a status behind them
+    let h = InteractorHarness.ready()
+    h.interactor.submit(.scrub(.seconds(10), nil))
+    h.interactor.submit(.scrub(.seconds(20), nil))
+    h.interactor.submit(.status)
+    // When the engine supersedes the first and lands the second
+    h.manager.supersede(h.manager.seeks[0], by: h.manager.seeks[1])
+    #expect(!h.output.lines.contains { $0.hasPrefix("status") })
+    h.manager.land(h.manager.seeks[1])
+    // Then status reports after both, at the second target
+    #expect(h.output.lines == ["superseded #1 by 2", "seeked #2 20.0 20.0 exact", "status #3 paused 20.0"])
+  }
+
+  @Test func queriesNeverChangeState() {
+    let h = InteractorHarness.ready()
+    h.manager.frame = FrameIdentity(
+      pts: 7, timeBase: (1, 30), time: .zero, isKeyframe: true, width: 1, height: 1, pixelFormat: "gray", md5: "x")
+    h.interactor.submit(.status)
+    h.interactor.submit(.info)
+    h.interactor.submit(.frame)
+    #expect(h.output.lines == ["status #1 paused 0.0", "info #2", "frame #3 7"])
+    #expect(h.manager.calls.filter { $0 == "play" || $0 == "pause" || $0.hasPrefix("seek") }.isEmpty)
+  }
+
+  @Test func invalidLinesTakeAnIdAndKeepTheSessionGoing() {
+    let h = InteractorHarness.ready()
+    h.interactor.submit(.play)
+    h.interactor.submitInvalid(PlaybackError(.unknownCommand, "unknown"))
+    h.interactor.submit(.status)
+    #expect(h.output.lines == ["state #1 playing 0.0", "error #2 unknown_command", "status #3 playing 0.0"])
+    #expect(h.router.exitCodes.isEmpty)
+  }
+
+  @Test func toggleFlipsPlayback() {
+    let h = InteractorHarness.ready()
+    h.interactor.submit(.toggle)
+    h.interactor.submit(.toggle)
+    #expect(h.manager.calls.suffix(2) == ["play", "pause"])
+    #expect(h.output.lines == ["state #1 playing 0.0", "state #2 paused 0.0"])
+  }
+
+  @Test func frameWithoutVideoIsAClearError() {
+    let h = InteractorHarness(options: PlaybackOptions(autoplay: false))
+    h.interactor.start()
+    h.manager.becomeReady(video: false)
+    h.interactor.submit(.frame)
+    #expect(h.output.lines.last == "error #1 unavailable")
+  }
+
+  @Test func autoplayAndStartPosition() {
+    // Given --start 30 and autoplay
+    let h = InteractorHarness(options: PlaybackOptions(autoplay: true, start: .seconds(30)))
+    h.interactor.start()
+    h.manager.becomeReady()
+    // Then the start seek goes out before playback, and reports no seeked event of its own
+    #expect(h.manager.calls.suffix(2) == ["seek 0 30.0 exact", "play"])
+    h.manager.land(h.manager.seeks[0])
+    #expect(!h.output.lines.contains { $0.hasPrefix("seeked") })
+  }
+
+  @Test func endExitsWithSuccessByDefault() {
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    h.manager.reachEnd(at: 60)
+    #expect(h.output.lines == ["ended 60.0", "shutdown #0 ended"])
+    #expect(h.router.exitCodes == [0])
+    #expect(h.manager.calls.last == "shutdown")
+  }
+
+  @Test func endWithPauseKeepsTheSessionAndPlayStartsOver() {
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .pause))
+    h.manager.reachEnd(at: 60)
+    h.interactor.submit(.status)
+    h.interactor.submit(.play)
+    #expect(h.output.lines.prefix(2) == ["ended 60.0", "status #1 ended 60.0"])
+    #expect(h.manager.seeks.last == SeekRequest(id: 2, target: .zero, mode: .keyframe))
+    #expect(h.router.exitCodes.isEmpty)
+  }
+
+  @Test func endWithLoopStartsAgain() {
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .loop))
+    h.manager.reachEnd(at: 60)
+    #expect(h.manager.seeks.last?.target == .zero)
+    #expect(h.manager.calls.last == "play")
+    #expect(h.router.exitCodes.isEmpty)
+  }
+
+  @Test func anEndReportedBeforeAPendingSeekLandsIsIgnored() {
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    h.interactor.submit(.scrub(.seconds(10), nil))
+    h.manager.reachEnd(at: 60)
+    #expect(h.router.exitCodes.isEmpty)
+    #expect(!h.output.lines.contains { $0.hasPrefix("ended") })
+  }
+
+  @Test func inputEndedWhilePlayingWaitsForTheEnd() {
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    h.interactor.inputEnded()
+    #expect(h.router.exitCodes.isEmpty)
+    h.manager.reachEnd(at: 60)
+    #expect(h.router.exitCodes == [0])
+  }
+
+  @Test func inputEndedWhilePausedLeavesOnceQueuedCommandsRan() {
+    // Given a paused session with a scrub and a frame query still pending
+    let h = InteractorHarness.ready()
+    h.interactor.submit(.scrub(.seconds(5), nil))
+    h.interactor.submit(.status)
+    // When input ends
+    h.interactor.inputEnded()
+    #expect(h.router.exitCodes.isEmpty)
+    // Then the session leaves once the seek has landed and status answered
+    h.manager.land(h.manager.seeks[0])
+    #expect(h.output.lines.suffix(2) == ["status #2 paused 5.0", "shutdown #0 input ended"])
+    #expect(h.router.exitCodes == [0])
+  }
+
+  @Test func quitReportsAndExitsZero() {
+    let h = InteractorHarness.ready()
+    h.interactor.submit(.quit)
+    h.interactor.submit(.status)
+    #expect(h.output.lines == ["shutdown #1 quit"])
+    #expect(h.router.exitCodes == [0])
+  }
+
+  @Test func signalsExitWithTheirStatus() {
+    let h = InteractorHarness.ready()
+    h.interactor.terminate(.interrupt)
+    h.interactor.terminate(.terminate)
+    #expect(h.output.lines == ["shutdown #0 SIGINT"])
+    #expect(h.router.exitCodes == [130])
+  }
+
+  @Test func aFileThatCannotOpenExitsWithItsStatus() {
+    let h = InteractorHarness()
+    h.interactor.start()
+    h.interactor.submit(.status)
+    h.manager.delegate?.playbackManager(h.manager, didFailToOpen: PlaybackError(.fileNotFound, "no such file"))
+    #expect(h.output.lines == ["loading clip.mp4", "error #0 file_not_found", "shutdown #0 open failed"])
+    #expect(h.router.exitCodes == [3])
+  }
+
+  @Test func progressIsHeldBackWhileASeekIsPending() {
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    h.interactor.submit(.scrub(.seconds(40), nil))
+    h.manager.delegate?.playbackManager(h.manager, didReachProgress: MediaTime(seconds: 3))
+    h.manager.land(h.manager.seeks[0])
+    h.manager.delegate?.playbackManager(h.manager, didReachProgress: MediaTime(seconds: 41))
+    #expect(h.output.lines == ["seeked #1 40.0 40.0 exact", "progress 41.0"])
+  }
+
+  @Test func outputClosedStopsQuietly() {
+    let h = InteractorHarness.ready()
+    h.interactor.outputClosed()
+    #expect(h.output.lines.isEmpty)
+    #expect(h.router.exitCodes == [0])
+    #expect(h.manager.calls.last == "shutdown")
+  }
+}
