@@ -54,7 +54,7 @@ final class MediaSource {
   private var demuxerDrained = false
   private var decoderDrained = false
 
-  /// Packets the decoder refused or frames it could not produce (corrupt data); playback goes on.
+  /// Packets the decoder refused, frames it could not produce or flagged as damaged; playback goes on.
   private(set) var decodeErrors = 0
   private(set) var framesDecoded = 0
   /// A read error other than the end of the file, reported once.
@@ -194,6 +194,10 @@ final class MediaSource {
       let result = avcodec_receive_frame(codec, frame)
       if result >= 0 {
         framesDecoded += 1
+        // Decoders that conceal damage (H.264) return the frame but flag it.
+        if frame.pointee.decode_error_flags != 0 || (frame.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 {
+          decodeErrors += 1
+        }
         let pts = frame.pointee.best_effort_timestamp
         let ticks = pts == vpk_nopts_value() ? 0 : pts
         let time = Double(ticks) * av_q2d(timeBase) - startTime

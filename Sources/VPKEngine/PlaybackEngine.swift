@@ -100,7 +100,8 @@ final class PlaybackEngine: @unchecked Sendable {
   func snapshot() -> PlaybackSnapshot {
     condition.lock()
     defer { condition.unlock() }
-    let position = min(max(0, clock.position(at: hostNanoseconds())), max(duration, lastFrameEndShared))
+    let limit = duration > 0 ? duration : lastFrameEndShared
+    let position = min(max(0, clock.position(at: hostNanoseconds())), limit)
     return PlaybackSnapshot(
       position: MediaTime(seconds: position), framesDecoded: framesDecoded, decodeErrors: decodeErrors)
   }
@@ -213,7 +214,7 @@ final class PlaybackEngine: @unchecked Sendable {
       } else if sourceEnded {
         let end = max(lastFrameEnd, withLock { clock.position(at: now) })
         let delay = withLock { clock.delay(until: lastFrameEnd, at: now) } ?? 0
-        if delay <= 0 { reachEnd(at: min(end, max(duration, lastFrameEnd))) } else { sleep(seconds: delay) }
+        if delay <= 0 { reachEnd(at: duration > 0 ? min(end, duration) : end) } else { sleep(seconds: delay) }
       } else {
         decodeOne()
       }
