@@ -1,0 +1,170 @@
+// TextStatusView: shows the presenter's text. On a terminal, one status line redrawn in place
+// with events printed above it; elsewhere, one line per event and no status line.
+//
+// It shows what the presenter formatted and adds only terminal mechanics: carriage returns,
+// line clearing, and colour (red errors, bold notices) when colour is allowed.
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where a view writes its text.
+@MainActor
+public protocol TextOutput: AnyObject {
+  /// Writes all of `text`. Returns false when it could not, because the reader is gone or the
+  /// output failed; from then on it writes nothing and keeps returning false.
+  func write(_ text: String) -> Bool
+}
+
+/// Writes to a file descriptor with `write(2)`, whole strings at a time. Ignoring SIGPIPE is the
+/// caller's job; with it ignored, a reader that went away shows as a failed write.
+@MainActor
+public final class FileDescriptorOutput: TextOutput {
+  public let fileDescriptor: Int32
+  /// True once a write failed; nothing is written after that.
+  public private(set) var isClosed = false
+
+  public init(fileDescriptor: Int32) {
+    self.fileDescriptor = fileDescriptor
+  }
+
+  /// Standard output (file descriptor 1).
+  public static func standardOutput() -> FileDescriptorOutput {
+    FileDescriptorOutput(fileDescriptor: STDOUT_FILENO)
+  }
+
+  public func write(_ text: String) -> Bool {
+    guard !isClosed else { return false }
+    var text = text
+    let written = text.withUTF8 { bytes in
+      writeAll(fileDescriptor, UnsafeRawBufferPointer(bytes))
+    }
+    if !written { isClosed = true }
+    return written
+  }
+}
+
+/// Writes every byte, going on after partial writes and interruptions, and waiting for room
+/// when the descriptor is non-blocking. False on any other error (EPIPE: the reader is gone).
+private func writeAll(_ fileDescriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+  guard let base = bytes.baseAddress else { return true }
+  var offset = 0
+  while offset < bytes.count {
+    let count = write(fileDescriptor, base + offset, bytes.count - offset)
+    if count > 0 {
+      offset += count
+      continue
+    }
+    guard count < 0 else { return false }
+    switch errno {
+    case EINTR:
+      continue
+    case EAGAIN, EWOULDBLOCK:
+      var request = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
+      _ = poll(&request, 1, -1)
+    default:
+      return false
+    }
+  }
+  return true
+}
+
+@MainActor
+public final class TextStatusView: PlaybackView {
+  private let output: any TextOutput
+  private let isTerminal: Bool
+  private let useColor: Bool
+  private let onClosed: @MainActor () -> Void
+  /// The status line on screen (terminal only), redrawn under every event.
+  private var statusLine: String?
+  private var closed = false
+
+  /// - Parameters:
+  ///   - isTerminal: redraw a status line in place and print events above it; when false, write
+  ///     one line per event and ignore status lines.
+  ///   - useColor: colour errors and notices (only used on a terminal).
+  ///   - onClosed: called once, when a write first fails (the reader went away).
+  public init(
+    output: any TextOutput, isTerminal: Bool, useColor: Bool,
+    onClosed: @escaping @MainActor () -> Void
+  ) {
+    self.output = output
+    self.isTerminal = isTerminal
+    self.useColor = isTerminal && useColor
+    self.onClosed = onClosed
+  }
+
+  /// A view on standard output: in-place redraw when it is a terminal (and `TERM` is not `dumb`),
+  /// colour when it is one and `NO_COLOR` is unset or empty (no-color.org).
+  public static func standardOutput(
+    environment: [String: String], onClosed: @escaping @MainActor () -> Void
+  ) -> TextStatusView {
+    let traits = terminalTraits(isTTY: isatty(STDOUT_FILENO) == 1, environment: environment)
+    return TextStatusView(
+      output: FileDescriptorOutput.standardOutput(), isTerminal: traits.isTerminal,
+      useColor: traits.useColor,
+      onClosed: onClosed)
+  }
+
+  /// Whether output to a descriptor that is (or is not) a terminal gets in-place redraw and colour.
+  nonisolated public static func terminalTraits(isTTY: Bool, environment: [String: String]) -> (
+    isTerminal: Bool, useColor: Bool
+  ) {
+    let isTerminal = isTTY && environment["TERM"] != "dumb"
+    let useColor = isTerminal && (environment["NO_COLOR"] ?? "").isEmpty
+    return (isTerminal, useColor)
+  }
+
+  // MARK: - PlaybackView
+
+  public func displayEvent(_ event: EventViewModel) {
+    guard isTerminal else {
+      emit(event.text + "\n")
+      return
+    }
+    emit(Self.clearLine + painted(event) + "\n" + (statusLine ?? ""))
+  }
+
+  public func displayStatusLine(_ status: StatusLineViewModel) {
+    guard isTerminal, status.text != statusLine else { return }
+    statusLine = status.text
+    emit(Self.clearLine + status.text)
+  }
+
+  public func displayFinish() {
+    guard isTerminal else { return }
+    var text = ""
+    if let statusLine { text += Self.clearLine + statusLine + "\n" }
+    if useColor { text += Self.reset }
+    statusLine = nil
+    emit(text)
+  }
+
+  // MARK: - Terminal mechanics
+
+  static let clearLine = "\r\u{1B}[2K"
+  static let red = "\u{1B}[31m"
+  static let bold = "\u{1B}[1m"
+  static let reset = "\u{1B}[0m"
+
+  private func painted(_ event: EventViewModel) -> String {
+    guard useColor else { return event.text }
+    switch event.severity {
+    case .info: return event.text
+    case .notice: return Self.bold + event.text + Self.reset
+    case .error: return Self.red + event.text + Self.reset
+    }
+  }
+
+  private func emit(_ text: String) {
+    guard !closed, !text.isEmpty else { return }
+    if !output.write(text) {
+      closed = true
+      onClosed()
+    }
+  }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+
+@testable import VideoPlaybackKit
+
+private let hello = #"{"event":"hello","protocol":1,"version":"0.1.0"}"# + "\n"
+
+private func event(
+  _ name: String, id: Int? = nil, _ fields: [EventViewModel.Field] = [],
+  severity: EventViewModel.Severity = .info
+) -> EventViewModel {
+  EventViewModel(
+    event: name, commandID: id, fields: fields, text: "\(name) text", severity: severity)
+}
+
+/// Decodes one line as JSON with Foundation, to check the hand-written encoding is valid.
+private func decoded(_ line: String) -> [String: Any]? {
+  (try? JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed]))
+    as? [String: Any]
+}
+
+@MainActor
+@Suite("JSON lines view")
+struct JSONLinesViewTests {
+  @Test func helloComesFirst() {
+    // Given a JSON view
+    let output = CapturedTextOutput()
+    let view = JSONLinesView(output: output, onClosed: {})
+    // When the session starts (a status line) and an event follows
+    view.displayStatusLine(StatusLineViewModel(text: "… loading clip.mp4"))
+    view.displayEvent(event("ready"))
+    // Then hello is the first line, once, and the status line is not shown
+    #expect(output.writes == [hello, #"{"event":"ready"}"# + "\n"])
+  }
+
+  @Test func helloBeforeTheFirstEvent() {
+    // Given a JSON view that has shown nothing
+    let output = CapturedTextOutput()
+    let view = JSONLinesView(output: output, version: "9.9.9", onClosed: {})
+    // When an event arrives, then another
+    view.displayEvent(event("error", id: 1))
+    view.displayEvent(event("error", id: 2))
+    // Then hello (with the given version) precedes them, once
+    #expect(
+      output.text
+        == #"{"event":"hello","protocol":1,"version":"9.9.9"}"# + "\n"
+        + #"{"event":"error","id":1}"# + "\n"
+        + #"{"event":"error","id":2}"# + "\n")
+  }
+
+  @Test func finishSaysHelloIfNothingElseDid() {
+    // Given a JSON view that has shown nothing
+    let output = CapturedTextOutput()
+    let view = JSONLinesView(output: output, onClosed: {})
+    // When the session finishes at once, twice
+    view.displayFinish()
+    view.displayFinish()
+    // Then the output is the hello line alone
+    #expect(output.writes == [hello])
+  }
+
+  @Test func keysInOrderWithTypedValues() {
+    // Given a JSON view
+    let output = CapturedTextOutput()
+    let view = JSONLinesView(output: output, onClosed: {})
+    // When an event with an id and one field of each type arrives
+    view.displayEvent(
+      event(
+        "sample", id: 3,
+        [
+          .init("zeta", .string("a")), .init("position", .number(12.345)),
+          .init("count", .integer(-7)),
+          .init("key", .bool(true)), .init("off", .bool(false)), .init("audio", .null),
+          .init("alpha", .number(60)),
+        ]))
+    // Then `event`, `id`, then the fields in their order, on one line
+    #expect(
+      output.writes.last
+        == #"{"event":"sample","id":3,"zeta":"a","position":12.345,"count":-7,"key":true,"off":false,"#
+        + #""audio":null,"alpha":60.0}"# + "\n")
+  }
+
+  @Test func noIDWhenThereIsNone() {
+    // Given an event with no command id
+    // When it is encoded
+    let line = JSONLinesView.encode(event("progress", [.init("position", .number(1.5))]))
+    // Then it has no id key
+    #expect(line == #"{"event":"progress","position":1.5}"#)
+  }
+
+  @Test(
+    arguments: [
+      ("plain", #""plain""#),
+      (#"say "hi""#, #""say \"hi\"""#),
+      (#"back\slash"#, #""back\\slash""#),
+      ("one\ntwo", #""one\ntwo""#),
+      ("cr\rtab\t", #""cr\rtab\t""#),
+      ("bell\u{07}bs\u{08}ff\u{0C}", #""bell\u0007bs\bff\f""#),
+      ("nul\u{0}esc\u{1B}us\u{1F}", #""nul\u0000esc\u001bus\u001f""#),
+      ("del\u{7F}", #""del\u007f""#),
+      ("sep\u{2028}\u{2029}", #""sep\u2028\u2029""#),
+      ("héllo ☃ 😀 日本", "\"héllo ☃ 😀 日本\""),
+      ("/slash", #""/slash""#),
+      ("", #""""#),
+    ] as [(String, String)])
+  func stringEscaping(value: String, json: String) {
+    // Given a string
+    // When it is encoded
+    let encoded = JSONLinesView.encode(value)
+    // Then quotes, backslashes and control characters are escaped, other characters kept as UTF-8
+    #expect(encoded == json)
+    // And a JSON parser reads back the same string
+    let object = decoded(#"{"v":"# + encoded + "}")
+    #expect(object?["v"] as? String == value)
+  }
+
+  @Test(
+    arguments: [
+      (12.345, "12.345"), (60, "60.0"), (0.1 + 0.2, "0.30000000000000004"), (-1.5, "-1.5"),
+      (1e-7, "1e-07"),
+      (1e21, "1e+21"), (.nan, "null"), (.infinity, "null"), (-.infinity, "null"),
+    ] as [(Double, String)])
+  func numbers(value: Double, json: String) {
+    // Given a number
+    // When it is encoded
+    // Then Swift's shortest form, or null when it is not finite
+    #expect(JSONLinesView.encode(value) == json)
+  }
+
+  @Test func nonFiniteFieldsAreNull() {
+    // Given an event whose numbers are not finite
+    let line = JSONLinesView.encode(
+      event("status", id: 1, [.init("position", .number(.nan)), .init("rate", .number(.infinity))]))
+    // When it is encoded
+    // Then they are null, and the line is valid JSON
+    #expect(line == #"{"event":"status","id":1,"position":null,"rate":null}"#)
+    #expect(decoded(line)?["position"] is NSNull)
+  }
+
+  @Test func everyLineIsValidJSONOnOneLine() {
+    // Given a presenter driving a JSON view
+    let output = CapturedTextOutput()
+    let view = JSONLinesView(output: output, onClosed: {})
+    let presenter = PlaybackPresenter()
+    presenter.view = view
+    // When it presents a session's events, with awkward strings in them
+    presenter.presentLoading(path: "clip.mp4")
+    presenter.presentReady(
+      MediaInfo(
+        path: "my \"clip\"\n.mp4", container: "mov,mp4,m4a,3gp,3g2,mj2",
+        duration: MediaTime(seconds: 60),
+        streamCount: 1, video: nil,
+        audio: AudioStreamInfo(codec: "aac", sampleRate: 48000, channels: 2)))
+    presenter.presentSeeked(
+      SeekResult(
+        id: 4, target: MediaTime(seconds: 30), position: MediaTime(seconds: 30.000000001),
+        mode: .exact,
+        milliseconds: 12.3456),
+      duration: MediaTime(seconds: 60))
+    presenter.presentSuperseded(id: 5, by: 6)
+    presenter.presentError(PlaybackError(.unknownCommand, "no \\ such\tcommand"), commandID: 7)
+    presenter.presentHelp(commandID: 8)
+    view.displayFinish()
+    // Then each is one valid JSON object on one line, with typed values
+    let lines = output.text.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count == 7)
+    #expect(lines.last == "")
+    #expect(lines[0] + "\n" == hello)
+    for line in lines.dropLast() {
+      #expect(decoded(String(line)) != nil, "\(line)")
+    }
+    #expect(
+      lines[1]
+        == #"{"event":"ready","path":"my \"clip\"\n.mp4","duration":60.0,"container":"mov,mp4,m4a,3gp,3g2,mj2","#
+        + #""streams":1,"video":null,"audio":"aac","sample_rate":48000,"channels":2}"#)
+    #expect(
+      lines[2]
+        == #"{"event":"seeked","id":4,"target":30.0,"position":30.0,"mode":"exact","ms":12.346}"#)
+    #expect(lines[3] == #"{"event":"superseded","id":5,"by":6}"#)
+    #expect(
+      lines[4]
+        == #"{"event":"error","id":7,"code":"unknown_command","message":"no \\ such\tcommand"}"#)
+    #expect(
+      lines[5]
+        == #"{"event":"help","id":8,"commands":"play pause toggle scrub skip status info frame help quit"}"#
+    )
+  }
+
+  @Test func onClosedIsCalledOnce() {
+    // Given a JSON view whose output fails after the hello line
+    let output = CapturedTextOutput(failAfter: 1)
+    let closed = ClosedCounter()
+    let view = JSONLinesView(output: output, onClosed: closed.callback)
+    // When events keep arriving
+    view.displayEvent(event("one"))
+    view.displayEvent(event("two"))
+    view.displayFinish()
+    // Then onClosed is called once, and nothing is tried after the failed write
+    #expect(closed.count == 1)
+    #expect(output.writes == [hello])
+    #expect(output.attempts == 2)
+  }
+
+  @Test func aFailedHelloClosesTheView() {
+    // Given a JSON view whose output is already gone
+    let output = CapturedTextOutput(failAfter: 0)
+    let closed = ClosedCounter()
+    let view = JSONLinesView(output: output, onClosed: closed.callback)
+    // When the session starts and events arrive
+    view.displayStatusLine(StatusLineViewModel(text: "…"))
+    view.displayEvent(event("ready"))
+    // Then onClosed is called once, for the hello line
+    #expect(closed.count == 1)
+    #expect(output.attempts == 1)
+  }
+}
