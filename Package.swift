@@ -32,9 +32,11 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // Test support: media made on demand with ffmpeg, ffmpeg/ffprobe reference answers, running the vpk executable.
+    .target(name: "VPKTestSupport", path: "Tests/VPKTestSupport"),
     .testTarget(name: "VideoPlaybackKitTests", dependencies: ["VideoPlaybackKit"]),
-    .testTarget(name: "VPKEngineTests", dependencies: ["VPKEngine", "VideoPlaybackKit"]),
-    .testTarget(name: "VPKEndToEndTests", dependencies: ["VideoPlaybackKit"]),
+    .testTarget(name: "VPKEngineTests", dependencies: ["VPKEngine", "VideoPlaybackKit", "VPKTestSupport"]),
+    .testTarget(name: "VPKEndToEndTests", dependencies: ["VideoPlaybackKit", "VPKTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

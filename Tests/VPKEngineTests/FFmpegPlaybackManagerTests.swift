@@ -1,0 +1,294 @@
+// Integration tests of the real FFmpeg engine on clips made at test time, checked against
+// ffmpeg's own framemd5 output and ffprobe.
+
+import Foundation
+import Testing
+import VPKTestSupport
+import VideoPlaybackKit
+
+@testable import VPKEngine
+
+/// Records what the engine reports and lets a test wait for a condition on it.
+@MainActor
+final class ManagerDelegateSpy: PlaybackManagerDelegate {
+  var events: [String] = []
+  var info: MediaInfo?
+  var openError: PlaybackError?
+  var seeks: [SeekResult] = []
+  var superseded: [(id: Int, by: Int)] = []
+  var endedAt: MediaTime?
+  var errors: [PlaybackError] = []
+  private var waiter: (id: Int, condition: () -> Bool, continuation: CheckedContinuation<Void, Never>)?
+  private var waits = 0
+
+  /// Waits until `condition` holds, failing the test after `seconds`.
+  func wait(_ what: String, seconds: Double = 20, until condition: @escaping () -> Bool) async throws {
+    if condition() { return }
+    waits += 1
+    let id = waits
+    let timeout = Task { @MainActor [weak self] in
+      guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return }
+      guard let self, let waiter = self.waiter, waiter.id == id else { return }
+      self.waiter = nil
+      waiter.continuation.resume()
+    }
+    await withCheckedContinuation { waiter = (id, condition, $0) }
+    timeout.cancel()
+    try #require(condition(), "timed out waiting for \(what); events: \(events.suffix(10))")
+  }
+
+  private func record(_ event: String) {
+    events.append(event)
+    if let waiter, waiter.condition() {
+      self.waiter = nil
+      waiter.continuation.resume()
+    }
+  }
+
+  func playbackManager(_ manager: any PlaybackManager, didBecomeReady info: MediaInfo) {
+    self.info = info
+    record("ready")
+  }
+  func playbackManager(_ manager: any PlaybackManager, didFailToOpen error: PlaybackError) {
+    openError = error
+    record("failed \(error.code.rawValue)")
+  }
+  func playbackManager(_ manager: any PlaybackManager, didReachProgress position: MediaTime) {
+    record("progress \(position.seconds)")
+  }
+  func playbackManager(_ manager: any PlaybackManager, didFinishSeek result: SeekResult) {
+    seeks.append(result)
+    record("seeked \(result.id)")
+  }
+  func playbackManager(_ manager: any PlaybackManager, didSupersedeSeek id: Int, by newerID: Int) {
+    superseded.append((id, newerID))
+    record("superseded \(id) by \(newerID)")
+  }
+  func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime) {
+    endedAt = position
+    record("ended \(position.seconds)")
+  }
+  func playbackManager(_ manager: any PlaybackManager, didEncounter error: PlaybackError) {
+    errors.append(error)
+    record("error \(error.code.rawValue)")
+  }
+}
+
+/// A manager opened on a file, with its spy.
+@MainActor
+struct OpenedManager {
+  let manager = FFmpegPlaybackManager()
+  let spy = ManagerDelegateSpy()
+  private var nextID = 1
+
+  init(_ url: URL, clock: ClockKind = .free, progress: Double? = 1) async throws {
+    manager.delegate = spy
+    manager.prepare(path: url.path, configuration: PlaybackConfiguration(clock: clock, progressInterval: progress))
+    try await spy.wait("ready or failure") { [spy] in spy.info != nil || spy.openError != nil }
+  }
+
+  /// Seeks and waits for it to land; returns the result.
+  mutating func seek(to seconds: Double, mode: SeekMode = .exact) async throws -> SeekResult {
+    let id = nextID
+    nextID += 1
+    manager.seek(SeekRequest(id: id, target: MediaTime(seconds: seconds), mode: mode))
+    try await spy.wait("seek \(id) to \(seconds)") { [spy] in spy.seeks.contains { $0.id == id } }
+    return spy.seeks.first { $0.id == id }!
+  }
+
+  func playToEnd() async throws {
+    manager.play()
+    try await spy.wait("the end", seconds: 60) { [spy] in spy.endedAt != nil }
+  }
+}
+
+/// Deterministic targets: fixed ones that matter (start, frame boundaries, the end) and seeded ones.
+func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Double] {
+  var fixed = [
+    0, 0.001, frameDuration, frameDuration * 1.5, 1.0, duration / 2, duration * 0.37 + 0.003,
+    duration - frameDuration / 2, duration,
+  ]
+  var state = seed
+  for _ in 0..<16 {
+    // SplitMix64
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    z ^= z >> 31
+    fixed.append(Double(z >> 11) / Double(1 << 53) * duration)
+  }
+  return fixed
+}
+
+@MainActor
+@Suite struct FFmpegPlaybackManagerTests {
+  @Test(arguments: [TestClip.h264BFrames, .mpeg4, .vp9])
+  func exactScrubShowsTheFrameFFmpegShowsAtThatTime(clip: TestClip) async throws {
+    // Given a clip and ffmpeg's own list of its frames
+    let url = try TestMedia.url(for: clip)
+    let reference = try FrameMD5.entries(of: url, streamTimeBase: true)
+    var opened = try await OpenedManager(url)
+    let info = try #require(opened.spy.info)
+    let frameDuration = 1 / (info.video?.frameRate ?? 30)
+    for target in seekTargets(duration: info.duration.seconds, frameDuration: frameDuration, seed: 42) {
+      // When scrubbing exactly to the target
+      let result = try await opened.seek(to: target)
+      // Then the position is the target and the frame is the one whose interval contains it
+      let frame = try #require(opened.manager.currentFrame())
+      let expected = reference.entry(containing: target)
+      #expect(result.position.seconds == target)
+      #expect(frame.md5 == expected.hash, "\(clip) at \(target): showed \(frame.time.seconds), ffmpeg \(expected.time)")
+      // (pts is the stream's own value, as ffprobe shows it; ffmpeg shifts by the start time)
+      #expect(abs(frame.time.seconds - expected.time) < 1e-6, "\(clip) at \(target)")
+    }
+    opened.manager.shutdown()
+  }
+
+  @Test(arguments: [TestClip.h264BFrames, .mpeg4, .vp9])
+  func keyframeScrubLandsOnAKeyframeAtOrBeforeTheTarget(clip: TestClip) async throws {
+    var opened = try await OpenedManager(try TestMedia.url(for: clip))
+    let duration = try #require(opened.spy.info).duration.seconds
+    for target in [duration * 0.25, duration * 0.6, duration * 0.9] {
+      let result = try await opened.seek(to: target, mode: .keyframe)
+      let frame = try #require(opened.manager.currentFrame())
+      #expect(frame.isKeyframe, "\(clip) at \(target)")
+      #expect(frame.time.seconds <= target + 1e-6)
+      #expect(abs(result.position.seconds - max(0, frame.time.seconds)) < 1e-6)
+    }
+    opened.manager.shutdown()
+  }
+
+  @Test(arguments: [TestClip.h264BFrames, .mpeg4, .vp9])
+  func playingToTheEndDecodesEveryFrameOnce(clip: TestClip) async throws {
+    // Given a clip ffprobe counts the frames of
+    let url = try TestMedia.url(for: clip)
+    let frames = try FFprobe.frameCount(url)
+    let opened = try await OpenedManager(url)
+    // When it plays to the end on the free clock
+    try await opened.playToEnd()
+    // Then every frame was decoded once and the end is at the duration
+    let snapshot = opened.manager.snapshot()
+    #expect(snapshot.framesDecoded == frames)
+    #expect(snapshot.decodeErrors == 0)
+    let duration = try #require(opened.spy.info).duration.seconds
+    #expect(abs(try #require(opened.spy.endedAt).seconds - duration) < 0.05)
+    // and progress marks came at each whole second, in order
+    let marks = opened.spy.events.filter { $0.hasPrefix("progress") }
+    #expect(marks.count >= Int(duration) - 1)
+    opened.manager.shutdown()
+  }
+
+  @Test func reportsTheMediaAsFFprobeSeesIt() async throws {
+    let url = try TestMedia.url(for: .h264BFrames)
+    let opened = try await OpenedManager(url)
+    let info = try #require(opened.spy.info)
+    #expect(info.container.contains("mp4"))
+    #expect(info.video == VideoStreamInfo(
+      codec: "h264", width: 320, height: 240, frameRate: 30, pixelFormat: "yuv420p", bitRate: info.video?.bitRate))
+    #expect(info.audio?.codec == "aac")
+    #expect(abs(info.duration.seconds - (try FFprobe.duration(url))) < 0.001)
+    opened.manager.shutdown()
+  }
+
+  @Test func audioOnlyPlaysOnTheAudioTimestamps() async throws {
+    var opened = try await OpenedManager(try TestMedia.url(for: .audioOnly))
+    let info = try #require(opened.spy.info)
+    #expect(info.video == nil)
+    #expect(info.audio?.codec == "aac")
+    let result = try await opened.seek(to: 2.5)
+    #expect(result.position.seconds == 2.5)
+    #expect(opened.manager.currentFrame() == nil)
+    try await opened.playToEnd()
+    #expect(abs(try #require(opened.spy.endedAt).seconds - info.duration.seconds) < 0.05)
+    opened.manager.shutdown()
+  }
+
+  @Test func aTruncatedFilePlaysWhatItHasAndEnds() async throws {
+    let opened = try await OpenedManager(try TestMedia.url(for: .truncatedMP4))
+    let duration = try #require(opened.spy.info).duration.seconds
+    try await opened.playToEnd()
+    // The index promises the full duration; the data stops short of it.
+    let end = try #require(opened.spy.endedAt).seconds
+    #expect(end > 1 && end < duration)
+    opened.manager.shutdown()
+  }
+
+  @Test func damagedPacketsAreCountedAndPlaybackGoesOn() async throws {
+    // Given the H.264 clip with bytes flipped in its media data
+    var bytes = [UInt8](try Data(contentsOf: try TestMedia.url(for: .h264BFrames)))
+    var state: UInt64 = 7
+    for _ in 0..<300 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let index = bytes.count / 10 + Int(state >> 33) % (bytes.count * 7 / 10)
+      bytes[index] ^= 0xFF
+    }
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("vpk-damaged-\(getpid()).mp4")
+    try Data(bytes).write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    // When it plays to the end
+    let opened = try await OpenedManager(url)
+    if opened.spy.info != nil {
+      try await opened.playToEnd()
+      // Then the damage is counted and reported, and playback reached the end anyway
+      #expect(opened.manager.snapshot().decodeErrors > 0)
+      #expect(opened.spy.errors.contains { $0.code == .decodeError })
+    } else {
+      #expect(opened.spy.openError != nil)
+    }
+    opened.manager.shutdown()
+  }
+
+  @Test(arguments: [
+    (TestClip.emptyFile, PlaybackError.Code.notMedia), (.randomBytes, .notMedia), (.textFile, .notMedia),
+    (.noStreams, .noPlayableStream),
+  ])
+  func unreadableFilesFailWithAClearCode(clip: TestClip, code: PlaybackError.Code) async throws {
+    let opened = try await OpenedManager(try TestMedia.url(for: clip))
+    #expect(opened.spy.openError?.code == code)
+    #expect(opened.spy.info == nil)
+    opened.manager.shutdown()
+  }
+
+  @Test func missingFilesAndDirectoriesFailWithAClearCode() async throws {
+    let missing = try await OpenedManager(URL(fileURLWithPath: "/nonexistent/vpk/clip.mp4"))
+    #expect(missing.spy.openError?.code == .fileNotFound)
+    let directory = try await OpenedManager(FileManager.default.temporaryDirectory)
+    #expect(directory.spy.openError?.code == .notAFile)
+  }
+
+  @Test func aBurstOfScrubsAnswersEveryIdOnceAndLandsOnTheLast() async throws {
+    // Given an opened clip
+    let url = try TestMedia.url(for: .h264BFrames)
+    let reference = try FrameMD5.entries(of: url, streamTimeBase: true)
+    let opened = try await OpenedManager(url)
+    // When 20 scrubs are sent at once
+    for id in 1...20 {
+      opened.manager.seek(SeekRequest(id: id, target: MediaTime(seconds: Double(id) * 0.45), mode: .exact))
+    }
+    try await opened.spy.wait("seek 20") { [spy = opened.spy] in spy.seeks.contains { $0.id == 20 } }
+    // Then every id is answered exactly once, the last one lands, and few seeks really ran
+    let answered = opened.spy.seeks.map(\.id) + opened.spy.superseded.map(\.id)
+    #expect(answered.sorted() == Array(1...20))
+    #expect(opened.spy.superseded.allSatisfy { $0.by > $0.id })
+    #expect(opened.spy.seeks.count <= 3)
+    #expect(opened.manager.currentFrame()?.md5 == reference.entry(containing: 9).hash)
+    opened.manager.shutdown()
+  }
+
+  @Test func wallClockPlaybackKeepsTime() async throws {
+    // Given the wall clock
+    let opened = try await OpenedManager(try TestMedia.url(for: .h264BFrames), clock: .wall, progress: 0.5)
+    // When it plays for a little over one second of media
+    let start = ContinuousClock.now
+    opened.manager.play()
+    try await opened.spy.wait("progress 1.0") { [spy = opened.spy] in spy.events.contains("progress 1.0") }
+    let elapsed = ContinuousClock.now - start
+    opened.manager.pause()
+    // Then about a second of real time passed (generous bounds: this is not a benchmark)
+    #expect(elapsed > .milliseconds(900) && elapsed < .milliseconds(2500))
+    let position = opened.manager.snapshot().position.seconds
+    #expect(position >= 1.0 && position < 2.5)
+    opened.manager.shutdown()
+  }
+}

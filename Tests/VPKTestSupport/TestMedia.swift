@@ -1,0 +1,312 @@
+// Test media made on demand with the `ffmpeg` tool from deterministic lavfi sources, cached by recipe.
+import Foundation
+
+/// The clips the test suites play. Each is made on first use and then cached, see `TestMedia`.
+public enum TestClip: String, CaseIterable, Sendable {
+  /// H.264 (libx264 veryfast, 3 B-frames, one GOP of 250 so only the first frame is a keyframe) 320x240, 30 fps,
+  /// 10 s (300 frames), yuv420p, with a 440 Hz sine in AAC; MP4.
+  case h264BFrames
+  /// MPEG-4 part 2 (`mpeg4`, GOP 50, 2 B-frames) 640x360, 25 fps, 6 s (150 frames), no audio; MP4.
+  case mpeg4
+  /// VP9 (libvpx-vp9 realtime, GOP 60) 320x240, 30 fps, 6 s (180 frames), with a sine in Opus; WebM.
+  case vp9
+  /// A 5 s 440 Hz sine in AAC, no video; M4A.
+  case audioOnly
+  /// `h264BFrames` remuxed with its index (moov) at the front (`-movflags +faststart`), then cut to 60% of its bytes:
+  /// it opens and reports 10 s, but its packets stop part-way.
+  case truncatedMP4
+  /// 0 bytes, named `.mp4`.
+  case emptyFile
+  /// 64 KiB from a seeded generator (the same bytes every time), named `.mp4`.
+  case randomBytes
+  /// A valid Matroska file whose only stream is a SubRip subtitle: neither video nor audio.
+  case noStreams
+  /// Plain text, named `.mp4`.
+  case textFile
+
+  /// The file name extension the clip is made with.
+  public var fileExtension: String {
+    switch self {
+    case .h264BFrames, .mpeg4, .truncatedMP4, .emptyFile, .randomBytes, .textFile: "mp4"
+    case .vp9: "webm"
+    case .audioOnly: "m4a"
+    case .noStreams: "mkv"
+    }
+  }
+}
+
+/// A failure of the test support code, with a message that says what to do. Thrown, never skipped.
+public struct TestSupportError: Error, CustomStringConvertible, Sendable {
+  public var description: String
+  public init(_ description: String) { self.description = description }
+}
+
+public enum TestMedia {
+  /// The file for a clip, made now if it is not in the cache yet. Safe to call from parallel tests and processes.
+  public static func url(for clip: TestClip) throws -> URL {
+    try generationLock.withLock { try makeIfNeeded(clip) }
+  }
+
+  /// Where clips are cached: `$VPK_TEST_MEDIA_DIR` if set, else `<package root>/.build/test-media`.
+  public static var directory: URL {
+    if let dir = ProcessInfo.processInfo.environment["VPK_TEST_MEDIA_DIR"], !dir.isEmpty {
+      return URL(fileURLWithPath: dir, isDirectory: true)
+    }
+    return packageRoot.appendingPathComponent(".build/test-media", isDirectory: true)
+  }
+
+  /// The package's root folder, found from this source file's path.
+  public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent()  // VPKTestSupport
+    .deletingLastPathComponent()  // Tests
+    .deletingLastPathComponent()
+
+  // MARK: - Recipes
+
+  /// How a clip is made: the ffmpeg arguments between the input-less prefix and the output file, or bytes to write.
+  private enum Recipe {
+    case ffmpeg([String])
+    /// A copy of another clip, remuxed with these arguments, then cut to this fraction of its bytes.
+    case truncated(TestClip, remux: [String], fraction: Double)
+    case bytes(Data)
+    /// A subtitle file (SRT text) converted by ffmpeg with these arguments.
+    case subtitle(srt: String, [String])
+  }
+
+  private static func recipe(_ clip: TestClip) -> Recipe {
+    switch clip {
+    case .h264BFrames:
+      return .ffmpeg(
+        lavfiVideo(size: "320x240", rate: 30, seconds: 10) + lavfiSine(seconds: 10) + [
+          "-map", "0:v", "-map", "1:a",
+          "-c:v", "libx264", "-preset", "veryfast", "-bf", "3", "-g", "250", "-pix_fmt", "yuv420p",
+          "-c:a", "aac", "-b:a", "64k", "-shortest", "-f", "mp4",
+        ])
+    case .mpeg4:
+      return .ffmpeg(
+        lavfiVideo(size: "640x360", rate: 25, seconds: 6) + [
+          "-c:v", "mpeg4", "-g", "50", "-bf", "2", "-q:v", "5", "-f", "mp4",
+        ])
+    case .vp9:
+      return .ffmpeg(
+        lavfiVideo(size: "320x240", rate: 30, seconds: 6) + lavfiSine(seconds: 6) + [
+          "-map", "0:v", "-map", "1:a",
+          "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-g", "60", "-b:v", "500k",
+          "-c:a", "libopus", "-b:a", "64k", "-shortest", "-f", "webm",
+        ])
+    case .audioOnly:
+      return .ffmpeg(lavfiSine(seconds: 5) + ["-c:a", "aac", "-b:a", "64k", "-f", "ipod"])
+    case .truncatedMP4:
+      return .truncated(.h264BFrames, remux: ["-map", "0", "-c", "copy", "-movflags", "+faststart", "-f", "mp4"], fraction: 0.6)
+    case .emptyFile:
+      return .bytes(Data())
+    case .randomBytes:
+      return .bytes(seededBytes(count: 64 * 1024, seed: 0x5650_4B5F_5445_5354))
+    case .noStreams:
+      return .subtitle(
+        srt: "1\n00:00:00,000 --> 00:00:02,000\nNo video here.\n\n2\n00:00:03,000 --> 00:00:05,000\nNor audio.\n",
+        ["-map", "0", "-c:s", "srt", "-f", "matroska"])
+    case .textFile:
+      return .bytes(Data(String(repeating: "This is a text file, not a video.\n", count: 32).utf8))
+    }
+  }
+
+  private static func lavfiVideo(size: String, rate: Int, seconds: Int) -> [String] {
+    ["-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(rate):duration=\(seconds)"]
+  }
+
+  private static func lavfiSine(seconds: Int) -> [String] {
+    ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)"]
+  }
+
+  /// `count` bytes from SplitMix64 seeded with `seed`: the same bytes on every machine and run.
+  private static func seededBytes(count: Int, seed: UInt64) -> Data {
+    var state = seed
+    var data = Data(capacity: count)
+    while data.count < count {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      z ^= z >> 31
+      withUnsafeBytes(of: z.littleEndian) { data.append(contentsOf: $0.prefix(count - data.count)) }
+    }
+    return data
+  }
+
+  /// A short, stable text naming the recipe, so a changed recipe gets a new cache file.
+  private static func recipeKey(_ clip: TestClip) -> String {
+    switch recipe(clip) {
+    case .ffmpeg(let arguments): return arguments.joined(separator: " ")
+    case .truncated(let source, let remux, let fraction):
+      return "\(fileName(source)) \(remux.joined(separator: " ")) \(fraction)"
+    case .bytes(let data): return "bytes \(data.count) \(fnv1a(data))"
+    case .subtitle(let srt, let arguments): return "srt \(fnv1a(Data(srt.utf8))) \(arguments.joined(separator: " "))"
+    }
+  }
+
+  private static func fileName(_ clip: TestClip) -> String {
+    let key = fnv1a(Data("v1 \(recipeKey(clip))".utf8))
+    return "\(clip.rawValue)-\(key).\(clip.fileExtension)"
+  }
+
+  private static func fnv1a(_ data: Data) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in data { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    return String(hash, radix: 16)
+  }
+
+  // MARK: - Making and caching
+
+  /// One clip made at a time in this process; other processes are kept safe by the atomic rename.
+  private static let generationLock = NSLock()
+
+  private static func makeIfNeeded(_ clip: TestClip) throws -> URL {
+    let directory = self.directory
+    let target = directory.appendingPathComponent(fileName(clip))
+    if FileManager.default.fileExists(atPath: target.path) { return target }
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    } catch {
+      throw TestSupportError("cannot create the test media folder \(directory.path): \(error)")
+    }
+
+    // Made under a temporary name in the same folder (same extension, so tools recognise it), then renamed.
+    let temporary = directory.appendingPathComponent(
+      ".\(clip.rawValue).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).\(clip.fileExtension)")
+    defer { try? FileManager.default.removeItem(at: temporary) }
+
+    switch recipe(clip) {
+    case .ffmpeg(let arguments):
+      try runFFmpeg(arguments + [temporary.path], making: clip)
+    case .truncated(let source, let remux, let fraction):
+      let sourceURL = try makeIfNeeded(source)
+      try runFFmpeg(["-i", sourceURL.path] + remux + [temporary.path], making: clip)
+      let whole = try Data(contentsOf: temporary)
+      try whole.prefix(Int(Double(whole.count) * fraction)).write(to: temporary)
+    case .bytes(let data):
+      try data.write(to: temporary)
+    case .subtitle(let srt, let arguments):
+      let srtURL = directory.appendingPathComponent(".\(clip.rawValue).tmp-\(UUID().uuidString).srt")
+      defer { try? FileManager.default.removeItem(at: srtURL) }
+      try Data(srt.utf8).write(to: srtURL)
+      try runFFmpeg(["-i", srtURL.path] + arguments + [temporary.path], making: clip)
+    }
+
+    // rename(2) replaces atomically: a parallel process that made the same clip just wins or loses the race.
+    guard rename(temporary.path, target.path) == 0 else {
+      throw TestSupportError("cannot rename \(temporary.path) to \(target.path): errno \(errno)")
+    }
+    return target
+  }
+
+  private static func runFFmpeg(_ arguments: [String], making clip: TestClip) throws {
+    let result = try Tool.run("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments)
+    guard result.status == 0 else {
+      throw TestSupportError(
+        "ffmpeg failed (status \(result.status)) making test clip \(clip.rawValue):\n"
+          + "ffmpeg \(arguments.joined(separator: " "))\n\(result.stderr)")
+    }
+  }
+}
+
+/// Runs the FFmpeg command-line tools, found on PATH.
+enum Tool {
+  struct Result {
+    var status: Int32
+    var stdout: Data
+    var stderr: String
+  }
+
+  /// The tool's path on PATH; throws a loud error, never skips, when it is missing.
+  static func locate(_ name: String) throws -> URL {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+    for directory in path.split(separator: ":") where !directory.isEmpty {
+      let candidate = URL(fileURLWithPath: String(directory), isDirectory: true).appendingPathComponent(name)
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    throw TestSupportError("\(name) not found: run scripts/bootstrap")
+  }
+
+  /// Runs the tool to its end with no stdin, reading stdout and stderr concurrently.
+  static func run(_ name: String, _ arguments: [String]) throws -> Result {
+    let process = Process()
+    process.executableURL = try locate(name)
+    process.arguments = arguments
+    process.standardInput = FileHandle.nullDevice
+    let output = PipeCollector()
+    let errors = PipeCollector()
+    process.standardOutput = output.pipe
+    process.standardError = errors.pipe
+    do {
+      try process.run()
+    } catch {
+      throw TestSupportError("cannot run \(name): \(error)")
+    }
+    output.start()
+    errors.start()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, stdout: output.waitForEnd(),
+      stderr: String(decoding: errors.waitForEnd(), as: UTF8.self))
+  }
+}
+
+/// Reads a pipe to its end on a thread of its own, so a full pipe never blocks the process that writes it.
+final class PipeCollector: @unchecked Sendable {
+  let pipe = Pipe()
+  private let condition = NSCondition()
+  private var data = Data()
+  private var ended = false
+  /// Called on the reading thread with each chunk as it arrives (after it is appended), and with an empty chunk once
+  /// the pipe has ended.
+  private let onChunk: (@Sendable (Data) -> Void)?
+
+  init(onChunk: (@Sendable (Data) -> Void)? = nil) { self.onChunk = onChunk }
+
+  /// Starts reading; call after the process has started (its write end is then closed here).
+  func start() {
+    try? pipe.fileHandleForWriting.close()
+    let thread = Thread { [self] in
+      let handle = pipe.fileHandleForReading
+      // read(2) rather than FileHandle.read(upToCount:), which on Linux waits for the whole count or the end.
+      var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+      while true {
+        let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { break }
+        let chunk = Data(buffer[0..<count])
+        condition.withLock { data.append(chunk) }
+        onChunk?(chunk)
+      }
+      try? handle.close()
+      condition.withLock {
+        ended = true
+        condition.broadcast()
+      }
+      onChunk?(Data())
+    }
+    thread.start()
+  }
+
+  /// Everything read so far.
+  var current: Data { condition.withLock { data } }
+
+  /// Waits until the pipe has ended (the writer and every inheritor closed it), up to `deadline` if one is given;
+  /// returns what was read.
+  func waitForEnd(until deadline: Date? = nil) -> Data {
+    condition.withLock {
+      // No `.distantFuture` deadline: NSCondition.wait(until:) traps on it on Linux.
+      while !ended {
+        if let deadline {
+          if !condition.wait(until: deadline) { break }
+        } else {
+          condition.wait()
+        }
+      }
+      return data
+    }
+  }
+
+  var hasEnded: Bool { condition.withLock { ended } }
+}
