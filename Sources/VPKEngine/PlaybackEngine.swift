@@ -139,6 +139,7 @@ final class PlaybackEngine: @unchecked Sendable {
     } else {
       sourceEnded = true
     }
+    publishCounters()
     nextProgressMark = nextMark(after: 0, inclusive: true)
     if let mark = nextProgressMark, mark <= 0 {
       emit(.progress(0))

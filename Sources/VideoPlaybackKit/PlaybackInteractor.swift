@@ -99,13 +99,18 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
 
   // MARK: - Running commands in order
 
-  /// Runs queued commands from the front until one must wait (for the file, or for a seek to land).
+  /// Runs what can run, then leaves if nothing more can happen.
   private func drain() {
+    runQueued()
+    closeIfNothingCanHappen()
+  }
+
+  /// Runs queued commands from the front until one must wait (for the file, or for a seek to land).
+  private func runQueued() {
     while let head = queue.first, phase != .closed, canRun(head) {
       queue.removeFirst()
       run(head)
     }
-    closeIfNothingCanHappen()
   }
 
   private func canRun(_ pending: Pending) -> Bool {
@@ -313,7 +318,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     presenter?.presentEnded(position: position, duration: info?.duration)
     switch options.endAction {
     case .exit:
-      drain()
+      runQueued()
       close(reason: "ended", exitCode: SessionExitCode.success, commandID: nil)
     case .pause:
       drain()

@@ -1,7 +1,179 @@
+// The `vpk` command: parses the command line, then hands everything to the Builder.
+
 import ArgumentParser
+import Foundation
+import Logging
+import VPKEngine
+import VideoPlaybackKit
 
 @main
-struct VPKCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "vpk")
-  func run() throws {}
+struct VPKCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "vpk",
+    abstract: "A headless, scriptable video-playback controller built on FFmpeg.",
+    discussion: """
+      vpk plays a media file by its clock and takes commands on standard input, one per line:
+        play, pause, toggle          start, stop, flip playback
+        scrub <time> [exact|keyframe]  absolute seek: 83.5, 1:23.5, 1:02:03.25, 50%
+        skip <±seconds> [exact|keyframe]  relative seek: +10, -5
+        status, info, frame          report state, the media, the frame on screen
+        help, quit
+      It reports events on standard output: text for people (one line per event when not a
+      terminal), or JSON lines with --json. Diagnostics go to standard error.
+
+      Exit status: 0 done (quit, end of media, or input ended with nothing left to play);
+      3 the media could not be opened; 64 bad command-line usage; 130 SIGINT; 143 SIGTERM.
+
+      Examples:
+        vpk play movie.mp4
+        vpk play movie.mp4 --paused --start 1:30
+        printf 'scrub 30\\nframe\\nquit\\n' | vpk play movie.mp4 --paused --clock free
+        vpk info movie.mp4
+      """,
+    version: "0.1.0",
+    subcommands: [Play.self, Info.self],
+    defaultSubcommand: Play.self
+  )
+}
+
+/// Options that decide how output looks, shared by every subcommand.
+struct OutputOptions: ParsableArguments {
+  @Flag(name: .long, help: "Write events as JSON lines instead of text.")
+  var json = false
+
+  @Flag(name: .long, help: "Write debug diagnostics to standard error.")
+  var verbose = false
+}
+
+struct Play: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Play a media file, steered by commands on standard input.",
+    discussion: """
+      Commands run in order, each with an id (its ordinal, 1, 2, 3 …) that the events it causes
+      carry. A command sent before the file is ready waits for it. When standard input ends,
+      playback goes on to the end (or stops at once if paused) and vpk exits.
+      """)
+
+  @Argument(help: "The media file to play.", completion: .file())
+  var file: String
+
+  @Flag(name: .long, help: "Start paused on the first frame instead of playing.")
+  var paused = false
+
+  @Option(name: .long, help: "Where to start: seconds (83.5), m:ss (1:23.5), h:mm:ss, or a percentage (50%).")
+  var start: String?
+
+  @Option(name: .long, help: "The clock that paces playback: wall (real time) or free (as fast as decoding allows).")
+  var clock: ClockKind = .wall
+
+  @Option(name: .long, help: "Media seconds between progress events, or 'off'.")
+  var progress: String = "1"
+
+  @Option(name: .customLong("at-end"), help: "What to do at the end of the media: exit, pause or loop.")
+  var atEnd: EndAction = .exit
+
+  @Option(name: .long, help: "Default seek mode for scrub and skip: exact or keyframe.")
+  var seek: SeekMode = .exact
+
+  @OptionGroup var output: OutputOptions
+
+  func validate() throws {
+    _ = try startTime()
+    _ = try progressInterval()
+  }
+
+  private func startTime() throws -> TimeSpec? {
+    guard let start else { return nil }
+    guard case .command(.scrub(let time, nil)) = CommandParser().parse("scrub \(start)") else {
+      throw ValidationError("--start takes a time such as 83.5, 1:23.5, 1:02:03.25 or 50%, not '\(start)'.")
+    }
+    return time
+  }
+
+  private func progressInterval() throws -> Double? {
+    if progress.lowercased() == "off" { return nil }
+    guard let seconds = Double(progress), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+      throw ValidationError("--progress takes a number of seconds above 0 (such as 1 or 0.5), or 'off'.")
+    }
+    return seconds
+  }
+
+  func run() async throws {
+    let options = PlaybackOptions(
+      autoplay: !paused, start: try startTime(), clock: clock, progressInterval: try progressInterval(),
+      endAction: atEnd, seekMode: seek)
+    let code = await runSession(file: file, options: options, output: output, scriptedInput: nil)
+    throw ExitCode(code)
+  }
+}
+
+struct Info: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Report what a media file holds (container, duration, streams) and exit.")
+
+  @Argument(help: "The media file to describe.", completion: .file())
+  var file: String
+
+  @OptionGroup var output: OutputOptions
+
+  func run() async throws {
+    let options = PlaybackOptions(autoplay: false, clock: .free, progressInterval: nil)
+    let code = await runSession(file: file, options: options, output: output, scriptedInput: ["info", "quit"])
+    throw ExitCode(code)
+  }
+}
+
+extension ClockKind: ExpressibleByArgument {}
+extension EndAction: ExpressibleByArgument {}
+extension SeekMode: ExpressibleByArgument {}
+
+/// Builds the module for one file and runs it until it closes; returns the exit status.
+/// With `scriptedInput`, those lines are the session's input and standard input is not read.
+@MainActor
+func runSession(file: String, options: PlaybackOptions, output: OutputOptions, scriptedInput: [String]?) async
+  -> Int32
+{
+  // A reader that goes away must not kill the process: writes report EPIPE instead.
+  signal(SIGPIPE, SIG_IGN)
+  var logger = Logger(label: "vpk") { StreamLogHandler.standardError(label: $0) }
+  logger.logLevel = output.verbose ? .debug : .warning
+
+  // The module and the signal forwarder live until the session closes.
+  var module: PlaybackModule?
+  var signals: SignalForwarder?
+  let code = await withCheckedContinuation { continuation in
+    let built = PlaybackBuilder.build(
+      path: file, options: options, format: output.json ? .json : .text,
+      environment: ProcessInfo.processInfo.environment,
+      manager: FFmpegPlaybackManager(),
+      onClose: { code in
+        logger.debug("session closed", metadata: ["exit": "\(code)"])
+        continuation.resume(returning: code)
+      })
+    module = built
+    signals = SignalForwarder(handler: built.eventHandler)
+    logger.debug("session starting", metadata: ["file": "\(file)"])
+    built.start(scriptedInput: scriptedInput)
+  }
+  withExtendedLifetime((module, signals)) {}
+  return code
+}
+
+/// Turns SIGINT and SIGTERM into view events on the main actor, so the session can report its
+/// final state, leave the terminal clean and exit with the documented status.
+@MainActor
+final class SignalForwarder {
+  private var sources: [any DispatchSourceSignal] = []
+
+  init(handler: any PlaybackViewEventHandler) {
+    for (number, signal) in [(SIGINT, TerminationSignal.interrupt), (SIGTERM, .terminate)] {
+      Foundation.signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+      source.setEventHandler { [weak handler] in
+        MainActor.assumeIsolated { handler?.onSignal(signal) }
+      }
+      source.resume()
+      sources.append(source)
+    }
+  }
 }

@@ -322,3 +322,16 @@ struct InteractorHarness {
     #expect(h.manager.calls.last == "shutdown")
   }
 }
+
+extension PlaybackInteractorTests {
+  @Test func endAfterInputEndedReportsTheEndAsTheReason() {
+    // Given playback with input already ended
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    h.interactor.inputEnded()
+    // When the end is reached
+    h.manager.reachEnd(at: 60)
+    // Then the session leaves because it ended, once
+    #expect(h.output.lines == ["ended 60.0", "shutdown #0 ended"])
+    #expect(h.router.exitCodes == [0])
+  }
+}
