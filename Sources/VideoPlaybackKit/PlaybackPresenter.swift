@@ -105,7 +105,9 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
       event.decimal("percent", position.seconds / duration.seconds * 100, decimals: 1)
     }
     event.string("state", state.rawValue)
-    display(event)
+    var model = event.model
+    model.isTransient = true
+    view?.displayEvent(model)
     redrawStatusLine(state: state, position: position, duration: duration)
   }
 

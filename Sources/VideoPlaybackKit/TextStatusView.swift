@@ -126,6 +126,8 @@ public final class TextStatusView: PlaybackView {
       emit(event.text + "\n")
       return
     }
+    // The status line redrawn in place shows progress; printing it too would only scroll.
+    guard !event.isTransient else { return }
     emit(Self.clearLine + painted(event) + "\n" + (statusLine ?? ""))
   }
 

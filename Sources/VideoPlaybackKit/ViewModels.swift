@@ -35,13 +35,20 @@ public struct EventViewModel: Sendable, Equatable {
   /// The whole event as one line of text, for people and for grep.
   public var text: String
   public var severity: Severity
+  /// A transient event (progress) is what a terminal's status line already shows in place, so a
+  /// terminal view need not print it as a line of its own.
+  public var isTransient: Bool
 
-  public init(event: String, commandID: Int?, fields: [Field], text: String, severity: Severity = .info) {
+  public init(
+    event: String, commandID: Int?, fields: [Field], text: String, severity: Severity = .info,
+    isTransient: Bool = false
+  ) {
     self.event = event
     self.commandID = commandID
     self.fields = fields
     self.text = text
     self.severity = severity
+    self.isTransient = isTransient
   }
 }
 

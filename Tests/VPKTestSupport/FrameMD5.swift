@@ -153,7 +153,8 @@ public enum FFprobe {
     let result = try Tool.run("ffprobe", ["-v", "error"] + arguments + [url.path])
     guard result.status == 0 else {
       throw TestSupportError(
-        "ffprobe \(arguments.joined(separator: " ")) failed (status \(result.status)) on \(url.path):\n\(result.stderr)")
+        "ffprobe \(arguments.joined(separator: " ")) failed (status \(result.status)) on \(url.path):\n\(result.stderr)"
+      )
     }
     return String(decoding: result.stdout, as: UTF8.self)
   }

@@ -97,7 +97,8 @@ public enum TestMedia {
     case .audioOnly:
       return .ffmpeg(lavfiSine(seconds: 5) + ["-c:a", "aac", "-b:a", "64k", "-f", "ipod"])
     case .truncatedMP4:
-      return .truncated(.h264BFrames, remux: ["-map", "0", "-c", "copy", "-movflags", "+faststart", "-f", "mp4"], fraction: 0.6)
+      return .truncated(
+        .h264BFrames, remux: ["-map", "0", "-c", "copy", "-movflags", "+faststart", "-f", "mp4"], fraction: 0.6)
     case .emptyFile:
       return .bytes(Data())
     case .randomBytes:

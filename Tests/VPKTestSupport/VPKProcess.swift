@@ -236,9 +236,13 @@ public final class VPKSession: @unchecked Sendable {
     if process.isRunning { sendSignal(signal, to: processIdentifier) }
   }
 
-  /// Kills vpk at once (SIGKILL).
+  /// Kills vpk and anything it started at once (SIGKILL to its process group, which `Process` makes for it). Foundation
+  /// sees the exit only when every process holding vpk's descriptors is gone, hence the group.
   public func kill() {
-    if process.isRunning { sendSignal(SIGKILL, to: processIdentifier) }
+    if process.isRunning {
+      sendSignal(SIGKILL, to: -processIdentifier)
+      sendSignal(SIGKILL, to: processIdentifier)
+    }
   }
 
   /// Waits for vpk to exit and its output to end, and returns the result. After `timeout` seconds it kills vpk and
@@ -322,7 +326,12 @@ private final class InputThread: @unchecked Sendable {
   func sync<T>(_ job: @escaping () -> T) -> T? {
     let done = DispatchSemaphore(value: 0)
     var result: T?
-    guard async({ result = job(); done.signal() }) else { return nil }
+    guard
+      async({
+        result = job()
+        done.signal()
+      })
+    else { return nil }
     done.wait()
     return result
   }

@@ -235,6 +235,8 @@ struct PlaybackPresenterEventTests {
         .init("percent", .number(20)),
         .init("state", .string("playing")),
       ])
+    // and progress is transient: a terminal's status line shows it in place
+    #expect(harness.view.events.allSatisfy { $0.isTransient })
   }
 
   @Test func progressPercentRoundsToOneDecimal() {

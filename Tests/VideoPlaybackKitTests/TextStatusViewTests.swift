@@ -69,6 +69,20 @@ struct TextStatusViewTests {
     #expect(output.writes == ["ready path=clip.mp4\n", "error #2 code=bad_argument message=x\n"])
   }
 
+  @Test func transientEventsAreLinesOnAPipeButOnlyTheStatusLineOnATerminal() {
+    // Given a progress event, which is transient
+    var progress = event("progress position=1.000", "progress")
+    progress.isTransient = true
+    // When a pipe view and a terminal view show it
+    let pipe = CapturedTextOutput()
+    TextStatusView(output: pipe, isTerminal: false, useColor: false, onClosed: {}).displayEvent(progress)
+    let terminal = CapturedTextOutput()
+    TextStatusView(output: terminal, isTerminal: true, useColor: false, onClosed: {}).displayEvent(progress)
+    // Then the pipe gets a line and the terminal nothing (its status line is redrawn instead)
+    #expect(pipe.writes == ["progress position=1.000\n"])
+    #expect(terminal.writes.isEmpty)
+  }
+
   @Test func notATerminalNeverColours() {
     // Given a view on a pipe asked for colour
     let output = CapturedTextOutput()
