@@ -152,10 +152,16 @@ public struct CommandParser: Sendable {
   // MARK: - Times
 
   /// Parses `83.5`, `1:23.5`, `1:02:03.25`, `-1:30` and (when allowed) `50%`.
+  /// Parses a time as `scrub` takes it (`83.5`, `1:23.5`, `1:02:03.25`, `50%`), for options such
+  /// as `--start`; the error's message says what is accepted, naming `what`.
+  public static func parseTime(_ text: String, for what: String) -> Result<TimeSpec, PlaybackError> {
+    parseTime(text, verb: what, allowPercent: true)
+  }
+
   static func parseTime(_ text: String, verb: String, allowPercent: Bool) -> Result<
     TimeSpec, PlaybackError
   > {
-    let what = verb == "skip" ? "skip seconds" : "scrub time"
+    let what = verb == "skip" ? "skip seconds" : verb == "scrub" ? "scrub time" : verb
     let forms =
       allowPercent
       ? "write seconds (83.5), m:ss (1:23.5), h:mm:ss (1:02:03.25) or a percentage (50%)"

@@ -12,22 +12,23 @@ struct VPKCommand: AsyncParsableCommand {
     commandName: "vpk",
     abstract: "A headless, scriptable video-playback controller built on FFmpeg.",
     discussion: """
-      vpk plays a media file by its clock and takes commands on standard input, one per line:
-        play, pause, toggle          start, stop, flip playback
-        scrub <time> [exact|keyframe]  absolute seek: 83.5, 1:23.5, 1:02:03.25, 50%
+      vpk plays a media file by its clock and takes commands on standard input,
+      one per line:
+        play, pause, toggle               start, stop, flip playback
+        scrub <time> [exact|keyframe]     absolute seek: 83.5, 1:23.5, 50%
         skip <±seconds> [exact|keyframe]  relative seek: +10, -5
-        status, info, frame          report state, the media, the frame on screen
+        status, info, frame               report state, media, frame on screen
         help, quit
-      It reports events on standard output: text for people (one line per event when not a
-      terminal), or JSON lines with --json. Diagnostics go to standard error.
+      Events go to standard output: text for people (one line per event when
+      not on a terminal), or JSON lines with --json. Diagnostics go to stderr.
 
-      Exit status: 0 done (quit, end of media, or input ended with nothing left to play);
-      3 the media could not be opened; 64 bad command-line usage; 130 SIGINT; 143 SIGTERM.
+      Exit status: 0 done (quit, end of media, or input ended while paused);
+      3 the media could not be opened; 64 bad usage; 130 SIGINT; 143 SIGTERM.
 
       Examples:
         vpk play movie.mp4
         vpk play movie.mp4 --paused --start 1:30
-        printf 'scrub 30\\nframe\\nquit\\n' | vpk play movie.mp4 --paused --clock free
+        printf 'scrub 30\\nframe\\nquit\\n' | vpk play movie.mp4 --paused
         vpk info movie.mp4
       """,
     version: "0.1.0",
@@ -49,9 +50,16 @@ struct Play: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Play a media file, steered by commands on standard input.",
     discussion: """
-      Commands run in order, each with an id (its ordinal, 1, 2, 3 …) that the events it causes
-      carry. A command sent before the file is ready waits for it. When standard input ends,
-      playback goes on to the end (or stops at once if paused) and vpk exits.
+      Commands run in order, each with an id (its ordinal: 1, 2, 3 …) that
+      the events it causes carry. A command sent before the file is ready
+      waits for it. A query (status, info, frame) waits for earlier seeks to
+      land. When standard input ends, playback goes on to the end (or stops at
+      once if paused) and vpk exits.
+
+      Examples:
+        vpk play movie.mp4 --start 50%
+        printf 'scrub 1:30\\nframe\\n' | vpk play movie.mp4 --paused --clock free
+        vpk play movie.mp4 --json --progress 0.5
       """)
 
   @Argument(help: "The media file to play.", completion: .file())
@@ -84,10 +92,10 @@ struct Play: AsyncParsableCommand {
 
   private func startTime() throws -> TimeSpec? {
     guard let start else { return nil }
-    guard case .command(.scrub(let time, nil)) = CommandParser().parse("scrub \(start)") else {
-      throw ValidationError("--start takes a time such as 83.5, 1:23.5, 1:02:03.25 or 50%, not '\(start)'.")
+    switch CommandParser.parseTime(start, for: "--start") {
+    case .success(let time): return time
+    case .failure(let error): throw ValidationError(error.message)
     }
-    return time
   }
 
   private func progressInterval() throws -> Double? {
