@@ -155,11 +155,29 @@ public final class CommandReader: Sendable {
   private let fileDescriptor: Int32
   private let maxLineBytes: Int
   private let channel: LineChannel
+  /// Set when vpk edits lines itself because the input is a terminal.
+  private let terminalMode: TerminalMode?
+  private let onTyped: (@Sendable (TypedInput) -> Void)?
 
-  public init(fileDescriptor: Int32 = 0, maxLineBytes: Int = 65_536) {
+  /// - Parameter onTyped: when given and the input is a terminal, the terminal's echo and line
+  ///   editing are turned off and vpk edits the line itself (see `TerminalLineEditor`), reporting
+  ///   what is typed here so the view can show it. Call `restoreTerminal()` before leaving.
+  public init(
+    fileDescriptor: Int32 = 0, maxLineBytes: Int = 65_536, onTyped: (@Sendable (TypedInput) -> Void)? = nil
+  ) {
     self.fileDescriptor = fileDescriptor
     self.maxLineBytes = maxLineBytes
     self.channel = LineChannel(capacity: Self.queueCapacity)
+    self.terminalMode = onTyped == nil ? nil : TerminalMode(fileDescriptor: fileDescriptor)
+    self.onTyped = terminalMode == nil ? nil : onTyped
+  }
+
+  /// Whether vpk edits the input line itself (the input is a terminal and `onTyped` was given).
+  public var editsTerminalInput: Bool { terminalMode != nil }
+
+  /// Puts the terminal's settings back as they were (no effect when they were not changed).
+  public func restoreTerminal() {
+    terminalMode?.restore()
   }
 
   /// The lines of the input, in order; the stream finishes at the end of input. Reading starts with
@@ -171,8 +189,13 @@ public final class CommandReader: Sendable {
     let channel = self.channel
     let fileDescriptor = self.fileDescriptor
     let maxLineBytes = self.maxLineBytes
+    let onTyped = self.onTyped
     let thread = Thread {
-      Self.readLoop(fileDescriptor: fileDescriptor, maxLineBytes: maxLineBytes, into: channel)
+      if let onTyped {
+        Self.editLoop(fileDescriptor: fileDescriptor, maxLineBytes: maxLineBytes, onTyped: onTyped, into: channel)
+      } else {
+        Self.readLoop(fileDescriptor: fileDescriptor, maxLineBytes: maxLineBytes, into: channel)
+      }
     }
     thread.name = "vpk.input"
     thread.start()
@@ -215,6 +238,27 @@ public final class CommandReader: Sendable {
       // End of input, or a read error, which ends the input too; a last line without `\n` still counts.
       _ = channel.send(splitter.finish())
       break
+    }
+    channel.finish()
+  }
+
+  /// The reading thread's body when vpk edits a terminal's lines itself.
+  private static func editLoop(
+    fileDescriptor: Int32, maxLineBytes: Int, onTyped: @Sendable (TypedInput) -> Void, into channel: LineChannel
+  ) {
+    var editor = TerminalLineEditor(maxLineBytes: maxLineBytes)
+    var buffer = [UInt8](repeating: 0, count: 256)
+    reading: while !channel.isCancelled {
+      let count = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { break }
+      for output in editor.feed(buffer[0..<count]) {
+        switch output {
+        case .line(let line): guard channel.send(line) else { break reading }
+        case .typed(let typed): onTyped(typed)
+        case .endOfInput: break reading
+        }
+      }
     }
     channel.finish()
   }

@@ -16,6 +16,14 @@ public enum OutputFormat: String, Sendable {
   case json
 }
 
+/// Where a session's commands come from.
+public enum InputSource: Sendable {
+  /// Standard input, line by line; on a terminal (with a terminal view) vpk edits the line itself.
+  case standardInput
+  /// These lines, then the end of input; standard input is left alone.
+  case lines([String])
+}
+
 @MainActor
 public enum PlaybackBuilder {
   /// Builds a playback module for `path` whose view writes to standard output.
@@ -23,35 +31,57 @@ public enum PlaybackBuilder {
   ///   - environment: the process environment (NO_COLOR, TERM decide colour and redraw).
   ///   - onClose: called once with the exit status when the session is over.
   public static func build(
-    path: String, options: PlaybackOptions, format: OutputFormat, environment: [String: String],
-    manager: any PlaybackManager, onClose: @escaping @MainActor (Int32) -> Void
+    path: String, options: PlaybackOptions, format: OutputFormat, input: InputSource,
+    environment: [String: String], manager: any PlaybackManager, onClose: @escaping @MainActor (Int32) -> Void
   ) -> PlaybackModule {
     let traits = TextStatusView.terminalTraits(isTTY: isatty(STDOUT_FILENO) == 1, environment: environment)
     return build(
-      path: path, options: options, format: format, output: FileDescriptorOutput.standardOutput(),
+      path: path, options: options, format: format, input: input, output: FileDescriptorOutput.standardOutput(),
       isTerminal: traits.isTerminal, useColor: traits.useColor, manager: manager, onClose: onClose)
   }
 
   /// Builds a playback module whose view writes to `output` (tests capture it).
   public static func build(
-    path: String, options: PlaybackOptions, format: OutputFormat, output: any TextOutput, isTerminal: Bool,
-    useColor: Bool, manager: any PlaybackManager, onClose: @escaping @MainActor (Int32) -> Void
+    path: String, options: PlaybackOptions, format: OutputFormat, input: InputSource, output: any TextOutput,
+    isTerminal: Bool, useColor: Bool, manager: any PlaybackManager, onClose: @escaping @MainActor (Int32) -> Void
   ) -> PlaybackModule {
     let presenter = PlaybackPresenter()
     let interactor = PlaybackInteractor(manager: manager, path: path, options: options)
-    let router = PlaybackRouter(onClose: onClose)
     let outputClosed: @MainActor () -> Void = { [weak presenter] in presenter?.onOutputClosed() }
-    let view: any PlaybackView =
-      switch format {
-      case .text: TextStatusView(output: output, isTerminal: isTerminal, useColor: useColor, onClosed: outputClosed)
-      case .json: JSONLinesView(output: output, onClosed: outputClosed)
+    let view: any PlaybackView
+    var reader: CommandReader?
+    switch format {
+    case .text:
+      let textView = TextStatusView(
+        output: output, isTerminal: isTerminal, useColor: useColor, onClosed: outputClosed)
+      view = textView
+      if case .standardInput = input {
+        // On a terminal, vpk edits the typed line itself, so redraws never wipe it.
+        var showTyped: (@Sendable (TypedInput) -> Void)?
+        if isTerminal {
+          showTyped = { [weak textView] typed in
+            // The main queue keeps keystrokes in order; the view lives on the main actor.
+            DispatchQueue.main.async { MainActor.assumeIsolated { textView?.displayTypedInput(typed) } }
+          }
+        }
+        reader = CommandReader(fileDescriptor: STDIN_FILENO, onTyped: showTyped)
+        if reader?.editsTerminalInput == true { textView.displayTypedInput(.editing("")) }
       }
+    case .json:
+      view = JSONLinesView(output: output, onClosed: outputClosed)
+      if case .standardInput = input { reader = CommandReader(fileDescriptor: STDIN_FILENO) }
+    }
+    let router = PlaybackRouter { [reader] code in
+      reader?.restoreTerminal()
+      onClose(code)
+    }
     presenter.view = view
     presenter.interactor = interactor
     interactor.presenter = presenter
     interactor.router = router
     manager.delegate = interactor
-    return PlaybackModule(view: view, presenter: presenter, router: router)
+    let scripted: [String]? = if case .lines(let lines) = input { lines } else { nil }
+    return PlaybackModule(view: view, presenter: presenter, router: router, reader: reader, scriptedInput: scripted)
   }
 }
 
@@ -64,24 +94,29 @@ public final class PlaybackModule {
   private let view: any PlaybackView
   private let presenter: PlaybackPresenter
   private let router: PlaybackRouter
+  private let reader: CommandReader?
+  private let scriptedInput: [String]?
   private var input: Task<Void, Never>?
 
-  init(view: any PlaybackView, presenter: PlaybackPresenter, router: PlaybackRouter) {
+  init(
+    view: any PlaybackView, presenter: PlaybackPresenter, router: PlaybackRouter, reader: CommandReader?,
+    scriptedInput: [String]?
+  ) {
     self.view = view
     self.presenter = presenter
     self.router = router
+    self.reader = reader
+    self.scriptedInput = scriptedInput
   }
 
-  /// Starts loading the media and reading commands: `scriptedInput` if given (standard input is
-  /// then left alone), else standard input, line by line.
-  public func start(scriptedInput: [String]? = nil) {
+  /// Starts loading the media and reading commands.
+  public func start() {
     presenter.onStart()
     if let scriptedInput {
       for line in scriptedInput { presenter.onInputLine(.text(line)) }
       presenter.onInputEnded()
-      return
+    } else if let reader {
+      input = Task { [presenter] in await reader.run(forwardingTo: presenter) }
     }
-    let reader = CommandReader(fileDescriptor: STDIN_FILENO)
-    input = Task { [presenter] in await reader.run(forwardingTo: presenter) }
   }
 }

@@ -81,6 +81,8 @@ public final class TextStatusView: PlaybackView {
   private let onClosed: @MainActor () -> Void
   /// The status line on screen (terminal only), redrawn under every event.
   private var statusLine: String?
+  /// The command being typed, when vpk edits the terminal's input line (shown after the status line).
+  private var typed: String?
   private var closed = false
 
   /// - Parameters:
@@ -128,13 +130,27 @@ public final class TextStatusView: PlaybackView {
     }
     // The status line redrawn in place shows progress; printing it too would only scroll.
     guard !event.isTransient else { return }
-    emit(Self.clearLine + painted(event) + "\n" + (statusLine ?? ""))
+    emit(Self.clearLine + painted(event) + "\n" + bottomLine)
   }
 
   public func displayStatusLine(_ status: StatusLineViewModel) {
     guard isTerminal, status.text != statusLine else { return }
     statusLine = status.text
-    emit(Self.clearLine + status.text)
+    emit(Self.clearLine + bottomLine)
+  }
+
+  /// Shows what is being typed after the status line, and each submitted command above it, so the
+  /// screen keeps a record of what was asked. Only on a terminal.
+  public func displayTypedInput(_ input: TypedInput) {
+    guard isTerminal else { return }
+    switch input {
+    case .editing(let text):
+      typed = text
+      emit(Self.clearLine + bottomLine)
+    case .submitted(let text):
+      typed = ""
+      emit(Self.clearLine + Self.prompt + text + "\n" + bottomLine)
+    }
   }
 
   public func displayFinish() {
@@ -149,6 +165,13 @@ public final class TextStatusView: PlaybackView {
   // MARK: - Terminal mechanics
 
   static let clearLine = "\r\u{1B}[2K"
+  static let prompt = "› "
+
+  /// The last line of the screen: the status line, then the command being typed (if vpk edits it).
+  private var bottomLine: String {
+    guard let typed else { return statusLine ?? "" }
+    return (statusLine.map { $0 + "  " } ?? "") + Self.prompt + typed
+  }
   static let red = "\u{1B}[31m"
   static let bold = "\u{1B}[1m"
   static let reset = "\u{1B}[0m"

@@ -152,6 +152,7 @@ func runSession(file: String, options: PlaybackOptions, output: OutputOptions, s
   let code = await withCheckedContinuation { continuation in
     let built = PlaybackBuilder.build(
       path: file, options: options, format: output.json ? .json : .text,
+      input: scriptedInput.map { .lines($0) } ?? .standardInput,
       environment: ProcessInfo.processInfo.environment,
       manager: FFmpegPlaybackManager(),
       onClose: { code in
@@ -161,7 +162,7 @@ func runSession(file: String, options: PlaybackOptions, output: OutputOptions, s
     module = built
     signals = SignalForwarder(handler: built.eventHandler)
     logger.debug("session starting", metadata: ["file": "\(file)"])
-    built.start(scriptedInput: scriptedInput)
+    built.start()
   }
   withExtendedLifetime((module, signals)) {}
   return code

@@ -83,6 +83,31 @@ struct TextStatusViewTests {
     #expect(terminal.writes.isEmpty)
   }
 
+  @Test func typedInputFollowsTheStatusLineAndSubmittedCommandsStayAbove() {
+    // Given a terminal view showing a status line
+    let output = CapturedTextOutput()
+    let view = TextStatusView(output: output, isTerminal: true, useColor: false, onClosed: {})
+    view.displayStatusLine(status("▶ 1"))
+    // When a command is typed, the status line moves on, then the command is submitted
+    view.displayTypedInput(.editing("scr"))
+    view.displayStatusLine(status("▶ 2"))
+    view.displayTypedInput(.submitted("scrub 5"))
+    view.displayEvent(event("seeked #1", "seeked"))
+    // Then the typed text survives the redraw and the command is kept on screen above
+    #expect(
+      output.writes == [
+        clear + "▶ 1", clear + "▶ 1  › scr", clear + "▶ 2  › scr", clear + "› scrub 5\n▶ 2  › ",
+        clear + "seeked #1\n▶ 2  › ",
+      ])
+  }
+
+  @Test func typedInputIsIgnoredOffATerminal() {
+    let output = CapturedTextOutput()
+    let view = TextStatusView(output: output, isTerminal: false, useColor: false, onClosed: {})
+    view.displayTypedInput(.submitted("status"))
+    #expect(output.writes.isEmpty)
+  }
+
   @Test func notATerminalNeverColours() {
     // Given a view on a pipe asked for colour
     let output = CapturedTextOutput()
