@@ -105,9 +105,9 @@ public enum VPKProcess {
 /// never needed and a chatty vpk never blocks on a full pipe.
 public final class VPKSession: @unchecked Sendable {
   /// The process id, for whatever else a test needs to do to it.
-  public let processIdentifier: Int32
+  public var processIdentifier: Int32 { process.processIdentifier }
 
-  private let process: Process
+  private let process = Process()
   private let input: Pipe
   /// Starts vpk and then does every write to its stdin, in order.
   private let inputThread = InputThread()
@@ -115,18 +115,18 @@ public final class VPKSession: @unchecked Sendable {
   private let errors: PipeCollector
   private let started = Date()
   private let arguments: [String]
-  /// Signalled whenever stdout grows or the process ends, for `waitForLine`.
-  private let progress: NSCondition
-  private let exited = DispatchSemaphore(value: 0)
+  /// Guards `termination`; signalled whenever stdout grows or ends, or vpk exits.
+  private let state: NSCondition
+  /// How vpk ended, once it has: its status and whether that is a signal's number.
+  private var termination: (status: Int32, bySignal: Bool)?
 
   /// Starts `vpk arguments…`. `environment` entries are added to (and override) this process's environment.
   public init(_ arguments: [String], input: VPKInput = .open, environment: [String: String] = [:]) throws {
-    let progress = NSCondition()
-    self.progress = progress
+    let state = NSCondition()
+    self.state = state
     self.arguments = arguments
-    self.process = Process()
     self.input = Pipe()
-    self.output = PipeCollector(onChunk: { _ in progress.withLock { progress.broadcast() } })
+    self.output = PipeCollector(onChunk: { _ in state.withLock { state.broadcast() } })
     self.errors = PipeCollector()
     process.executableURL = try VPKProcess.executableURL()
     process.arguments = arguments
@@ -134,10 +134,13 @@ public final class VPKSession: @unchecked Sendable {
     process.standardInput = self.input
     process.standardOutput = output.pipe
     process.standardError = errors.pipe
-    let exited = self.exited
-    process.terminationHandler = { _ in
-      exited.signal()
-      progress.withLock { progress.broadcast() }
+    process.terminationHandler = { [weak self] process in
+      let ended = (status: process.terminationStatus, bySignal: process.terminationReason == .uncaughtSignal)
+      guard let self else { return }
+      state.withLock {
+        termination = ended
+        state.broadcast()
+      }
     }
     let process = self.process
     let launch = inputThread.sync { () -> Result<Void, any Error> in
@@ -148,7 +151,6 @@ public final class VPKSession: @unchecked Sendable {
       inputThread.stop()
       throw VPKProcessError(description: "cannot start vpk: \(error)")
     }
-    processIdentifier = process.processIdentifier
     try? self.input.fileHandleForReading.close()
     output.start()
     errors.start()
@@ -163,7 +165,7 @@ public final class VPKSession: @unchecked Sendable {
 
   deinit {
     closeInput()
-    if process.isRunning { process.terminate() }
+    kill()
   }
 
   // MARK: Input
@@ -177,8 +179,8 @@ public final class VPKSession: @unchecked Sendable {
   /// Writes raw bytes to vpk's stdin. Returns false if stdin is closed or vpk stopped reading.
   @discardableResult
   public func write(_ data: Data) -> Bool {
-    let fd = input.fileHandleForWriting.fileDescriptor
-    return inputThread.sync { writeAll(fd, data) } ?? false
+    let handle = input.fileHandleForWriting
+    return inputThread.sync { writeAll(handle.fileDescriptor, data) } ?? false
   }
 
   /// Closes vpk's stdin (end of input) once earlier writes are done. Later writes return false.
@@ -190,8 +192,8 @@ public final class VPKSession: @unchecked Sendable {
 
   /// Writes without waiting, so a vpk that does not read yet cannot block the test on a full pipe.
   private func writeThenClose(_ data: Data) {
-    let fd = input.fileHandleForWriting.fileDescriptor
-    inputThread.async { _ = writeAll(fd, data) }
+    let handle = input.fileHandleForWriting
+    inputThread.async { _ = writeAll(handle.fileDescriptor, data) }
     closeInput()
   }
 
@@ -207,11 +209,11 @@ public final class VPKSession: @unchecked Sendable {
   /// returns it. Throws if none comes within `timeout` seconds or vpk's stdout ends first.
   public func waitForLine(timeout: Double = 30, where matches: (String) -> Bool) throws -> String {
     let deadline = Date(timeIntervalSinceNow: timeout)
-    return try progress.withLock {
+    return try state.withLock {
       while true {
         if let line = stdoutLines.first(where: matches) { return line }
         if output.hasEnded { throw failure("vpk's stdout ended before the expected line") }
-        if !progress.wait(until: deadline) {
+        if !state.wait(until: deadline) {
           if let line = stdoutLines.first(where: matches) { return line }
           throw failure("no expected stdout line from vpk within \(Self.format(timeout)) s")
         }
@@ -231,30 +233,32 @@ public final class VPKSession: @unchecked Sendable {
 
   // MARK: Signals and exit
 
-  /// Sends a signal (SIGINT, SIGTERM, …) to vpk.
+  /// Sends a signal (SIGINT, SIGTERM, …) to vpk, unless it has exited.
   public func send(signal: Int32) {
-    if process.isRunning { sendSignal(signal, to: processIdentifier) }
+    if !hasExited { sendSignal(signal, to: processIdentifier) }
   }
 
   /// Kills vpk and anything it started at once (SIGKILL to its process group, which `Process` makes for it). Foundation
   /// sees the exit only when every process holding vpk's descriptors is gone, hence the group.
   public func kill() {
-    if process.isRunning {
+    if !hasExited {
       sendSignal(SIGKILL, to: -processIdentifier)
       sendSignal(SIGKILL, to: processIdentifier)
     }
   }
 
+  /// True once vpk has exited (or died).
+  public var hasExited: Bool { state.withLock { termination != nil } }
+
   /// Waits for vpk to exit and its output to end, and returns the result. After `timeout` seconds it kills vpk and
   /// throws "vpk did not exit within N s" with what it printed.
   public func waitForExit(timeout: Double = 30) throws -> VPKResult {
     let deadline = Date(timeIntervalSinceNow: timeout)
-    if exited.wait(timeout: .now() + timeout) == .timedOut {
+    guard let ended = waitForTermination(until: deadline) else {
       kill()
-      if exited.wait(timeout: .now() + 10) == .success { exited.signal() }
+      _ = waitForTermination(until: Date(timeIntervalSinceNow: 10))
       throw failure("vpk did not exit within \(Self.format(timeout)) s; killed it")
     }
-    exited.signal()  // leave it signalled for any later caller
     closeInput()
     // The pipes end when vpk exits, unless a child it started still holds them.
     let grace = max(deadline, Date(timeIntervalSinceNow: 5))
@@ -262,8 +266,8 @@ public final class VPKSession: @unchecked Sendable {
     let stderrData = errors.waitForEnd(until: grace)
     let stdout = String(decoding: stdoutData, as: UTF8.self)
     return VPKResult(
-      status: process.terminationStatus,
-      terminatedBySignal: process.terminationReason == .uncaughtSignal,
+      status: ended.status,
+      terminatedBySignal: ended.bySignal,
       stdout: stdout,
       stdoutLines: Self.lines(stdoutData, includingPartial: true),
       stderr: String(decoding: stderrData, as: UTF8.self),
@@ -271,6 +275,13 @@ public final class VPKSession: @unchecked Sendable {
   }
 
   // MARK: Helpers
+
+  private func waitForTermination(until deadline: Date) -> (status: Int32, bySignal: Bool)? {
+    state.withLock {
+      while termination == nil && state.wait(until: deadline) {}
+      return termination
+    }
+  }
 
   private func failure(_ what: String) -> VPKProcessError {
     let stdout = String(decoding: output.current, as: UTF8.self)
