@@ -118,7 +118,8 @@ final class MediaSource {
       avcodec_free_context(&self.codec)
       avformat_close_input(&self.format)
       throw PlaybackError(
-        .decoderUnavailable, "cannot open the \(String(cString: decoder.pointee.name)) decoder (\(ffmpegErrorText(result)))")
+        .decoderUnavailable,
+        "cannot open the \(String(cString: decoder.pointee.name)) decoder (\(ffmpegErrorText(result)))")
     }
     packet = av_packet_alloc()
 
@@ -171,7 +172,8 @@ final class MediaSource {
       let result = av_read_frame(format, packet)
       if result < 0 {
         if result != vpk_averror_eof() && readError == nil {
-          readError = PlaybackError(.readError, "reading stopped early (\(ffmpegErrorText(result))); the file may be damaged")
+          readError = PlaybackError(
+            .readError, "reading stopped early (\(ffmpegErrorText(result))); the file may be damaged")
         }
         demuxerDrained = true
         avcodec_send_packet(codec, nil)

@@ -257,7 +257,8 @@ final class PlaybackEngine: @unchecked Sendable {
     decodeErrors = source.decodeErrors
     condition.unlock()
     let now = hostNanoseconds()
-    if source.decodeErrors > reportedErrors && (reportedErrors == 0 || now - lastErrorReport >= Self.errorReportInterval)
+    if source.decodeErrors > reportedErrors
+      && (reportedErrors == 0 || now - lastErrorReport >= Self.errorReportInterval)
     {
       reportedErrors = source.decodeErrors
       lastErrorReport = now

@@ -218,8 +218,7 @@ public final class CommandReader: Sendable {
   }
 
   /// The reading thread's body.
-  private static func readLoop(fileDescriptor: Int32, maxLineBytes: Int, into channel: LineChannel)
-  {
+  private static func readLoop(fileDescriptor: Int32, maxLineBytes: Int, into channel: LineChannel) {
     var splitter = LineSplitter(maxLineBytes: maxLineBytes)
     var buffer = [UInt8](repeating: 0, count: readSize)
     while !channel.isCancelled {

@@ -303,7 +303,10 @@ func session(_ url: URL, _ commands: [String], options: [String] = [], timeout: 
     let vpk = try VPKProcess.executableURL().path
     let shell = Process()
     shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-    shell.arguments = ["-c", "'\(vpk)' play '\(url.path)' --clock free --progress 0.01 </dev/null | head -c 1 >/dev/null; echo ${PIPESTATUS:-}"]
+    shell.arguments = [
+      "-c",
+      "'\(vpk)' play '\(url.path)' --clock free --progress 0.01 </dev/null | head -c 1 >/dev/null; echo ${PIPESTATUS:-}",
+    ]
     let errors = Pipe()
     shell.standardError = errors
     shell.standardOutput = FileHandle.nullDevice

@@ -184,8 +184,10 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     let opened = try await OpenedManager(url)
     let info = try #require(opened.spy.info)
     #expect(info.container.contains("mp4"))
-    #expect(info.video == VideoStreamInfo(
-      codec: "h264", width: 320, height: 240, frameRate: 30, pixelFormat: "yuv420p", bitRate: info.video?.bitRate))
+    #expect(
+      info.video
+        == VideoStreamInfo(
+          codec: "h264", width: 320, height: 240, frameRate: 30, pixelFormat: "yuv420p", bitRate: info.video?.bitRate))
     #expect(info.audio?.codec == "aac")
     #expect(abs(info.duration.seconds - (try FFprobe.duration(url))) < 0.001)
     opened.manager.shutdown()

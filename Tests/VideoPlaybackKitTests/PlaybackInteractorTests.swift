@@ -30,7 +30,8 @@ final class FakePlaybackManager: PlaybackManager {
   func becomeReady(duration: Double = 60, video: Bool = true) {
     let info = MediaInfo(
       path: "clip.mp4", container: "mov,mp4,m4a,3gp,3g2,mj2", duration: MediaTime(seconds: duration), streamCount: 1,
-      video: video ? VideoStreamInfo(codec: "h264", width: 320, height: 240, frameRate: 30, pixelFormat: "yuv420p") : nil,
+      video: video
+        ? VideoStreamInfo(codec: "h264", width: 320, height: 240, frameRate: 30, pixelFormat: "yuv420p") : nil,
       audio: nil)
     delegate?.playbackManager(self, didBecomeReady: info)
   }

@@ -291,8 +291,7 @@ struct TextStatusViewTests {
       (true, ["TERM": "dumb"], false, false),
       (false, ["TERM": "xterm"], false, false),
     ] as [(Bool, [String: String], Bool, Bool)])
-  func terminalTraits(isTTY: Bool, environment: [String: String], isTerminal: Bool, useColor: Bool)
-  {
+  func terminalTraits(isTTY: Bool, environment: [String: String], isTerminal: Bool, useColor: Bool) {
     // Given whether stdout is a terminal, and the environment
     // When the view's traits are decided
     let traits = TextStatusView.terminalTraits(isTTY: isTTY, environment: environment)
