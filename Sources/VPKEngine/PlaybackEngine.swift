@@ -131,15 +131,16 @@ final class PlaybackEngine: @unchecked Sendable {
     hasVideo = source.hasVideo
     timeBase = source.timeBaseParts
     condition.unlock()
-    emit(.ready(source.info))
 
-    // Show the first frame, as a paused player does.
+    // Show the first frame, as a paused player does, before saying the file is ready: a `frame`
+    // sent right after `ready` must find it.
     if case .frame(let first) = source.next() {
       present(first, position: 0)
     } else {
       sourceEnded = true
     }
     publishCounters()
+    emit(.ready(source.info))
     nextProgressMark = nextMark(after: 0, inclusive: true)
     if let mark = nextProgressMark, mark <= 0 {
       emit(.progress(0))

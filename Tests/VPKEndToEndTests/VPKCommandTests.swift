@@ -145,6 +145,14 @@ func session(_ url: URL, _ commands: [String], options: [String] = [], timeout: 
     #expect(result.event("frame", id: 2)?.fields["md5"] == reference.entry(containing: 7.25).hash)
   }
 
+  @Test func frameAsTheVeryFirstLineShowsTheFirstFrame() throws {
+    // Given a paused session, When the first command asks for the frame, Then it is the first one
+    let url = try TestMedia.url(for: .vp9)
+    let reference = try FrameMD5.entries(of: url, streamTimeBase: true)
+    let result = try session(url, ["frame"])
+    #expect(result.event("frame", id: 1)?.fields["md5"] == reference[0].hash)
+  }
+
   @Test func timeFormsAndSkipsAreRelative() throws {
     let url = try TestMedia.url(for: .h264BFrames)
     let result = try session(
