@@ -53,6 +53,8 @@ final class MediaSource {
   private var packet: UnsafeMutablePointer<AVPacket>?
   private var demuxerDrained = false
   private var decoderDrained = false
+  /// Where the frame after the newest one should start, in stream ticks (for frames with no timestamp).
+  private var nextExpectedTicks: Int64?
 
   /// Packets the decoder refused, frames it could not produce or flagged as damaged; playback goes on.
   private(set) var decodeErrors = 0
@@ -200,10 +202,13 @@ final class MediaSource {
         if frame.pointee.decode_error_flags != 0 || (frame.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 {
           decodeErrors += 1
         }
+        // A frame with no timestamp at all (the last one out of some AVI files) follows the one before.
         let pts = frame.pointee.best_effort_timestamp
-        let ticks = pts == vpk_nopts_value() ? 0 : pts
+        let ticks = pts != vpk_nopts_value() ? pts : (nextExpectedTicks ?? 0)
+        let duration = duration(of: frame)
         let time = Double(ticks) * av_q2d(timeBase) - startTime
-        return DecodedFrame(frame: frame, time: time, duration: duration(of: frame), pts: ticks)
+        nextExpectedTicks = ticks + max(1, Int64((duration / av_q2d(timeBase)).rounded()))
+        return DecodedFrame(frame: frame, time: time, duration: duration, pts: ticks)
       }
       var unused: UnsafeMutablePointer<AVFrame>? = frame
       av_frame_free(&unused)
@@ -231,23 +236,35 @@ final class MediaSource {
     let start = Double(packet.pts) * av_q2d(timeBase) - startTime
     let duration = packet.duration > 0 ? Double(packet.duration) * av_q2d(timeBase) : (nominalFrameDuration ?? 0)
     guard duration > 0 else { return false }
-    return start + duration <= before
+    // One frame of margin: packet timestamps need not map one to one onto shown frames (AVI packs a
+    // B-frame with the frame after it), and decoding one frame too many costs little.
+    return start + 2 * duration <= before
   }
 
   // MARK: - Seeking
 
-  /// Moves the demuxer to the keyframe at or before `seconds` and empties the decoder.
+  /// Moves the demuxer to the keyframe at or before `seconds` and empties the decoder. At or before
+  /// the start it rewinds to the first byte where the format allows it: formats with no index
+  /// (MPEG-TS) seek by timestamp to any packet, not to a keyframe.
   func seek(to seconds: Double) -> Bool {
     guard let format, let codec else { return false }
-    let ticks = av_rescale_q(
-      Int64(((seconds + startTime) * Double(AV_TIME_BASE)).rounded(.down)), vpk_time_base_q(), timeBase)
-    var result = avformat_seek_file(format, streamIndex, Int64.min, ticks, ticks, 0)
+    var result: Int32 = -1
+    let byteSeekable = (format.pointee.iformat.pointee.flags & AVFMT_NO_BYTE_SEEK) == 0
+    if seconds <= 0 && byteSeekable && (format.pointee.iformat.pointee.flags & AVFMT_TS_DISCONT) != 0 {
+      result = av_seek_frame(format, -1, 0, AVSEEK_FLAG_BYTE)
+    }
     if result < 0 {
-      result = av_seek_frame(format, streamIndex, ticks, AVSEEK_FLAG_BACKWARD)
+      let ticks = av_rescale_q(
+        Int64(((seconds + startTime) * Double(AV_TIME_BASE)).rounded(.down)), vpk_time_base_q(), timeBase)
+      result = avformat_seek_file(format, streamIndex, Int64.min, ticks, ticks, 0)
+      if result < 0 {
+        result = av_seek_frame(format, streamIndex, ticks, AVSEEK_FLAG_BACKWARD)
+      }
     }
     avcodec_flush_buffers(codec)
     demuxerDrained = false
     decoderDrained = false
+    nextExpectedTicks = nil
     return result >= 0
   }
 

@@ -71,7 +71,7 @@ func session(_ url: URL, _ commands: [String], options: [String] = [], timeout: 
 }
 
 @Suite struct PlayingTests {
-  @Test(arguments: [TestClip.h264BFrames, .mpeg4, .vp9])
+  @Test(arguments: [TestClip.h264BFrames, .mpeg4, .vp9, .mpegTS, .mpeg4AVI])
   func playsToTheEndDecodingEveryFrame(clip: TestClip) throws {
     // Given a clip and ffprobe's frame count
     let url = try TestMedia.url(for: clip)
@@ -117,7 +117,7 @@ func session(_ url: URL, _ commands: [String], options: [String] = [], timeout: 
 }
 
 @Suite struct SeekingTests {
-  @Test(arguments: [TestClip.h264BFrames, .mpeg4, .vp9])
+  @Test(arguments: [TestClip.h264BFrames, .mpeg4, .vp9, .mpegTS, .mpeg4AVI])
   func scrubThenFrameMatchesFFmpegFrameMD5(clip: TestClip) throws {
     // Given ffmpeg's list of frames
     let url = try TestMedia.url(for: clip)

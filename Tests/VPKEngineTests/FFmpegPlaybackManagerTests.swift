@@ -123,7 +123,7 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
 
 @MainActor
 @Suite struct FFmpegPlaybackManagerTests {
-  @Test(arguments: [TestClip.h264BFrames, .mpeg4, .vp9])
+  @Test(arguments: [TestClip.h264BFrames, .mpeg4, .vp9, .mpegTS, .mpeg4AVI])
   func exactScrubShowsTheFrameFFmpegShowsAtThatTime(clip: TestClip) async throws {
     // Given a clip and ffmpeg's own list of its frames
     let url = try TestMedia.url(for: clip)
@@ -145,7 +145,7 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     opened.manager.shutdown()
   }
 
-  @Test(arguments: [TestClip.h264BFrames, .mpeg4, .vp9])
+  @Test(arguments: [TestClip.h264BFrames, .mpeg4, .vp9, .mpegTS, .mpeg4AVI])
   func keyframeScrubLandsOnAKeyframeAtOrBeforeTheTarget(clip: TestClip) async throws {
     var opened = try await OpenedManager(try TestMedia.url(for: clip))
     let duration = try #require(opened.spy.info).duration.seconds
@@ -159,7 +159,7 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     opened.manager.shutdown()
   }
 
-  @Test(arguments: [TestClip.h264BFrames, .mpeg4, .vp9])
+  @Test(arguments: [TestClip.h264BFrames, .mpeg4, .vp9, .mpegTS, .mpeg4AVI])
   func playingToTheEndDecodesEveryFrameOnce(clip: TestClip) async throws {
     // Given a clip ffprobe counts the frames of
     let url = try TestMedia.url(for: clip)

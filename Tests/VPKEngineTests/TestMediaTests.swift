@@ -10,6 +10,8 @@ struct TestMediaTests {
     .h264BFrames: ["video:h264", "audio:aac"],
     .mpeg4: ["video:mpeg4"],
     .vp9: ["video:vp9", "audio:opus"],
+    .mpegTS: ["video:h264", "audio:aac"],
+    .mpeg4AVI: ["video:mpeg4"],
     .audioOnly: ["audio:aac"],
     .truncatedMP4: ["video:h264", "audio:aac"],
     .noStreams: ["subtitle:subrip"],

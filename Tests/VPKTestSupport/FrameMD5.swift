@@ -42,13 +42,15 @@ public struct FrameMD5TimeBase: Sendable, Hashable, CustomStringConvertible {
 
 public enum FrameMD5 {
   /// Every video frame of the file's first video stream, in display order, from
-  /// `ffmpeg -hide_banner -loglevel error -i FILE -map 0:v:0 -fps_mode passthrough -f framemd5 -`.
+  /// `ffmpeg -hide_banner -loglevel error -i FILE -map 0:v:0 -map 0:a? -fps_mode passthrough -f framemd5 -`.
   ///
   /// By default ffmpeg writes pts in the encoder's time base, 1/frame rate for constant-rate clips (frame numbers).
   /// With `streamTimeBase: true` it adds `-enc_time_base -1`, so pts are in the stream's own time base (1/15360 for
   /// the MP4 clips) and compare directly with `FrameIdentity.pts`.
   public static func entries(of url: URL, streamTimeBase: Bool = false) throws -> [FrameMD5Entry] {
-    var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-i", url.path, "-map", "0:v:0"]
+    // The audio streams are mapped too (and then ignored: video is output stream 0) so that ffmpeg measures time
+    // from the container's start, as vpk does; with video alone it starts an MPEG-TS at the first video frame.
+    var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-i", url.path, "-map", "0:v:0", "-map", "0:a?"]
     arguments += ["-fps_mode", "passthrough"]
     if streamTimeBase { arguments += ["-enc_time_base", "-1"] }
     arguments += ["-f", "framemd5", "-"]
@@ -123,7 +125,9 @@ public enum FFprobe {
   public static func frameCount(_ url: URL) throws -> Int {
     let text = try probe(
       url, ["-select_streams", "v:0", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0"])
-    guard let count = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+    // Files with programs (MPEG-TS) list each stream once per program too: the first count is the stream's.
+    let first = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    guard let count = Int(first.trimmingCharacters(in: .whitespaces)) else {
       throw TestSupportError("ffprobe: no video frame count for \(url.path) (got \"\(text)\")")
     }
     return count
@@ -140,12 +144,14 @@ public enum FFprobe {
 
   /// Every stream of the file, in order. Throws when ffprobe cannot read the file at all.
   public static func streams(_ url: URL) throws -> [Stream] {
-    let text = try probe(url, ["-show_entries", "stream=codec_type,codec_name", "-of", "csv=p=0"])
+    let text = try probe(url, ["-show_entries", "stream=index,codec_type,codec_name", "-of", "csv=p=0"])
+    var seen = Set<String>()
     return text.split(separator: "\n").compactMap { line in
-      // csv prints the fields in ffprobe's own order: codec_name, codec_type.
+      // csv prints the fields in ffprobe's own order: index, codec_name, codec_type. Files with programs
+      // (MPEG-TS) list each stream again under its program: keep the first.
       let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      guard fields.count >= 2 else { return nil }
-      return Stream(codecType: fields[1], codecName: fields[0])
+      guard fields.count >= 3, seen.insert(fields[0]).inserted else { return nil }
+      return Stream(codecType: fields[2], codecName: fields[1])
     }
   }
 

@@ -10,6 +10,12 @@ public enum TestClip: String, CaseIterable, Sendable {
   case mpeg4
   /// VP9 (libvpx-vp9 realtime, GOP 60) 320x240, 30 fps, 6 s (180 frames), with a sine in Opus; WebM.
   case vp9
+  /// H.264 (2 B-frames, GOP 120) 640x360 at 29.97 fps, 8 s, with AAC audio that starts before the video; MPEG-TS.
+  /// The container's start time is not 0, and the demuxer has no index: seeks land on any packet.
+  case mpegTS
+  /// MPEG-4 part 2 with 2 B-frames, 25 fps, 6 s, in AVI: packets carry no pts and the last frame out of the
+  /// decoder has no timestamp at all.
+  case mpeg4AVI
   /// A 5 s 440 Hz sine in AAC, no video; M4A.
   case audioOnly
   /// `h264BFrames` remuxed with its index (moov) at the front (`-movflags +faststart`), then cut to 60% of its bytes:
@@ -29,6 +35,8 @@ public enum TestClip: String, CaseIterable, Sendable {
     switch self {
     case .h264BFrames, .mpeg4, .truncatedMP4, .emptyFile, .randomBytes, .textFile: "mp4"
     case .vp9: "webm"
+    case .mpegTS: "ts"
+    case .mpeg4AVI: "avi"
     case .audioOnly: "m4a"
     case .noStreams: "mkv"
     }
@@ -94,6 +102,18 @@ public enum TestMedia {
           "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-g", "60", "-b:v", "500k",
           "-c:a", "libopus", "-b:a", "64k", "-shortest", "-f", "webm",
         ])
+    case .mpegTS:
+      return .ffmpeg(
+        lavfiVideo(size: "640x360", rate: "30000/1001", seconds: 8) + lavfiSine(seconds: 8) + [
+          "-map", "0:v", "-map", "1:a",
+          "-c:v", "libx264", "-preset", "veryfast", "-bf", "2", "-g", "120", "-pix_fmt", "yuv420p",
+          "-c:a", "aac", "-b:a", "64k", "-shortest", "-f", "mpegts",
+        ])
+    case .mpeg4AVI:
+      return .ffmpeg(
+        lavfiVideo(size: "320x240", rate: 25, seconds: 6) + [
+          "-c:v", "mpeg4", "-g", "50", "-bf", "2", "-q:v", "5", "-f", "avi",
+        ])
     case .audioOnly:
       return .ffmpeg(lavfiSine(seconds: 5) + ["-c:a", "aac", "-b:a", "64k", "-f", "ipod"])
     case .truncatedMP4:
@@ -112,7 +132,7 @@ public enum TestMedia {
     }
   }
 
-  private static func lavfiVideo(size: String, rate: Int, seconds: Int) -> [String] {
+  private static func lavfiVideo(size: String, rate: some CustomStringConvertible, seconds: Int) -> [String] {
     ["-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(rate):duration=\(seconds)"]
   }
 
