@@ -56,8 +56,10 @@ final class PlaybackEngine: @unchecked Sendable {
   private var source: MediaSource?
   private var ahead: [DecodedFrame] = []
   private var sourceEnded = false
+  /// Whether playback should run: the interactor's intent, which the engine never changes itself.
   private var playing = false
-  private var endReported = false
+  /// The end was reached (and reported); the clock stands still until a seek moves playback away.
+  private var atEnd = false
   /// Where the newest presented frame ends: the end of the media as the decoder sees it.
   private var lastFrameEnd = 0.0
   private var nextProgressMark: Double?
@@ -176,7 +178,7 @@ final class PlaybackEngine: @unchecked Sendable {
         return nil  // nothing is reported after shutdown
       case .play:
         playing = true
-        withLock { clock.start(at: hostNanoseconds()) }
+        if !atEnd { withLock { clock.start(at: hostNanoseconds()) } }
       case .pause:
         playing = false
         withLock { clock.pause(at: hostNanoseconds()) }
@@ -202,7 +204,7 @@ final class PlaybackEngine: @unchecked Sendable {
   /// One unit of work while no seek is pending: present a due frame, decode one, or sleep.
   private func step() {
     let now = hostNanoseconds()
-    if playing {
+    if playing && !atEnd {
       if let head = ahead.first {
         let delay = withLock { clock.delay(until: head.time, at: now) } ?? 0
         if delay <= 0 {
@@ -288,7 +290,6 @@ final class PlaybackEngine: @unchecked Sendable {
       clock.jump(to: max(frame.time, 0), at: hostNanoseconds())
     }
     condition.unlock()
-    endReported = false
     if position == nil { reportProgress(at: max(frame.time, 0)) }
   }
 
@@ -301,22 +302,22 @@ final class PlaybackEngine: @unchecked Sendable {
   /// The first multiple of the progress interval at (or strictly after) `time`.
   private func nextMark(after time: Double, inclusive: Bool) -> Double? {
     guard let interval = configuration.progressInterval, interval > 0 else { return nil }
-    let steps = (time / interval).rounded(.down)
+    // The small allowance keeps 0.3 / 0.1 (2.9999…) on mark 3, so no mark is reported twice.
+    let steps = (time / interval + 1e-9).rounded(.down)
     let mark = steps * interval
     return inclusive && abs(mark - time) < 1e-9 ? mark : (steps + 1) * interval
   }
 
+  /// Stops the clock at the end and says so, once. Playing stays the intent: a seek that was already
+  /// on its way moves playback away from the end and it goes on.
   private func reachEnd(at position: Double) {
-    playing = false
+    atEnd = true
     withLock {
       clock.pause(at: hostNanoseconds())
       clock.jump(to: position, at: hostNanoseconds())
     }
     publishCounters()
-    if !endReported {
-      endReported = true
-      emit(.ended(position))
-    }
+    emit(.ended(position))
   }
 
   // MARK: - Seeking
@@ -327,7 +328,7 @@ final class PlaybackEngine: @unchecked Sendable {
     let target = request.target.seconds
     ahead.removeAll()
     sourceEnded = false
-    endReported = false
+    atEnd = false
 
     // Land on a keyframe at or before the target. Containers index by decode time, so with
     // B-frames the keyframe found can show after the target: then step further back.
@@ -378,10 +379,14 @@ final class PlaybackEngine: @unchecked Sendable {
     }
     source.discardNonReferenceBefore = nil
 
-    let position: Double
+    var position: Double
     switch request.mode {
     case .exact: position = target
     case .keyframe: position = max(0, min(shown?.time ?? target, target))
+    }
+    if sourceEnded && ahead.isEmpty, let shown, request.mode == .exact {
+      // Past the last frame there is: a truncated file whose index promised more. Land where the data ends.
+      position = min(position, max(shown.time + shown.duration, 0))
     }
     if let shown {
       present(shown, position: position)
@@ -389,6 +394,8 @@ final class PlaybackEngine: @unchecked Sendable {
       withLock { clock.jump(to: position, at: hostNanoseconds()) }
     }
     if sourceEnded && ahead.isEmpty { lastFrameEnd = max(lastFrameEnd, position) }
+    // Playback that was running (or stopped at the end) runs on from the new position.
+    if playing { withLock { clock.start(at: hostNanoseconds()) } }
     publishCounters()
     nextProgressMark = nextMark(after: position, inclusive: false)
     let milliseconds = Double(hostNanoseconds() - pending.requestedAt) / 1e6

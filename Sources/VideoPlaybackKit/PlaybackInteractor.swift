@@ -313,19 +313,21 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
 
   public func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime) {
     // An end reached before a pending seek landed is stale: the seek moves playback away from it.
+    // The engine keeps wanting to play (it stands still at the end); what follows is decided here.
     guard phase == .ready, outstandingSeeks.isEmpty else { return }
-    state = .ended
     presenter?.presentEnded(position: position, duration: info?.duration)
     switch options.endAction {
     case .exit:
+      state = .ended
+      manager.pause()
       runQueued()
       close(reason: "ended", exitCode: SessionExitCode.success, commandID: nil)
     case .pause:
+      state = .ended
+      manager.pause()
       drain()
     case .loop:
       startSeek(SeekRequest(id: Self.internalSeekID, target: .zero, mode: .keyframe))
-      state = .playing
-      manager.play()
       drain()
     }
   }

@@ -278,6 +278,33 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     opened.manager.shutdown()
   }
 
+  @Test func aSeekAfterTheEndMovesPlaybackAwayAndItGoesOn() async throws {
+    // Given playback that reached the end (the engine stands still there, still meaning to play)
+    var opened = try await OpenedManager(try TestMedia.url(for: .mpeg4), progress: 1)
+    try await opened.playToEnd()
+    let ends = opened.spy.events.filter { $0.hasPrefix("ended") }.count
+    // When a seek that was on its way lands
+    _ = try await opened.seek(to: 2)
+    // Then playback runs on from there to the end again
+    try await opened.spy.wait("a second end") { [spy = opened.spy] in
+      spy.events.filter { $0.hasPrefix("ended") }.count == ends + 1
+    }
+    #expect(opened.spy.events.contains("progress 3.0"))
+    opened.manager.shutdown()
+  }
+
+  @Test func progressMarksComeOnceEachInOrder() async throws {
+    // Given a fractional interval (0.3 / 0.1 is 2.9999… in binary)
+    let opened = try await OpenedManager(try TestMedia.url(for: .mpeg4), progress: 0.1)
+    try await opened.playToEnd()
+    // Then every mark comes once, in increasing order
+    let marks = opened.spy.events.compactMap { $0.hasPrefix("progress ") ? Double($0.dropFirst(9)) : nil }
+    #expect(marks == marks.sorted())
+    #expect(Set(marks.map { ($0 * 10).rounded(.down) }).count == marks.count)
+    #expect(marks.count == 60)
+    opened.manager.shutdown()
+  }
+
   @Test func wallClockPlaybackKeepsTime() async throws {
     // Given the wall clock
     let opened = try await OpenedManager(try TestMedia.url(for: .h264BFrames), clock: .wall, progress: 0.5)

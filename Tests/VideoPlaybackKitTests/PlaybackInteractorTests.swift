@@ -244,19 +244,37 @@ struct InteractorHarness {
   }
 
   @Test func endWithLoopStartsAgain() {
+    // Given looping playback, When the end is reached, Then it seeks to the start and keeps playing
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .loop))
     h.manager.reachEnd(at: 60)
     #expect(h.manager.seeks.last?.target == .zero)
-    #expect(h.manager.calls.last == "play")
+    #expect(!h.manager.calls.contains("pause"))
     #expect(h.router.exitCodes.isEmpty)
   }
 
-  @Test func anEndReportedBeforeAPendingSeekLandsIsIgnored() {
+  @Test func acceptingTheEndPausesTheManager() {
+    // Given --at-end pause, When the end is reached, Then the manager is paused, so a later scrub stays paused
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .pause))
+    h.manager.reachEnd(at: 60)
+    #expect(h.manager.calls.last == "pause")
+    h.interactor.submit(.scrub(.seconds(5), nil))
+    h.manager.land(h.manager.seeks[0])
+    h.interactor.submit(.status)
+    #expect(h.output.lines.last == "status #2 paused 5.0")
+  }
+
+  @Test func anEndReportedBeforeAPendingSeekLandsIsIgnoredAndPlaybackGoesOn() {
+    // Given playback with a scrub on its way, When the engine reports the end it reached first
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
     h.interactor.submit(.scrub(.seconds(10), nil))
     h.manager.reachEnd(at: 60)
+    // Then the end is stale: nothing is reported, the manager is not paused, the session goes on playing
     #expect(h.router.exitCodes.isEmpty)
     #expect(!h.output.lines.contains { $0.hasPrefix("ended") })
+    #expect(!h.manager.calls.contains("pause"))
+    h.manager.land(h.manager.seeks[0])
+    h.interactor.submit(.status)
+    #expect(h.output.lines.last == "status #2 playing 10.0")
   }
 
   @Test func inputEndedWhilePlayingWaitsForTheEnd() {
