@@ -62,7 +62,8 @@ public protocol PlaybackInteractorOutput: AnyObject {
   func presentState(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, commandID: Int?)
   func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState)
   func presentSeeked(_ result: SeekResult, duration: MediaTime?)
-  func presentSuperseded(id: Int, by newerID: Int)
+  /// A seek that did not land: a newer seek replaced it, or (`newerID` nil) the session closed first.
+  func presentSuperseded(id: Int, by newerID: Int?)
   func presentEnded(position: MediaTime, duration: MediaTime?)
   func presentError(_ error: PlaybackError, commandID: Int?)
   func presentStatus(_ status: PlaybackStatus, commandID: Int)

@@ -116,7 +116,9 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
   private func canRun(_ pending: Pending) -> Bool {
     guard case .command(let numbered) = pending else { return true }
     switch numbered.command {
-    case .help, .quit: return true
+    case .help: return true
+    // Quit waits for the seeks before it, so each still gets its answer; it need not wait for the file.
+    case .quit: return outstandingSeeks.isEmpty
     default: break
     }
     if phase == .idle || phase == .loading { return false }
@@ -251,6 +253,11 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
 
   private func close(reason: String, exitCode: Int32, commandID: Int?) {
     guard phase != .closed else { return }
+    // Closing abruptly (a signal) answers the seeks still running: none of them landed.
+    for seek in outstandingSeeks where seek.id != Self.internalSeekID {
+      presenter?.presentSuperseded(id: seek.id, by: nil)
+    }
+    outstandingSeeks.removeAll()
     let status = currentStatus()
     phase = .closed
     manager.shutdown()

@@ -121,9 +121,9 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
     redrawStatusLine(state: shownState, position: result.position, duration: duration)
   }
 
-  public func presentSuperseded(id: Int, by newerID: Int) {
+  public func presentSuperseded(id: Int, by newerID: Int?) {
     var event = EventBuilder(event: "superseded", commandID: id)
-    event.integer("by", newerID)
+    if let newerID { event.integer("by", newerID) } else { event.string("reason", "shutdown") }
     display(event)
   }
 

@@ -306,24 +306,34 @@ func session(_ url: URL, _ commands: [String], options: [String] = [], timeout: 
 
 @Suite struct ProcessTests {
   @Test func stdoutClosedByTheReaderExitsQuietly() throws {
-    // Given vpk writing to a pipe whose reader goes away at once
+    // Given vpk writing many events to a pipe whose reader takes one byte and goes away
     let url = try TestMedia.url(for: .h264BFrames)
     let vpk = try VPKProcess.executableURL().path
     let shell = Process()
-    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+    shell.executableURL = URL(fileURLWithPath: "/bin/bash")
     shell.arguments = [
       "-c",
-      "'\(vpk)' play '\(url.path)' --clock free --progress 0.01 </dev/null | head -c 1 >/dev/null; echo ${PIPESTATUS:-}",
+      "'\(vpk)' play '\(url.path)' --clock free --progress 0.01 </dev/null | head -c 1 >/dev/null; "
+        + "echo \"vpk=${PIPESTATUS[0]}\"",
     ]
+    let output = Pipe()
     let errors = Pipe()
+    shell.standardOutput = output
     shell.standardError = errors
-    shell.standardOutput = FileHandle.nullDevice
     try shell.run()
     shell.waitUntilExit()
-    // Then nothing crashed and nothing was written to stderr
+    // Then vpk itself exited 0 (not 141, killed by SIGPIPE) and wrote nothing to stderr
+    let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "vpk=0")
     #expect(stderr.isEmpty, "\(stderr)")
-    #expect(shell.terminationStatus == 0)
+  }
+
+  @Test func quitRightAfterAScrubStillAnswersTheScrub() throws {
+    let result = try session(try TestMedia.url(for: .h264BFrames), ["scrub 3", "quit"])
+    #expect(result.event("seeked", id: 1)?.number("position") == 3)
+    #expect(result.events("shutdown").last?.id == 2)
+    #expect(result.status == 0)
   }
 
   @Test(arguments: [(SIGINT, Int32(130), "SIGINT"), (SIGTERM, Int32(143), "SIGTERM")])

@@ -66,7 +66,9 @@ final class InteractorOutputSpy: PlaybackInteractorOutput {
   func presentSeeked(_ result: SeekResult, duration: MediaTime?) {
     lines.append("seeked #\(result.id) \(result.target.seconds) \(result.position.seconds) \(result.mode)")
   }
-  func presentSuperseded(id: Int, by newerID: Int) { lines.append("superseded #\(id) by \(newerID)") }
+  func presentSuperseded(id: Int, by newerID: Int?) {
+    lines.append("superseded #\(id) by \(newerID.map(String.init) ?? "shutdown")")
+  }
   func presentEnded(position: MediaTime, duration: MediaTime?) { lines.append("ended \(position.seconds)") }
   func presentError(_ error: PlaybackError, commandID: Int?) {
     lines.append("error #\(commandID ?? 0) \(error.code.rawValue)")
@@ -77,7 +79,9 @@ final class InteractorOutputSpy: PlaybackInteractorOutput {
   func presentInfo(_ info: MediaInfo, commandID: Int) { lines.append("info #\(commandID)") }
   func presentFrame(_ frame: FrameIdentity, commandID: Int) { lines.append("frame #\(commandID) \(frame.pts)") }
   func presentHelp(commandID: Int) { lines.append("help #\(commandID)") }
+  var shutdownStatus: PlaybackStatus?
   func presentShutdown(reason: String, status: PlaybackStatus, commandID: Int?) {
+    shutdownStatus = status
     lines.append("shutdown #\(commandID ?? 0) \(reason)")
   }
 }
@@ -297,6 +301,31 @@ struct InteractorHarness {
     h.manager.land(h.manager.seeks[0])
     #expect(h.output.lines.suffix(2) == ["status #2 paused 5.0", "shutdown #0 input ended"])
     #expect(h.router.exitCodes == [0])
+  }
+
+  @Test func quitWaitsForEarlierSeeksSoEachIsAnswered() {
+    // Given a scrub that has not landed, When quit follows it
+    let h = InteractorHarness.ready()
+    h.interactor.submit(.scrub(.seconds(3), nil))
+    h.interactor.submit(.quit)
+    #expect(h.router.exitCodes.isEmpty)
+    // Then the session leaves once the seek has landed, at the position it landed on
+    h.manager.land(h.manager.seeks[0])
+    #expect(h.output.lines == ["seeked #1 3.0 3.0 exact", "shutdown #2 quit"])
+    #expect(h.router.exitCodes == [0])
+  }
+
+  @Test func aSignalAnswersTheSeeksStillRunningAndReportsTheRealPosition() {
+    // Given a scrub on its way from 12 s
+    let h = InteractorHarness.ready()
+    h.manager.position = MediaTime(seconds: 12)
+    h.interactor.submit(.scrub(.seconds(40), nil))
+    // When SIGTERM arrives
+    h.interactor.terminate(.terminate)
+    // Then the scrub is answered as cut short and the shutdown reports where playback really is
+    #expect(h.output.lines == ["superseded #1 by shutdown", "shutdown #0 SIGTERM"])
+    #expect(h.output.shutdownStatus?.position == MediaTime(seconds: 12))
+    #expect(h.router.exitCodes == [143])
   }
 
   @Test func quitReportsAndExitsZero() {

@@ -286,6 +286,9 @@ struct PlaybackPresenterEventTests {
     #expect(harness.view.texts == ["superseded #4 by=5"])
     #expect(harness.view.events[0].commandID == 4)
     #expect(harness.view.events[0].fields == [.init("by", .integer(5))])
+    // and a seek the session's end cut short says so instead
+    harness.presenter.presentSuperseded(id: 6, by: nil)
+    #expect(harness.view.texts.last == "superseded #6 reason=shutdown")
   }
 
   @Test func endedIsANotice() {
