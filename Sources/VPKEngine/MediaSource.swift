@@ -260,6 +260,10 @@ final class MediaSource {
       if result < 0 {
         result = av_seek_frame(format, streamIndex, ticks, AVSEEK_FLAG_BACKWARD)
       }
+      if result < 0 && seconds <= 0 && byteSeekable {
+        // A raw stream (no timestamps, no index) can still go back to its first byte.
+        result = av_seek_frame(format, -1, 0, AVSEEK_FLAG_BYTE)
+      }
     }
     avcodec_flush_buffers(codec)
     demuxerDrained = false
@@ -270,8 +274,22 @@ final class MediaSource {
 
   // MARK: - Describing
 
+  /// The container's duration, else the longest stream's, else nil (a raw stream, a file written to a pipe).
+  private static func duration(of format: UnsafeMutablePointer<AVFormatContext>) -> MediaTime? {
+    if format.pointee.duration > 0 && format.pointee.duration != vpk_nopts_value() {
+      return MediaTime(seconds: Double(format.pointee.duration) / Double(AV_TIME_BASE))
+    }
+    var longest = 0.0
+    for index in 0..<Int(format.pointee.nb_streams) {
+      guard let stream = format.pointee.streams[index], stream.pointee.duration > 0,
+        stream.pointee.duration != vpk_nopts_value()
+      else { continue }
+      longest = max(longest, Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base))
+    }
+    return longest > 0 ? MediaTime(seconds: longest) : nil
+  }
+
   private static func describe(format: UnsafeMutablePointer<AVFormatContext>, path: String) -> MediaInfo {
-    let duration = format.pointee.duration > 0 ? Double(format.pointee.duration) / Double(AV_TIME_BASE) : 0
     var video: VideoStreamInfo?
     var audio: AudioStreamInfo?
     let videoIndex = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
@@ -296,7 +314,7 @@ final class MediaSource {
     return MediaInfo(
       path: path,
       container: format.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown",
-      duration: MediaTime(seconds: duration),
+      duration: Self.duration(of: format),
       bitRate: format.pointee.bit_rate > 0 ? Int(format.pointee.bit_rate) : nil,
       streamCount: Int(format.pointee.nb_streams), video: video, audio: audio)
   }

@@ -129,7 +129,7 @@ final class PlaybackEngine: @unchecked Sendable {
     }
     self.source = source
     condition.lock()
-    duration = source.info.duration.seconds
+    duration = source.info.duration?.seconds ?? 0  // 0: unknown
     hasVideo = source.hasVideo
     timeBase = source.timeBaseParts
     condition.unlock()
@@ -336,7 +336,11 @@ final class PlaybackEngine: @unchecked Sendable {
     var first: DecodedFrame?
     var backoff = 0.5
     while true {
-      _ = source.seek(to: seekPoint)
+      if !source.seek(to: seekPoint) && seekPoint > 0 {
+        // The demuxer cannot seek there (a raw stream): start from the beginning and decode forward.
+        seekPoint = 0
+        continue
+      }
       source.discardNonReferenceBefore = request.mode == .exact ? target : nil
       switch source.next() {
       case .frame(let frame):

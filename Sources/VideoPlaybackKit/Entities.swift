@@ -113,14 +113,15 @@ public struct MediaInfo: Sendable, Equatable {
   public var path: String
   /// The container's short name(s), as FFmpeg names them (`mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`).
   public var container: String
-  public var duration: MediaTime
+  /// Nil when the container does not say (a raw stream, a file written to a pipe).
+  public var duration: MediaTime?
   public var bitRate: Int?
   public var streamCount: Int
   public var video: VideoStreamInfo?
   public var audio: AudioStreamInfo?
 
   public init(
-    path: String, container: String, duration: MediaTime, bitRate: Int? = nil, streamCount: Int,
+    path: String, container: String, duration: MediaTime?, bitRate: Int? = nil, streamCount: Int,
     video: VideoStreamInfo?, audio: AudioStreamInfo?
   ) {
     self.path = path

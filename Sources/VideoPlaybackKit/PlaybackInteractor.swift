@@ -155,6 +155,10 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     case .play: play(id: id)
     case .pause: pause(id: id)
     case .toggle: state == .playing ? pause(id: id) : play(id: id)
+    case .scrub(.percent, _) where info.duration == nil:
+      presenter?.presentError(
+        PlaybackError(.unavailable, "this media does not say how long it is; scrub to a time in seconds instead of %"),
+        commandID: id)
     case .scrub(let time, let mode):
       seek(to: time.resolved(duration: info.duration), mode: mode ?? options.seekMode, id: id)
     case .skip(let delta, let mode):

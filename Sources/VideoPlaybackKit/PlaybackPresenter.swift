@@ -210,7 +210,7 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
     _ info: MediaInfo, into event: inout EventBuilder, withBitRates: Bool
   ) {
     event.string("path", info.path)
-    event.time("duration", info.duration)
+    if let duration = info.duration { event.time("duration", duration) }
     event.string("container", info.container)
     if withBitRates, let bitRate = info.bitRate { event.integer("bitrate", bitRate) }
     event.integer("streams", info.streamCount)

@@ -131,7 +131,7 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     var opened = try await OpenedManager(url)
     let info = try #require(opened.spy.info)
     let frameDuration = 1 / (info.video?.frameRate ?? 30)
-    for target in seekTargets(duration: info.duration.seconds, frameDuration: frameDuration, seed: 42) {
+    for target in seekTargets(duration: try #require(info.duration).seconds, frameDuration: frameDuration, seed: 42) {
       // When scrubbing exactly to the target
       let result = try await opened.seek(to: target)
       // Then the position is the target and the frame is the one whose interval contains it
@@ -148,7 +148,7 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
   @Test(arguments: [TestClip.h264BFrames, .mpeg4, .vp9, .mpegTS, .mpeg4AVI])
   func keyframeScrubLandsOnAKeyframeAtOrBeforeTheTarget(clip: TestClip) async throws {
     var opened = try await OpenedManager(try TestMedia.url(for: clip))
-    let duration = try #require(opened.spy.info).duration.seconds
+    let duration = try #require(opened.spy.info?.duration).seconds
     for target in [duration * 0.25, duration * 0.6, duration * 0.9] {
       let result = try await opened.seek(to: target, mode: .keyframe)
       let frame = try #require(opened.manager.currentFrame())
@@ -171,7 +171,7 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     let snapshot = opened.manager.snapshot()
     #expect(snapshot.framesDecoded == frames)
     #expect(snapshot.decodeErrors == 0)
-    let duration = try #require(opened.spy.info).duration.seconds
+    let duration = try #require(opened.spy.info?.duration).seconds
     #expect(abs(try #require(opened.spy.endedAt).seconds - duration) < 0.05)
     // and progress marks came at each whole second, in order
     let marks = opened.spy.events.filter { $0.hasPrefix("progress") }
@@ -189,7 +189,22 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
         == VideoStreamInfo(
           codec: "h264", width: 320, height: 240, frameRate: 30, pixelFormat: "yuv420p", bitRate: info.video?.bitRate))
     #expect(info.audio?.codec == "aac")
-    #expect(abs(info.duration.seconds - (try FFprobe.duration(url))) < 0.001)
+    #expect(abs(try #require(info.duration).seconds - (try FFprobe.duration(url))) < 0.001)
+    opened.manager.shutdown()
+  }
+
+  @Test func aRawStreamWithNoDurationAndNoSeekingStillSeeksExactly() async throws {
+    // Given a raw H.264 stream: no container, no duration, a demuxer that cannot seek
+    let url = try TestMedia.url(for: .rawH264)
+    let reference = try FrameMD5.entries(of: url, streamTimeBase: true)
+    var opened = try await OpenedManager(url)
+    #expect(opened.spy.info?.duration == nil)
+    // When scrubbing forwards and back, Then each lands on the frame ffmpeg lists there
+    for target in [5.0, 2.5, 0.3, 5.9] {
+      let result = try await opened.seek(to: target)
+      #expect(result.position.seconds == target)
+      #expect(opened.manager.currentFrame()?.md5 == reference.entry(containing: target).hash, "at \(target)")
+    }
     opened.manager.shutdown()
   }
 
@@ -202,13 +217,14 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     #expect(result.position.seconds == 2.5)
     #expect(opened.manager.currentFrame() == nil)
     try await opened.playToEnd()
-    #expect(abs(try #require(opened.spy.endedAt).seconds - info.duration.seconds) < 0.05)
+    let duration = try #require(info.duration).seconds
+    #expect(abs(try #require(opened.spy.endedAt).seconds - duration) < 0.05)
     opened.manager.shutdown()
   }
 
   @Test func aTruncatedFilePlaysWhatItHasAndEnds() async throws {
     let opened = try await OpenedManager(try TestMedia.url(for: .truncatedMP4))
-    let duration = try #require(opened.spy.info).duration.seconds
+    let duration = try #require(opened.spy.info?.duration).seconds
     try await opened.playToEnd()
     // The index promises the full duration; the data stops short of it.
     let end = try #require(opened.spy.endedAt).seconds

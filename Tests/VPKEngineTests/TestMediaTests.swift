@@ -12,6 +12,7 @@ struct TestMediaTests {
     .vp9: ["video:vp9", "audio:opus"],
     .mpegTS: ["video:h264", "audio:aac"],
     .mpeg4AVI: ["video:mpeg4"],
+    .rawH264: ["video:h264"],
     .audioOnly: ["audio:aac"],
     .truncatedMP4: ["video:h264", "audio:aac"],
     .noStreams: ["subtitle:subrip"],

@@ -16,6 +16,9 @@ public enum TestClip: String, CaseIterable, Sendable {
   /// MPEG-4 part 2 with 2 B-frames, 25 fps, 6 s, in AVI: packets carry no pts and the last frame out of the
   /// decoder has no timestamp at all.
   case mpeg4AVI
+  /// A raw H.264 elementary stream (25 fps, 6 s, 2 B-frames): no container, no timestamps, no duration, and a
+  /// demuxer that cannot seek.
+  case rawH264
   /// A 5 s 440 Hz sine in AAC, no video; M4A.
   case audioOnly
   /// `h264BFrames` remuxed with its index (moov) at the front (`-movflags +faststart`), then cut to 60% of its bytes:
@@ -37,6 +40,7 @@ public enum TestClip: String, CaseIterable, Sendable {
     case .vp9: "webm"
     case .mpegTS: "ts"
     case .mpeg4AVI: "avi"
+    case .rawH264: "h264"
     case .audioOnly: "m4a"
     case .noStreams: "mkv"
     }
@@ -113,6 +117,11 @@ public enum TestMedia {
       return .ffmpeg(
         lavfiVideo(size: "320x240", rate: 25, seconds: 6) + [
           "-c:v", "mpeg4", "-g", "50", "-bf", "2", "-q:v", "5", "-f", "avi",
+        ])
+    case .rawH264:
+      return .ffmpeg(
+        lavfiVideo(size: "320x240", rate: 25, seconds: 6) + [
+          "-c:v", "libx264", "-preset", "veryfast", "-bf", "2", "-g", "50", "-pix_fmt", "yuv420p", "-f", "h264",
         ])
     case .audioOnly:
       return .ffmpeg(lavfiSine(seconds: 5) + ["-c:a", "aac", "-b:a", "64k", "-f", "ipod"])

@@ -27,9 +27,9 @@ final class FakePlaybackManager: PlaybackManager {
   func shutdown() { calls.append("shutdown") }
 
   // What the real engine would report.
-  func becomeReady(duration: Double = 60, video: Bool = true) {
+  func becomeReady(duration: Double? = 60, video: Bool = true) {
     let info = MediaInfo(
-      path: "clip.mp4", container: "mov,mp4,m4a,3gp,3g2,mj2", duration: MediaTime(seconds: duration), streamCount: 1,
+      path: "clip.mp4", container: "mov,mp4,m4a,3gp,3g2,mj2", duration: duration.map(MediaTime.init), streamCount: 1,
       video: video
         ? VideoStreamInfo(codec: "h264", width: 320, height: 240, frameRate: 30, pixelFormat: "yuv420p") : nil,
       audio: nil)
@@ -56,7 +56,7 @@ final class FakePlaybackManager: PlaybackManager {
 final class InteractorOutputSpy: PlaybackInteractorOutput {
   var lines: [String] = []
   func presentLoading(path: String) { lines.append("loading \(path)") }
-  func presentReady(_ info: MediaInfo) { lines.append("ready \(info.duration.seconds)") }
+  func presentReady(_ info: MediaInfo) { lines.append("ready \(info.duration?.seconds ?? -1)") }
   func presentState(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, commandID: Int?) {
     lines.append("state #\(commandID ?? 0) \(state) \(position.seconds)")
   }
@@ -166,6 +166,20 @@ struct InteractorHarness {
     h.interactor.submit(.skip(-1e300, nil))
     h.interactor.submit(.scrub(.percent(50), nil))
     #expect(h.manager.seeks.map(\.target.seconds) == [0, 60, 60, 0, 30])
+  }
+
+  @Test func withNoKnownDurationTimesClampOnlyAtTheStartAndPercentIsAClearError() {
+    // Given media that does not say how long it is
+    let h = InteractorHarness(options: PlaybackOptions(autoplay: false))
+    h.interactor.start()
+    h.manager.becomeReady(duration: nil)
+    // When scrubbing to times and to a percentage
+    h.interactor.submit(.scrub(.seconds(500), nil))
+    h.interactor.submit(.scrub(.seconds(-5), nil))
+    h.interactor.submit(.scrub(.percent(50), nil))
+    // Then times pass through (clamped at 0 only) and the percentage is refused with a reason
+    #expect(h.manager.seeks.map(\.target.seconds) == [500, 0])
+    #expect(h.output.lines.last == "error #3 unavailable")
   }
 
   @Test func supersededSeeksReleaseTheBarrier() {
