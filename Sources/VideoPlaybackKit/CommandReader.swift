@@ -207,9 +207,13 @@ public final class CommandReader: Sendable {
 
   /// Forwards every line to `handler`, in order, then tells it the input ended (once). If the
   /// calling task is cancelled first, it stops forwarding and does not report the end of input.
+  /// `echo` sees each line just before the handler does (a terminal view shows what was typed).
   @MainActor
-  public func run(forwardingTo handler: any PlaybackViewEventHandler) async {
+  public func run(
+    forwardingTo handler: any PlaybackViewEventHandler, echo: (@MainActor (InputLine) -> Void)? = nil
+  ) async {
     for await line in lines() {
+      echo?(line)
       handler.onInputLine(line)
     }
     if !Task.isCancelled {

@@ -26,6 +26,9 @@ public enum InputSource: Sendable {
 
 @MainActor
 public enum PlaybackBuilder {
+  /// Media seconds between status-line redraws on a terminal.
+  static let terminalRefreshInterval = 0.1
+
   /// Builds a playback module for `path` whose view writes to standard output.
   /// - Parameters:
   ///   - environment: the process environment (NO_COLOR, TERM decide colour and redraw).
@@ -45,11 +48,17 @@ public enum PlaybackBuilder {
     path: String, options: PlaybackOptions, format: OutputFormat, input: InputSource, output: any TextOutput,
     isTerminal: Bool, useColor: Bool, manager: any PlaybackManager, onClose: @escaping @MainActor (Int32) -> Void
   ) -> PlaybackModule {
+    var options = options
+    if format == .text && isTerminal {
+      // A terminal shows progress in place on its status line (never as lines): keep it moving smoothly.
+      options.progressInterval = terminalRefreshInterval
+    }
     let presenter = PlaybackPresenter()
     let interactor = PlaybackInteractor(manager: manager, path: path, options: options)
     let outputClosed: @MainActor () -> Void = { [weak presenter] in presenter?.onOutputClosed() }
     let view: any PlaybackView
     var reader: CommandReader?
+    var echo: (@MainActor (InputLine) -> Void)?
     switch format {
     case .text:
       let textView = TextStatusView(
@@ -65,7 +74,12 @@ public enum PlaybackBuilder {
           }
         }
         reader = CommandReader(fileDescriptor: STDIN_FILENO, onTyped: showTyped)
-        if reader?.editsTerminalInput == true { textView.displayTypedInput(.editing("")) }
+        if reader?.editsTerminalInput == true {
+          textView.displayTypedInput(.editing(""))
+          echo = { [weak textView] line in
+            if case .text(let text) = line { textView?.displayTypedInput(.submitted(text)) }
+          }
+        }
       }
     case .json:
       view = JSONLinesView(output: output, onClosed: outputClosed)
@@ -81,7 +95,8 @@ public enum PlaybackBuilder {
     interactor.router = router
     manager.delegate = interactor
     let scripted: [String]? = if case .lines(let lines) = input { lines } else { nil }
-    return PlaybackModule(view: view, presenter: presenter, router: router, reader: reader, scriptedInput: scripted)
+    return PlaybackModule(
+      view: view, presenter: presenter, router: router, reader: reader, echo: echo, scriptedInput: scripted)
   }
 }
 
@@ -95,13 +110,15 @@ public final class PlaybackModule {
   private let presenter: PlaybackPresenter
   private let router: PlaybackRouter
   private let reader: CommandReader?
+  private let echo: (@MainActor (InputLine) -> Void)?
   private let scriptedInput: [String]?
   private var input: Task<Void, Never>?
 
   init(
     view: any PlaybackView, presenter: PlaybackPresenter, router: PlaybackRouter, reader: CommandReader?,
-    scriptedInput: [String]?
+    echo: (@MainActor (InputLine) -> Void)?, scriptedInput: [String]?
   ) {
+    self.echo = echo
     self.view = view
     self.presenter = presenter
     self.router = router
@@ -116,7 +133,7 @@ public final class PlaybackModule {
       for line in scriptedInput { presenter.onInputLine(.text(line)) }
       presenter.onInputEnded()
     } else if let reader {
-      input = Task { [presenter] in await reader.run(forwardingTo: presenter) }
+      input = Task { [presenter, echo] in await reader.run(forwardingTo: presenter, echo: echo) }
     }
   }
 }

@@ -15,7 +15,7 @@
 public enum TypedInput: Sendable, Equatable {
   /// The line being typed changed; this is all of it so far.
   case editing(String)
-  /// Enter was pressed on this line (it goes to the command reader as well).
+  /// This line was submitted (Enter); shown when the command reader hands it on, so it comes in order.
   case submitted(String)
 }
 
@@ -60,11 +60,9 @@ public struct TerminalLineEditor: Sendable {
       case 0x1B:
         escape = .started
       case UInt8(ascii: "\r"), UInt8(ascii: "\n"):
-        let text = String(decoding: bytes, as: UTF8.self)
         outputs.append(.line(LineSplitter.decode(bytes[...])))
-        outputs.append(.typed(.submitted(text)))
         bytes.removeAll(keepingCapacity: true)
-        changed = false
+        changed = true
       case 0x7F, 0x08:
         removeLastCharacter()
         changed = true

@@ -13,7 +13,11 @@ final class FakePlaybackManager: PlaybackManager {
   var framesDecoded = 0
   var decodeErrors = 0
 
-  func prepare(path: String, configuration: PlaybackConfiguration) { calls.append("prepare \(path)") }
+  var configuration: PlaybackConfiguration?
+  func prepare(path: String, configuration: PlaybackConfiguration) {
+    calls.append("prepare \(path)")
+    self.configuration = configuration
+  }
   func play() { calls.append("play") }
   func pause() { calls.append("pause") }
   func seek(_ request: SeekRequest) {

@@ -13,8 +13,8 @@ import Testing
     // When "scrub 5" is typed in two bursts, then Enter
     #expect(feed("scr", into: &editor) == [.typed(.editing("scr"))])
     #expect(feed("ub 5", into: &editor) == [.typed(.editing("scrub 5"))])
-    // Then the line goes to the reader and the view is told it was submitted
-    #expect(feed("\r", into: &editor) == [.line(.text("scrub 5")), .typed(.submitted("scrub 5"))])
+    // Then the line goes to the reader and the line being typed is empty again
+    #expect(feed("\r", into: &editor) == [.line(.text("scrub 5")), .typed(.editing(""))])
     #expect(feed("x", into: &editor) == [.typed(.editing("x"))])
   }
 
