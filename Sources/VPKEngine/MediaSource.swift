@@ -4,7 +4,21 @@
 
 import CFFmpeg
 import Foundation
+import Synchronization
 import VideoPlaybackKit
+
+/// Set once to make FFmpeg's blocking I/O (a FIFO with no writer, a stalled read) give up at once.
+final class StopFlag: Sendable {
+  private let value = Atomic<Bool>(false)
+  func set() { value.store(true, ordering: .releasing) }
+  var isSet: Bool { value.load(ordering: .acquiring) }
+}
+
+/// FFmpeg's interrupt callback: a non-zero answer ends the blocking call it is polled from.
+private let interruptCallback: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
+  guard let opaque else { return 0 }
+  return Unmanaged<StopFlag>.fromOpaque(opaque).takeUnretainedValue().isSet ? 1 : 0
+}
 
 /// A decoded frame owned by the engine. Freed when the last reference goes.
 final class DecodedFrame: @unchecked Sendable {
@@ -66,10 +80,16 @@ final class MediaSource {
   /// not decoded at all.
   var discardNonReferenceBefore: Double?
 
-  init(path: String) throws(PlaybackError) {
+  /// The flag that interrupts FFmpeg's I/O; the caller keeps it alive as long as this source.
+  private let stop: StopFlag
+
+  init(path: String, stop: StopFlag) throws(PlaybackError) {
+    self.stop = stop
     try Self.checkFile(path)
 
-    var format: UnsafeMutablePointer<AVFormatContext>? = nil
+    var format: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
+    format?.pointee.interrupt_callback = AVIOInterruptCB(
+      callback: interruptCallback, opaque: Unmanaged.passUnretained(stop).toOpaque())
     var result = avformat_open_input(&format, path, nil, nil)
     guard result >= 0, let format else {
       throw PlaybackError(

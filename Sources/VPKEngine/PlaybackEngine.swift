@@ -7,6 +7,7 @@
 
 import CFFmpeg
 import Foundation
+import Synchronization
 import VideoPlaybackKit
 
 /// What the engine reports; the manager hands each to its delegate on the main actor.
@@ -41,6 +42,10 @@ final class PlaybackEngine: @unchecked Sendable {
   private let condition = NSCondition()
   /// Signalled when the engine thread has finished.
   private let finished = DispatchSemaphore(value: 0)
+  /// Interrupts FFmpeg's blocking I/O on shutdown.
+  private let stopFlag = StopFlag()
+  /// True while the thread is opening the file.
+  private let opening = Atomic<Bool>(true)
   private var mailbox: [Message] = []
   private var clock: EngineClock
   private var current: DecodedFrame?
@@ -86,10 +91,14 @@ final class PlaybackEngine: @unchecked Sendable {
     thread.start()
   }
 
-  /// Asks the thread to stop and waits (bounded) until it has released the file.
-  func stop(timeout: Double = 2) {
+  /// Asks the thread to stop and waits until it has released the file. FFmpeg's I/O is interrupted,
+  /// so this is prompt; the bound only guards against a decoder that never returns. A thread still
+  /// opening the file may sit in the kernel's open(2) (a FIFO with no writer), where no callback
+  /// reaches it and it holds no FFmpeg state the process's exit could disturb: that wait is short.
+  func stop() {
+    stopFlag.set()
     post(.shutdown)
-    _ = finished.wait(timeout: .now() + timeout)
+    _ = finished.wait(timeout: .now() + (opening.load(ordering: .acquiring) ? 0.5 : 10))
   }
 
   func post(_ message: Message) {
@@ -122,8 +131,10 @@ final class PlaybackEngine: @unchecked Sendable {
   private func run() {
     let source: MediaSource
     do {
-      source = try MediaSource(path: path)
+      source = try MediaSource(path: path, stop: stopFlag)
+      opening.store(false, ordering: .releasing)
     } catch {
+      opening.store(false, ordering: .releasing)
       emit(.failedToOpen(error))
       return
     }

@@ -346,6 +346,20 @@ func session(_ url: URL, _ commands: [String], options: [String] = [], timeout: 
     #expect(shutdown.fields["reason"] == name)
   }
 
+  @Test func aSignalWhileTheFileStillOpensEndsPromptly() throws {
+    // Given a FIFO no one writes to: opening it blocks in the kernel
+    let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("vpk-fifo-\(getpid())").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    defer { unlink(fifo) }
+    let session = try VPKSession(["play", fifo])
+    Thread.sleep(forTimeInterval: 0.5)
+    // When SIGINT arrives, Then vpk reports and leaves within a second or so, with 130
+    session.send(signal: SIGINT)
+    let result = try session.waitForExit(timeout: 5)
+    #expect(result.status == 130)
+    #expect(result.events("shutdown").last?.fields["state"] == "loading")
+  }
+
   @Test func stdinAtEndWhilePausedLeaves() throws {
     let result = try VPKProcess.run(["play", try TestMedia.url(for: .mpeg4).path, "--paused"], input: .closed)
     #expect(result.status == 0)
