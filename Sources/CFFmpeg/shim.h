@@ -13,10 +13,8 @@
 #include <libavutil/pixdesc.h>
 #include <libavutil/channel_layout.h>
 
-static inline int vpk_averror(int e) { return AVERROR(e); }
 static inline int vpk_averror_eof(void) { return AVERROR_EOF; }
 static inline int vpk_averror_eagain(void) { return AVERROR(EAGAIN); }
-static inline int vpk_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 static inline int vpk_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
 static inline int64_t vpk_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline AVRational vpk_time_base_q(void) { return AV_TIME_BASE_Q; }

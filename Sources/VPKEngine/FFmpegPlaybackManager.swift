@@ -13,9 +13,10 @@ public final class FFmpegPlaybackManager: PlaybackManager {
   private var events: Task<Void, Never>?
   private var isShutDown = false
 
-  public init() {
-    // FFmpeg's own log lines would mix with vpk's diagnostics; keep only its errors.
-    av_log_set_level(AV_LOG_FATAL)
+  /// - Parameter showsFFmpegWarnings: let FFmpeg write its own warnings and errors to standard error
+  ///   (`--verbose`); otherwise only fatal ones, since vpk reports what matters as events.
+  public init(showsFFmpegWarnings: Bool = false) {
+    av_log_set_level(showsFFmpegWarnings ? AV_LOG_WARNING : AV_LOG_FATAL)
   }
 
   public func prepare(path: String, configuration: PlaybackConfiguration) {

@@ -1,6 +1,11 @@
 // Entities: the plain values the module's roles pass to each other.
 // None of them knows about FFmpeg; the engine translates into and out of them.
 
+/// vpk's version, as `--version` and the JSON `hello` report it.
+public enum VideoPlaybackKitVersion {
+  public static let current = "0.1.0"
+}
+
 /// A point or span on the media timeline, in seconds from the start of the media.
 public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible {
   public var seconds: Double

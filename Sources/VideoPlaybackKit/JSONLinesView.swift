@@ -20,7 +20,7 @@ public final class JSONLinesView: PlaybackView {
   ///   - version: vpk's version, announced in `hello`.
   ///   - onClosed: called once, when a write first fails (the reader went away).
   public init(
-    output: any TextOutput, version: String = "0.1.0", onClosed: @escaping @MainActor () -> Void
+    output: any TextOutput, version: String = VideoPlaybackKitVersion.current, onClosed: @escaping @MainActor () -> Void
   ) {
     self.output = output
     self.version = version

@@ -344,7 +344,8 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
   }
 
   public func playbackManager(_ manager: any PlaybackManager, didEncounter error: PlaybackError) {
-    guard phase == .ready else { return }
+    // Damage can show in the very first frame, before `ready`: report it then too.
+    guard phase == .ready || phase == .loading else { return }
     presenter?.presentError(error, commandID: nil)
   }
 }

@@ -100,18 +100,6 @@ public final class TextStatusView: PlaybackView {
     self.onClosed = onClosed
   }
 
-  /// A view on standard output: in-place redraw when it is a terminal (and `TERM` is not `dumb`),
-  /// colour when it is one and `NO_COLOR` is unset or empty (no-color.org).
-  public static func standardOutput(
-    environment: [String: String], onClosed: @escaping @MainActor () -> Void
-  ) -> TextStatusView {
-    let traits = terminalTraits(isTTY: isatty(STDOUT_FILENO) == 1, environment: environment)
-    return TextStatusView(
-      output: FileDescriptorOutput.standardOutput(), isTerminal: traits.isTerminal,
-      useColor: traits.useColor,
-      onClosed: onClosed)
-  }
-
   /// Whether output to a descriptor that is (or is not) a terminal gets in-place redraw and colour.
   nonisolated public static func terminalTraits(isTTY: Bool, environment: [String: String]) -> (
     isTerminal: Bool, useColor: Bool

@@ -31,7 +31,7 @@ struct VPKCommand: AsyncParsableCommand {
         printf 'scrub 30\\nframe\\nquit\\n' | vpk play movie.mp4 --paused
         vpk info movie.mp4
       """,
-    version: "0.1.0",
+    version: VideoPlaybackKitVersion.current,
     subcommands: [Play.self, Info.self],
     defaultSubcommand: Play.self
   )
@@ -42,7 +42,7 @@ struct OutputOptions: ParsableArguments {
   @Flag(name: .long, help: "Write events as JSON lines instead of text.")
   var json = false
 
-  @Flag(name: .long, help: "Write debug diagnostics to standard error.")
+  @Flag(name: .long, help: "Write debug diagnostics, and FFmpeg's own warnings, to standard error.")
   var verbose = false
 }
 
@@ -154,7 +154,7 @@ func runSession(file: String, options: PlaybackOptions, output: OutputOptions, s
       path: file, options: options, format: output.json ? .json : .text,
       input: scriptedInput.map { .lines($0) } ?? .standardInput,
       environment: ProcessInfo.processInfo.environment,
-      manager: FFmpegPlaybackManager(),
+      manager: FFmpegPlaybackManager(showsFFmpegWarnings: output.verbose),
       onClose: { code in
         logger.debug("session closed", metadata: ["exit": "\(code)"])
         continuation.resume(returning: code)
