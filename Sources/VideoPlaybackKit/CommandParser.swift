@@ -92,47 +92,41 @@ public struct CommandParser: Sendable {
   }
 
   private func parseScrub(_ arguments: [String]) -> ParsedLine {
-    guard let text = arguments.first else {
-      return .invalid(Self.bad("scrub needs a time: scrub 83.5, scrub 1:23.5 or scrub 50%"))
-    }
-    guard arguments.count <= 2 else {
-      return .invalid(
-        Self.bad(
-          "scrub takes a time and an optional mode, not \(arguments.count) arguments: scrub 1:23.5 or scrub 1:23.5 exact"
-        ))
-    }
-    let time: TimeSpec
-    switch Self.parseTime(text, verb: "scrub", allowPercent: true) {
-    case .success(let value): time = value
-    case .failure(let error): return .invalid(error)
-    }
-    switch Self.parseMode(arguments.dropFirst().first, verb: "scrub", example: "scrub 1:23.5 exact")
-    {
-    case .success(let mode): return .command(.scrub(time, mode))
+    let parsed = parseSeek(
+      arguments, verb: "scrub", allowPercent: true,
+      missing: "scrub needs a time: scrub 83.5, scrub 1:23.5 or scrub 50%",
+      usage: "a time and an optional mode", examples: "scrub 1:23.5 or scrub 1:23.5 exact",
+      modeExample: "scrub 1:23.5 exact")
+    switch parsed {
+    case .success(let (time, mode)): return .command(.scrub(time, mode))
     case .failure(let error): return .invalid(error)
     }
   }
 
   private func parseSkip(_ arguments: [String]) -> ParsedLine {
-    guard let text = arguments.first else {
-      return .invalid(Self.bad("skip needs seconds: skip +10, skip -5 or skip -1:30"))
-    }
-    guard arguments.count <= 2 else {
-      return .invalid(
-        Self.bad(
-          "skip takes seconds and an optional mode, not \(arguments.count) arguments: skip +10 or skip -5 exact"
-        ))
-    }
-    let seconds: Double
-    switch Self.parseTime(text, verb: "skip", allowPercent: false) {
-    case .success(.seconds(let value)): seconds = value
-    case .success(.percent):
+    let parsed = parseSeek(
+      arguments, verb: "skip", allowPercent: false,
+      missing: "skip needs seconds: skip +10, skip -5 or skip -1:30",
+      usage: "seconds and an optional mode", examples: "skip +10 or skip -5 exact", modeExample: "skip +10 exact")
+    switch parsed {
+    case .success((.seconds(let seconds), let mode)): return .command(.skip(seconds, mode))
+    case .success((.percent, _)):
       return .invalid(Self.bad("skip takes seconds, not a percentage: skip +10 or skip -5"))
     case .failure(let error): return .invalid(error)
     }
-    switch Self.parseMode(arguments.dropFirst().first, verb: "skip", example: "skip +10 exact") {
-    case .success(let mode): return .command(.skip(seconds, mode))
-    case .failure(let error): return .invalid(error)
+  }
+
+  /// `<time> [exact|keyframe]`, the arguments scrub and skip share.
+  private func parseSeek(
+    _ arguments: [String], verb: String, allowPercent: Bool, missing: String, usage: String, examples: String,
+    modeExample: String
+  ) -> Result<(TimeSpec, SeekMode?), PlaybackError> {
+    guard let text = arguments.first else { return .failure(Self.bad(missing)) }
+    guard arguments.count <= 2 else {
+      return .failure(Self.bad("\(verb) takes \(usage), not \(arguments.count) arguments: \(examples)"))
+    }
+    return Self.parseTime(text, verb: verb, allowPercent: allowPercent).flatMap { time in
+      Self.parseMode(arguments.dropFirst().first, verb: verb, example: modeExample).map { (time, $0) }
     }
   }
 
