@@ -65,6 +65,8 @@ final class MediaSource {
   private var format: UnsafeMutablePointer<AVFormatContext>?
   private var codec: UnsafeMutablePointer<AVCodecContext>?
   private var packet: UnsafeMutablePointer<AVPacket>?
+  /// A frame to receive into, reused until a decoded frame is handed out (most packets give none yet).
+  private var spareFrame: UnsafeMutablePointer<AVFrame>?
   private var demuxerDrained = false
   private var decoderDrained = false
   /// Where the frame after the newest one should start, in stream ticks (for frames with no timestamp).
@@ -154,6 +156,7 @@ final class MediaSource {
 
   deinit {
     av_packet_free(&packet)
+    av_frame_free(&spareFrame)
     avcodec_free_context(&codec)
     avformat_close_input(&format)
   }
@@ -214,9 +217,11 @@ final class MediaSource {
 
   private func receiveFrame(_ codec: UnsafeMutablePointer<AVCodecContext>) -> DecodedFrame? {
     while !decoderDrained {
-      guard let frame = av_frame_alloc() else { return nil }
+      if spareFrame == nil { spareFrame = av_frame_alloc() }
+      guard let frame = spareFrame else { return nil }
       let result = avcodec_receive_frame(codec, frame)
       if result >= 0 {
+        spareFrame = nil  // handed out: the DecodedFrame owns and frees it
         framesDecoded += 1
         // Decoders that conceal damage (H.264) return the frame but flag it.
         if frame.pointee.decode_error_flags != 0 || (frame.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 {
@@ -230,8 +235,6 @@ final class MediaSource {
         nextExpectedTicks = ticks + max(1, Int64((duration / av_q2d(timeBase)).rounded()))
         return DecodedFrame(frame: frame, time: time, duration: duration, pts: ticks)
       }
-      var unused: UnsafeMutablePointer<AVFrame>? = frame
-      av_frame_free(&unused)
       if result == vpk_averror_eagain() { return nil }
       if result == vpk_averror_eof() {
         decoderDrained = true
