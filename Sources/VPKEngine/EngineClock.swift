@@ -1,5 +1,9 @@
-// EngineClock: maps host time to media time. `wall` runs at the rate in real time; `free` never
-// waits and is simply where the newest frame is. The engine reads it under its lock.
+// EngineClock: maps clock time to timeline time. `wall` runs at the rate in real (monotonic) time;
+// `virtual` runs at the rate in a time that only the engine moves, when a wait asks it to; `free`
+// never waits and is simply where the newest frame is. The engine reads it under its lock.
+//
+// Timeline time is media time plus, when looping, the length of the passes already played, so the
+// clock never jumps back at a loop.
 
 import Foundation
 import VideoPlaybackKit
@@ -11,42 +15,52 @@ func hostNanoseconds() -> UInt64 {
   return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
 }
 
+/// Monotonic host time in seconds.
+func hostSeconds() -> Double { Double(hostNanoseconds()) / 1e9 }
+
 struct EngineClock {
   let kind: ClockKind
-  var rate = 1.0
+  private(set) var rate = 1.0
   private(set) var isRunning = false
-  private var anchorMedia = 0.0
-  private var anchorHost: UInt64 = 0
+  private var anchorTimeline = 0.0
+  private var anchorTime = 0.0
 
   init(kind: ClockKind) { self.kind = kind }
 
-  /// Media time now.
-  func position(at now: UInt64) -> Double {
-    guard isRunning, kind == .wall else { return anchorMedia }
-    return anchorMedia + Double(now &- anchorHost) / 1e9 * rate
+  /// Timeline time at clock time `now`.
+  func position(at now: Double) -> Double {
+    guard isRunning, kind != .free else { return anchorTimeline }
+    return anchorTimeline + (now - anchorTime) * rate
   }
 
-  mutating func start(at now: UInt64) {
+  mutating func start(at now: Double) {
     guard !isRunning else { return }
-    anchorHost = now
+    anchorTime = now
     isRunning = true
   }
 
-  mutating func pause(at now: UInt64) {
-    anchorMedia = position(at: now)
+  mutating func pause(at now: Double) {
+    anchorTimeline = position(at: now)
     isRunning = false
   }
 
-  /// Puts the clock at `media` (after a seek, or as the free clock follows its frames).
-  mutating func jump(to media: Double, at now: UInt64) {
-    anchorMedia = media
-    anchorHost = now
+  /// Puts the clock at `timeline` (after a seek, or as the free clock follows its frames).
+  mutating func jump(to timeline: Double, at now: Double) {
+    anchorTimeline = timeline
+    anchorTime = now
   }
 
-  /// Host seconds until media time `media` is due: 0 when due now, nil while stopped.
-  func delay(until media: Double, at now: UInt64) -> Double? {
+  mutating func setRate(_ newRate: Double, at now: Double) {
+    anchorTimeline = position(at: now)
+    anchorTime = now
+    rate = newRate
+  }
+
+  /// The clock time at which timeline time `timeline` is due: -infinity on the free clock (always
+  /// due), nil while stopped.
+  func dueTime(of timeline: Double) -> Double? {
     guard isRunning else { return nil }
-    guard kind == .wall else { return 0 }
-    return max(0, (media - position(at: now)) / rate)
+    guard kind != .free else { return -.infinity }
+    return anchorTime + (timeline - anchorTimeline) / rate
   }
 }

@@ -40,6 +40,10 @@ public final class FFmpegPlaybackManager: PlaybackManager {
     engine?.post(.seek(request, requestedAt: hostNanoseconds()))
   }
 
+  public func step(_ request: StepRequest) { engine?.post(.step(request)) }
+  public func setRate(_ rate: Double) { engine?.post(.rate(rate)) }
+  public func wait(_ request: PlaybackWait) { engine?.post(.wait(request)) }
+
   public func snapshot() -> PlaybackSnapshot {
     engine?.snapshot() ?? PlaybackSnapshot(position: .zero, framesDecoded: 0, decodeErrors: 0)
   }
@@ -61,7 +65,10 @@ public final class FFmpegPlaybackManager: PlaybackManager {
     case .progress(let position): delegate.playbackManager(self, didReachProgress: MediaTime(seconds: position))
     case .seeked(let result): delegate.playbackManager(self, didFinishSeek: result)
     case .superseded(let id, let newer): delegate.playbackManager(self, didSupersedeSeek: id, by: newer)
-    case .ended(let position): delegate.playbackManager(self, didReachEnd: MediaTime(seconds: position))
+    case .stepped(let result): delegate.playbackManager(self, didFinishStep: result)
+    case .waited(let result): delegate.playbackManager(self, didFinishWait: result)
+    case .ended(let position, let loops):
+      delegate.playbackManager(self, didReachEnd: MediaTime(seconds: position), loops: loops)
     case .error(let error): delegate.playbackManager(self, didEncounter: error)
     }
   }

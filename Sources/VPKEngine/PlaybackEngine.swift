@@ -4,6 +4,11 @@
 // that the thread checks between packets, so a seek lands promptly even mid-decode. A few decoded
 // frames wait ahead of the clock; paused, the thread sleeps on a condition with no timeout.
 // Everything it has to say goes out, in order, through `emit`.
+//
+// Clocks: on the wall clock frames are shown when real time reaches them; on the free clock at
+// once; on the virtual clock time stands still until a wait moves it, and then jumps from one due
+// frame to the next. On the virtual clock the engine also finishes decoding ahead before it
+// answers anything, so what a session observes never depends on thread timing.
 
 import CFFmpeg
 import Foundation
@@ -17,7 +22,9 @@ enum EngineEvent: Sendable {
   case progress(Double)
   case seeked(SeekResult)
   case superseded(Int, by: Int)
-  case ended(Double)
+  case stepped(StepResult)
+  case waited(WaitResult)
+  case ended(Double, loops: Int)
   case error(PlaybackError)
 }
 
@@ -26,13 +33,38 @@ final class PlaybackEngine: @unchecked Sendable {
     case play
     case pause
     case seek(SeekRequest, requestedAt: UInt64)
+    case step(StepRequest)
+    case rate(Double)
+    case wait(PlaybackWait)
     case shutdown
   }
 
   /// Frames decoded ahead of the clock.
   private static let framesAhead = 6
-  /// At most one decode-error event a second; the count is always in `status`.
-  private static let errorReportInterval: UInt64 = 1_000_000_000
+  /// Frames a backward step keeps while it decodes; a longer step seeks to the frame it found.
+  private static let stepFramesKept = 16
+  /// At most one decode-error event a second of clock time; the count is always in `status`.
+  private static let errorReportInterval = 1.0
+  /// Frame lateness samples kept for the p99 in `status` (wall clock).
+  private static let latenessSamples = 4096
+
+  /// A decoded frame placed on the timeline: `offset` is the length of the loop passes before it.
+  private struct Scheduled {
+    var frame: DecodedFrame
+    var offset: Double
+    var due: Double { frame.time + offset }
+  }
+
+  /// A wait being carried out.
+  private struct ActiveWait {
+    var request: PlaybackWait
+    /// Clock time when the wait gives up, and (for `elapsed`) when it is done.
+    var timeoutAt: Double?
+    var elapsedAt: Double?
+    /// Free clock: `elapsed` is media time, so the wait ends at this position.
+    var elapsedPosition: Double?
+    var loopsAtStart: Int
+  }
 
   private let path: String
   private let configuration: PlaybackConfiguration
@@ -48,29 +80,40 @@ final class PlaybackEngine: @unchecked Sendable {
   private let opening = Atomic<Bool>(true)
   private var mailbox: [Message] = []
   private var clock: EngineClock
+  /// The virtual clock's time: moved only by waits.
+  private var virtualNow = 0.0
   private var current: DecodedFrame?
+  /// The loop offset of the frame on screen: timeline minus media time.
+  private var presentedOffset = 0.0
   private var duration = 0.0
   private var framesDecoded = 0
   private var decodeErrors = 0
+  private var loops = 0
   private var hasVideo = false
   private var timeBase: (num: Int32, den: Int32) = (0, 1)
   /// `lastFrameEnd` as last published to other threads.
   private var lastFrameEndShared = 0.0
+  private var lateness: [Double] = []
+  private var latenessNext = 0
 
   // The engine thread's own.
   private var source: MediaSource?
-  private var ahead: [DecodedFrame] = []
+  private var ahead: [Scheduled] = []
   private var sourceEnded = false
+  /// The loop offset of the frames being decoded now, and where the current pass's frames end.
+  private var decodeOffset = 0.0
+  private var decodedPassEnd = 0.0
   /// Whether playback should run: the interactor's intent, which the engine never changes itself.
   private var playing = false
   /// The end was reached (and reported); the clock stands still until a seek moves playback away.
   private var atEnd = false
-  /// Where the newest presented frame ends: the end of the media as the decoder sees it.
+  /// Where the newest presented frame ends on the timeline: the end of the media as the decoder sees it.
   private var lastFrameEnd = 0.0
   private var nextProgressMark: Double?
   private var reportedErrors = 0
-  private var lastErrorReport: UInt64 = 0
+  private var lastErrorReport = -Double.infinity
   private var readErrorReported = false
+  private var activeWait: ActiveWait?
 
   init(path: String, configuration: PlaybackConfiguration, emit: @escaping @Sendable (EngineEvent) -> Void) {
     self.path = path
@@ -112,9 +155,15 @@ final class PlaybackEngine: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     let limit = duration > 0 ? duration : lastFrameEndShared
-    let position = min(max(0, clock.position(at: hostNanoseconds())), limit)
+    let position = min(max(0, clock.position(at: now()) - presentedOffset), limit)
+    var p99: Double?
+    if clock.kind == .wall, !lateness.isEmpty {
+      let sorted = lateness.sorted()
+      p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)] * 1000
+    }
     return PlaybackSnapshot(
-      position: MediaTime(seconds: position), framesDecoded: framesDecoded, decodeErrors: decodeErrors)
+      position: MediaTime(seconds: position), framesDecoded: framesDecoded, decodeErrors: decodeErrors, loops: loops,
+      latenessP99: p99)
   }
 
   /// The frame on screen with its MD5 (computed on the caller's thread), nil with no video frame.
@@ -124,6 +173,11 @@ final class PlaybackEngine: @unchecked Sendable {
     let timeBase = self.timeBase
     condition.unlock()
     return frame?.identity(timeBase: timeBase)
+  }
+
+  /// Clock time now (call with the lock held, or from the engine thread).
+  private func now() -> Double {
+    clock.kind == .virtual ? virtualNow : hostSeconds()
   }
 
   // MARK: - The engine thread
@@ -148,11 +202,13 @@ final class PlaybackEngine: @unchecked Sendable {
     // Show the first frame, as a paused player does, before saying the file is ready: a `frame`
     // sent right after `ready` must find it.
     if case .frame(let first) = source.next() {
-      present(first, position: 0)
+      decodedPassEnd = max(first.time + first.duration, 0)
+      present(Scheduled(frame: first, offset: 0), jump: true)
     } else {
       sourceEnded = true
     }
     publishCounters()
+    settleIfVirtual()
     emit(.ready(source.info))
     nextProgressMark = nextMark(after: 0, inclusive: true)
     if let mark = nextProgressMark, mark <= 0 {
@@ -161,12 +217,12 @@ final class PlaybackEngine: @unchecked Sendable {
     }
 
     while true {
-      guard let pendingSeek = takeMessages() else { break }
-      if let seek = pendingSeek {
-        perform(seek)
-        continue
+      guard let work = takeMessages() else { break }
+      switch work {
+      case .seek(let seek): perform(seek)
+      case .step(let request): performStep(request)
+      case .none: step()
       }
-      step()
     }
     ahead.removeAll()
     condition.lock()
@@ -175,30 +231,53 @@ final class PlaybackEngine: @unchecked Sendable {
     self.source = nil
   }
 
-  /// Applies the mailbox: play/pause at once; of several seeks the newest wins and the others are
-  /// superseded. Returns nil on shutdown, else the seek to perform (if any).
-  private func takeMessages() -> SeekPending?? {
+  private enum Work {
+    case seek(SeekPending)
+    case step(StepRequest)
+    case none
+  }
+
+  /// Applies the mailbox: play, pause, rate and waits at once; of several seeks the newest wins and
+  /// the others are superseded. A step runs after the seeks before it; what follows it stays in the
+  /// mailbox. Returns nil on shutdown.
+  private func takeMessages() -> Work? {
     condition.lock()
     let messages = mailbox
     mailbox.removeAll(keepingCapacity: true)
     condition.unlock()
     var seek: SeekPending?
-    for message in messages {
+    for (index, message) in messages.enumerated() {
       switch message {
       case .shutdown:
         return nil  // nothing is reported after shutdown
       case .play:
         playing = true
-        if !atEnd { withLock { clock.start(at: hostNanoseconds()) } }
+        if !atEnd { withLock { clock.start(at: now()) } }
       case .pause:
         playing = false
-        withLock { clock.pause(at: hostNanoseconds()) }
+        withLock { clock.pause(at: now()) }
+      case .rate(let rate):
+        withLock {
+          clock.setRate(rate, at: now())
+          lateness.removeAll()
+        }
+      case .wait(let request):
+        begin(request)
       case .seek(let request, let requestedAt):
         if let older = seek { emit(.superseded(older.request.id, by: request.id)) }
         seek = SeekPending(request: request, requestedAt: requestedAt)
+      case .step(let request):
+        let rest = messages[(index + 1)...]
+        if !rest.isEmpty { withLock { mailbox.insert(contentsOf: rest, at: 0) } }
+        if let seek {
+          // The step goes back in front of what followed it, to run once the seek has landed.
+          withLock { mailbox.insert(.step(request), at: 0) }
+          return .seek(seek)
+        }
+        return .step(request)
       }
     }
-    return .some(seek)
+    return seek.map(Work.seek) ?? Work.none
   }
 
   private struct SeekPending {
@@ -212,35 +291,59 @@ final class PlaybackEngine: @unchecked Sendable {
     return body()
   }
 
-  /// One unit of work while no seek is pending: present a due frame, decode one, or sleep.
+  /// One unit of work while no seek is pending: show a due frame, decode one, finish a wait, or
+  /// sleep until something is due.
   private func step() {
-    let now = hostNanoseconds()
+    let now = withLock { self.now() }
+    var due: Double?
     if playing && !atEnd {
       if let head = ahead.first {
-        let delay = withLock { clock.delay(until: head.time, at: now) } ?? 0
-        if delay <= 0 {
+        let headDue = withLock { clock.dueTime(of: head.due) } ?? .infinity
+        if headDue <= now {
           ahead.removeFirst()
-          present(head, position: nil)
-        } else if canDecodeMore {
-          decodeOne()
-        } else {
-          sleep(seconds: delay)
+          present(head, jump: false, dueAt: headDue, now: now)
+          return
         }
+        due = headDue
       } else if sourceEnded {
-        let end = max(lastFrameEnd, withLock { clock.position(at: now) })
-        let delay = withLock { clock.delay(until: lastFrameEnd, at: now) } ?? 0
-        if delay <= 0 { reachEnd(at: duration > 0 ? min(end, duration) : end) } else { sleep(seconds: delay) }
+        let endDue = withLock { clock.dueTime(of: lastFrameEnd) } ?? .infinity
+        if endDue <= now {
+          reachEnd()
+          return
+        }
+        due = endDue
       } else {
         decodeOne()
+        return
       }
-    } else if canDecodeMore {
-      decodeOne()
-    } else {
-      sleep(seconds: nil)
     }
+    if canDecodeMore {
+      decodeOne()
+      return
+    }
+    if finishWaitIfDone(now: now) { return }
+    idle(until: due, now: now)
   }
 
   private var canDecodeMore: Bool { !sourceEnded && ahead.count < Self.framesAhead }
+
+  /// Waits until clock time `due` (or a wait's deadline, whichever is first), or forever when there
+  /// is neither. On the virtual clock, time jumps there instead, but only while a wait is running.
+  private func idle(until due: Double?, now: Double) {
+    var wake = due ?? .infinity
+    if let wait = activeWait {
+      wake = min(wake, wait.timeoutAt ?? .infinity, wait.elapsedAt ?? .infinity)
+    }
+    if clock.kind == .virtual {
+      if activeWait != nil && wake.isFinite {
+        withLock { virtualNow = max(virtualNow, wake) }
+        return
+      }
+      sleep(seconds: nil)
+      return
+    }
+    sleep(seconds: wake.isFinite ? max(0, wake - now) : nil)
+  }
 
   /// Waits for a message, or for `seconds` to pass (forever when nil).
   private func sleep(seconds: Double?) {
@@ -255,11 +358,27 @@ final class PlaybackEngine: @unchecked Sendable {
     condition.unlock()
   }
 
+  /// Decodes ahead to the limit: on the virtual clock, before anything is reported, so counters and
+  /// errors are the same on every run.
+  private func settleIfVirtual() {
+    guard clock.kind == .virtual else { return }
+    while canDecodeMore { decodeOne() }
+  }
+
   private func decodeOne() {
     guard let source else { return }
     switch source.next() {
-    case .frame(let frame): ahead.append(frame)
-    case .endOfStream: sourceEnded = true
+    case .frame(let frame):
+      ahead.append(Scheduled(frame: frame, offset: decodeOffset))
+      decodedPassEnd = max(decodedPassEnd, frame.time + frame.duration)
+    case .endOfStream:
+      if configuration.loops, decodedPassEnd > 0, source.seek(to: 0) {
+        // Looping: the next pass follows this one on the timeline, with no gap.
+        decodeOffset += decodedPassEnd
+        decodedPassEnd = 0
+      } else {
+        sourceEnded = true
+      }
     }
     publishCounters()
   }
@@ -269,8 +388,8 @@ final class PlaybackEngine: @unchecked Sendable {
     condition.lock()
     framesDecoded = source.framesDecoded
     decodeErrors = source.decodeErrors
+    let now = self.now()
     condition.unlock()
-    let now = hostNanoseconds()
     if source.decodeErrors > reportedErrors
       && (reportedErrors == 0 || now - lastErrorReport >= Self.errorReportInterval)
     {
@@ -288,21 +407,50 @@ final class PlaybackEngine: @unchecked Sendable {
     }
   }
 
-  /// Puts `frame` on screen. With `position`, the clock jumps there; else (playback) the free
-  /// clock follows the frame and the wall clock keeps its own time.
-  private func present(_ frame: DecodedFrame, position: Double?) {
-    lastFrameEnd = max(frame.time + frame.duration, 0)
+  /// Puts a frame on screen. With `jump`, the clock jumps to it (a seek, a step); else (playback)
+  /// the free clock follows the frame and the others keep their own time.
+  private func present(_ scheduled: Scheduled, jump: Bool, dueAt: Double? = nil, now: Double? = nil) {
+    let wrapped = scheduled.offset > presentedOffset + 1e-9
+    let frame = scheduled.frame
+    lastFrameEnd = max(scheduled.due + frame.duration, 0)
     condition.lock()
     current = frame
-    lastFrameEndShared = lastFrameEnd
-    if let position {
-      clock.jump(to: position, at: hostNanoseconds())
+    presentedOffset = scheduled.offset
+    lastFrameEndShared = max(frame.time + frame.duration, 0)
+    if jump {
+      clock.jump(to: max(scheduled.due, scheduled.offset), at: self.now())
     } else if clock.kind == .free {
-      clock.jump(to: max(frame.time, 0), at: hostNanoseconds())
+      clock.jump(to: max(scheduled.due, scheduled.offset), at: self.now())
     }
+    if clock.kind == .wall, let dueAt, let now {
+      // How late the frame is shown, for the p99 in `status`.
+      let late = max(0, now - dueAt)
+      if lateness.count < Self.latenessSamples {
+        lateness.append(late)
+      } else {
+        lateness[latenessNext] = late
+        latenessNext = (latenessNext + 1) % Self.latenessSamples
+      }
+    }
+    if wrapped { loops += 1 }
+    let loopsNow = loops
     condition.unlock()
-    if position == nil { reportProgress(at: max(frame.time, 0)) }
+    if wrapped {
+      // A loop: the end of the pass before this frame's was passed on the way to it.
+      let passLength = scheduled.offset - previousPassOffset
+      previousPassOffset = scheduled.offset
+      emit(.ended(duration > 0 ? min(passLength, duration) : passLength, loops: loopsNow))
+      nextProgressMark = nextMark(after: min(0, frame.time), inclusive: true)
+      failPositionWaitInLoop(passLength: passLength)
+    }
+    if !jump {
+      reportProgress(at: max(frame.time, 0))
+      _ = finishWaitIfDone(now: withLock { self.now() })
+    }
   }
+
+  /// The timeline offset of the pass on screen, for the length of a loop pass.
+  private var previousPassOffset = 0.0
 
   private func reportProgress(at time: Double) {
     guard let mark = nextProgressMark, time >= mark - 1e-9 else { return }
@@ -321,30 +469,119 @@ final class PlaybackEngine: @unchecked Sendable {
 
   /// Stops the clock at the end and says so, once. Playing stays the intent: a seek that was already
   /// on its way moves playback away from the end and it goes on.
-  private func reachEnd(at position: Double) {
+  private func reachEnd() {
     atEnd = true
-    withLock {
-      clock.pause(at: hostNanoseconds())
-      clock.jump(to: position, at: hostNanoseconds())
+    let position = lastFrameEnd - presentedOffset
+    let end = duration > 0 ? min(max(position, 0), duration) : max(position, 0)
+    let loopsNow = withLock {
+      let now = self.now()
+      clock.pause(at: now)
+      clock.jump(to: end + presentedOffset, at: now)
+      loops += 1
+      return loops
     }
     publishCounters()
-    emit(.ended(position))
+    emit(.ended(end, loops: loopsNow))
+    _ = finishWaitIfDone(now: withLock { self.now() })
+  }
+
+  // MARK: - Waiting
+
+  private func begin(_ request: PlaybackWait) {
+    if let running = activeWait {
+      // One wait at a time: the interactor never sends two; answer the older one anyway.
+      emit(
+        .waited(WaitResult(id: running.request.id, outcome: .timedOut, position: MediaTime(seconds: currentPosition())))
+      )
+    }
+    let now = withLock { self.now() }
+    var wait = ActiveWait(
+      request: request, timeoutAt: request.timeout.map { now + $0 }, elapsedAt: nil, elapsedPosition: nil,
+      loopsAtStart: withLock { loops })
+    if case .elapsed(let seconds) = request.until {
+      if clock.kind == .free {
+        wait.elapsedPosition = currentPosition() + seconds
+      } else {
+        wait.elapsedAt = now + seconds
+      }
+    }
+    activeWait = wait
+  }
+
+  private func currentPosition() -> Double {
+    withLock { max(0, clock.position(at: now()) - presentedOffset) }
+  }
+
+  /// Ends the running wait if its condition holds, it timed out, or it can no longer hold.
+  @discardableResult
+  private func finishWaitIfDone(now: Double) -> Bool {
+    guard let wait = activeWait else { return false }
+    let position = currentPosition()
+    let moving = playing && !atEnd
+    var outcome: WaitOutcome?
+    switch wait.request.until {
+    case .position(let target):
+      if position >= target.seconds - 1e-9 {
+        outcome = .satisfied
+      } else if atEnd && !configuration.loops {
+        outcome = .endedFirst
+      } else if !playing {
+        outcome = .notPlaying
+      }
+    case .ended:
+      if withLock({ loops }) > wait.loopsAtStart {
+        outcome = .satisfied
+      } else if !moving {
+        outcome = .notPlaying
+      }
+    case .elapsed:
+      if let at = wait.elapsedAt, now >= at - 1e-12 {
+        outcome = .satisfied
+      } else if let target = wait.elapsedPosition, position >= target - 1e-9 || !moving {
+        outcome = .satisfied
+      }
+    }
+    if outcome == nil, let timeoutAt = wait.timeoutAt, now >= timeoutAt - 1e-12 {
+      outcome = .timedOut
+    }
+    guard let outcome else { return false }
+    activeWait = nil
+    settleIfVirtual()
+    emit(.waited(WaitResult(id: wait.request.id, outcome: outcome, position: MediaTime(seconds: position))))
+    return true
+  }
+
+  /// A loop pass went by: a wait for a position past the end of the media can never be satisfied.
+  private func failPositionWaitInLoop(passLength: Double) {
+    guard let wait = activeWait, case .position(let target) = wait.request.until else { return }
+    guard target.seconds > passLength + 1e-9 else { return }
+    activeWait = nil
+    emit(
+      .waited(WaitResult(id: wait.request.id, outcome: .neverInLoop, position: MediaTime(seconds: currentPosition()))))
   }
 
   // MARK: - Seeking
 
-  private func perform(_ pending: SeekPending) {
-    guard let source else { return }
-    let request = pending.request
-    let target = request.target.seconds
+  /// Clears what was decoded ahead and the loop bookkeeping: playback continues from a new point.
+  private func resetForNewPosition() {
     ahead.removeAll()
     sourceEnded = false
     atEnd = false
+    decodeOffset = 0
+    decodedPassEnd = 0
+    previousPassOffset = 0
+    withLock {
+      presentedOffset = 0
+      lateness.removeAll()
+    }
+  }
 
-    // Land on a keyframe at or before the target. Containers index by decode time, so with
-    // B-frames the keyframe found can show after the target: then step further back.
+  /// Seeks the source so that the next frames are those from the keyframe at or before `target`.
+  /// Returns the first frame, or nil at the end of the stream. Containers index by decode time, so
+  /// with B-frames the keyframe found can show after the target: then it steps further back.
+  private func seekToKeyframe(before target: Double, discardBefore: Double?) -> DecodedFrame? {
+    guard let source else { return nil }
     var seekPoint = target
-    var first: DecodedFrame?
     var backoff = 0.5
     while true {
       if !source.seek(to: seekPoint) && seekPoint > 0 {
@@ -352,20 +589,28 @@ final class PlaybackEngine: @unchecked Sendable {
         seekPoint = 0
         continue
       }
-      source.discardNonReferenceBefore = request.mode == .exact ? target : nil
+      source.discardNonReferenceBefore = discardBefore
+      var first: DecodedFrame?
       switch source.next() {
       case .frame(let frame):
         first = frame
+        sourceEnded = false
       case .endOfStream:
-        first = nil
         sourceEnded = true
       }
-      if seekPoint <= 0 || (first.map { $0.time <= target + 1e-6 } ?? false) { break }
+      if seekPoint <= 0 || (first.map { $0.time <= target + 1e-6 } ?? false) { return first }
       seekPoint = max(0, seekPoint - backoff)
       backoff *= 2
-      sourceEnded = false
     }
+  }
 
+  private func perform(_ pending: SeekPending) {
+    guard let source else { return }
+    let request = pending.request
+    let target = request.target.seconds
+    resetForNewPosition()
+
+    let first = seekToKeyframe(before: target, discardBefore: request.mode == .exact ? target : nil)
     var shown = first
     if request.mode == .exact, let firstFrame = first, firstFrame.time <= target {
       // Decode forward to the frame whose display interval contains the target.
@@ -385,7 +630,7 @@ final class PlaybackEngine: @unchecked Sendable {
             shown = frame
             continue
           }
-          ahead.append(frame)
+          ahead.append(Scheduled(frame: frame, offset: 0))
         case .endOfStream:
           sourceEnded = true
         }
@@ -403,22 +648,29 @@ final class PlaybackEngine: @unchecked Sendable {
       // Past the last frame there is: a truncated file whose index promised more. Land where the data ends.
       position = min(position, max(shown.time + shown.duration, 0))
     }
-    if let shown {
-      present(shown, position: position)
-    } else {
-      withLock { clock.jump(to: position, at: hostNanoseconds()) }
-    }
-    if sourceEnded && ahead.isEmpty { lastFrameEnd = max(lastFrameEnd, position) }
-    // Playback that was running (or stopped at the end) runs on from the new position.
-    if playing { withLock { clock.start(at: hostNanoseconds()) } }
+    land(on: shown, at: position)
     publishCounters()
-    nextProgressMark = nextMark(after: position, inclusive: false)
+    settleIfVirtual()
     let milliseconds = Double(hostNanoseconds() - pending.requestedAt) / 1e6
     emit(
       .seeked(
         SeekResult(
           id: request.id, target: request.target, position: MediaTime(seconds: position), mode: request.mode,
           milliseconds: milliseconds)))
+  }
+
+  /// Shows `frame` (if any) with the clock at `position`, ready to play on from there.
+  private func land(on frame: DecodedFrame?, at position: Double) {
+    if let frame {
+      decodedPassEnd = max(decodedPassEnd, frame.time + frame.duration)
+      for scheduled in ahead { decodedPassEnd = max(decodedPassEnd, scheduled.frame.time + scheduled.frame.duration) }
+      present(Scheduled(frame: frame, offset: 0), jump: true)
+    }
+    withLock { clock.jump(to: position, at: now()) }
+    if sourceEnded && ahead.isEmpty { lastFrameEnd = max(lastFrameEnd, position) }
+    // Playback that was running (or stopped at the end) runs on from the new position.
+    if playing { withLock { clock.start(at: now()) } }
+    nextProgressMark = nextMark(after: position, inclusive: false)
   }
 
   private enum Interruption { case none, newerSeek(Int), shutdown }
@@ -433,5 +685,123 @@ final class PlaybackEngine: @unchecked Sendable {
       if case .seek(let request, _) = message { return .newerSeek(request.id) }
     }
     return .none
+  }
+
+  private func isShuttingDown() -> Bool {
+    if case .shutdown = interruption() { return true }
+    return false
+  }
+
+  // MARK: - Stepping
+
+  private func performStep(_ request: StepRequest) {
+    playing = false
+    withLock { clock.pause(at: now()) }
+    let moved = request.count > 0 ? stepForward(request.count) : stepBackward(-request.count)
+    guard let moved else { return }  // shutting down
+    publishCounters()
+    settleIfVirtual()
+    let position = currentPosition()
+    emit(
+      .stepped(
+        StepResult(id: request.id, requested: request.count, moved: moved, position: MediaTime(seconds: position))))
+  }
+
+  /// Shows the `count`th frame after the one on screen (or the last one there is). Nil on shutdown.
+  private func stepForward(_ count: Int) -> Int? {
+    var moved = 0
+    while moved < count {
+      if isShuttingDown() { return nil }
+      if let head = ahead.first {
+        // A step never crosses into the next loop pass: it stops on the last frame.
+        if head.offset > presentedOffset + 1e-9 { break }
+        ahead.removeFirst()
+        present(head, jump: true)
+        moved += 1
+      } else if sourceEnded {
+        break
+      } else {
+        decodeOne()
+      }
+    }
+    if moved > 0 {
+      atEnd = false
+      if let frame = withLock({ current }) { nextProgressMark = nextMark(after: max(frame.time, 0), inclusive: false) }
+    }
+    return moved
+  }
+
+  /// Shows the `count`th frame before the one on screen (or the first one). It seeks to a keyframe
+  /// far enough back and decodes forward, keeping the last frames before the current one; a step
+  /// longer than that lands on the frame it found with an exact seek. Nil on shutdown.
+  private func stepBackward(_ count: Int) -> Int? {
+    guard let source, let currentFrame = withLock({ current }) else { return 0 }
+    let currentTime = currentFrame.time
+    var seekPoint = currentTime
+    var backoff = max(0.5, currentFrame.duration * Double(count + 1))
+    var times: [Double] = []
+    var kept: [DecodedFrame] = []
+    var after: [DecodedFrame] = []
+    while true {
+      times.removeAll()
+      kept.removeAll()
+      after.removeAll()
+      guard var frame = seekToKeyframe(before: seekPoint, discardBefore: nil) else { break }
+      let startedAt = frame.time
+      while true {
+        if isShuttingDown() { return nil }
+        if frame.time < currentTime - 1e-6 {
+          times.append(frame.time)
+          if times.count > count { times.removeFirst() }
+          kept.append(frame)
+          if kept.count > min(count, Self.stepFramesKept) { kept.removeFirst() }
+        } else {
+          after.append(frame)
+          break
+        }
+        guard case .frame(let next) = source.next() else {
+          sourceEnded = true
+          break
+        }
+        frame = next
+      }
+      if times.count >= count || seekPoint <= 0 || startedAt <= 0 { break }
+      seekPoint = max(0, startedAt - backoff)
+      backoff *= 2
+    }
+    guard let targetTime = times.first else {
+      // Already on the first frame: it stays on screen, and playback goes on after it.
+      resetForNewPosition()
+      let again = after.first ?? currentFrame
+      ahead = after.dropFirst().map { Scheduled(frame: $0, offset: 0) }
+      land(on: again, at: max(again.time, 0))
+      return 0
+    }
+    let moved = times.count
+    resetForNewPosition()
+    if let index = kept.firstIndex(where: { abs($0.time - targetTime) < 1e-9 }) {
+      let target = kept[index]
+      ahead = (kept[(index + 1)...] + after).map { Scheduled(frame: $0, offset: 0) }
+      land(on: target, at: max(target.time, 0))
+    } else {
+      // Too far back to have kept it: land on it as an exact seek would.
+      let first = seekToKeyframe(before: targetTime, discardBefore: targetTime)
+      var shown = first
+      while true {
+        guard case .frame(let frame) = source.next() else {
+          sourceEnded = true
+          break
+        }
+        if frame.time <= targetTime + 1e-6 {
+          shown = frame
+          continue
+        }
+        ahead.append(Scheduled(frame: frame, offset: 0))
+        break
+      }
+      source.discardNonReferenceBefore = nil
+      land(on: shown, at: max(shown?.time ?? targetTime, 0))
+    }
+    return -moved
   }
 }

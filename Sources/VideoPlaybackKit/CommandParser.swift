@@ -4,8 +4,14 @@
 //
 //   line     := ws* [ verb (ws+ argument)* ] ws* [ '#' comment ] [CR | LF]*
 //   ws       := ' ' | '\t'
-//   verb     := play | pause | toggle | status | info | frame | help | quit | exit   (no arguments)
+//   verb     := play | pause | toggle | status | info | frame | help | quit | exit | close (no arguments)
 //             | scrub time [mode] | skip seconds [mode]                     (ASCII case-insensitive)
+//             | step [count] | rate number | open path
+//             | wait (clock | ended | paused | seeked | position '>=' time) [timeout clock]
+//             | expect field op value [tolerance]
+//   count    := [sign] digit+  (not 0, at most 100000 frames)
+//   path     := the rest of the line (a ` #` comment cut off), or a "double-quoted" string
+//   op       := == | != | < | <= | > | >= | ~          tolerance := ±number | +-number | ± number
 //   mode     := exact | keyframe                                            (ASCII case-insensitive)
 //   time     := [sign] clock | [sign] number '%'
 //   seconds  := [sign] clock
@@ -21,6 +27,8 @@
 //   quoted from the input is cut to 40 characters and its control characters are replaced.
 // - The parser is total: no input traps, overflows or takes more than linear time.
 
+import Foundation
+
 /// What one input line turned out to be.
 public enum ParsedLine: Sendable, Equatable {
   /// A blank line or a comment: not a command, takes no id.
@@ -33,7 +41,8 @@ public enum ParsedLine: Sendable, Equatable {
 public struct CommandParser: Sendable {
   /// The canonical verbs, in the order `help` lists them.
   public static let verbs: [String] = [
-    "play", "pause", "toggle", "scrub", "skip", "status", "info", "frame", "help", "quit",
+    "play", "pause", "toggle", "scrub", "skip", "step", "rate", "status", "info", "frame", "open", "close",
+    "wait", "expect", "help", "quit",
   ]
 
   /// Other spellings accepted for a canonical verb.
@@ -47,9 +56,12 @@ public struct CommandParser: Sendable {
     "resume": "play", "start": "play", "unpause": "play", "stop": "pause", "q": "quit", "?": "help",
   ]
 
-  /// Verbs of the full command language (DESIGN §2) that this version does not have yet. They are
-  /// unknown commands, but the message says so instead of suggesting a look-alike verb.
-  static let plannedVerbs: Set<String> = ["step", "rate", "open", "close", "wait", "expect"]
+  /// The most frames one `step` moves.
+  static let maxStep = 100_000
+  /// The slowest and fastest playback rates.
+  static let rateRange = 0.01...100.0
+  /// The longest `wait` or `timeout`, in seconds (one day).
+  static let maxWait = 86_400.0
 
   /// The longest time argument (in characters) that is looked at; longer ones are too long.
   static let maxArgumentLength = 32
@@ -74,8 +86,14 @@ public struct CommandParser: Sendable {
     case "frame": return noArguments(.frame, word, arguments)
     case "help": return noArguments(.help, word, arguments)
     case "quit": return noArguments(.quit, word, arguments)
+    case "close": return noArguments(.close, word, arguments)
     case "scrub": return parseScrub(Array(arguments))
     case "skip": return parseSkip(Array(arguments))
+    case "step": return parseStep(Array(arguments))
+    case "rate": return parseRate(Array(arguments))
+    case "open": return parseOpen(line)
+    case "wait": return parseWait(Array(arguments))
+    case "expect": return parseExpect(Array(arguments))
     default: return .invalid(Self.unknownCommand(first, lowercased: word))
     }
   }
@@ -251,13 +269,246 @@ public struct CommandParser: Sendable {
     return (value, whole, seenPoint)
   }
 
+  private func parseStep(_ arguments: [String]) -> ParsedLine {
+    guard let text = arguments.first else { return .command(.step(1)) }
+    guard arguments.count == 1 else { return .invalid(Self.bad("step takes one count: step, step +5 or step -1")) }
+    var bytes = Array(text.utf8)
+    var negative = false
+    if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+      negative = sign == UInt8(ascii: "-")
+      bytes.removeFirst()
+    }
+    guard !bytes.isEmpty, bytes.count <= 7, bytes.allSatisfy({ (48...57).contains($0) }),
+      let magnitude = Int(String(decoding: bytes, as: UTF8.self))
+    else {
+      return .invalid(Self.bad("step count \(Self.quoted(text)) is not a whole number; write step +5 or step -1"))
+    }
+    guard magnitude > 0 else { return .invalid(Self.bad("step needs a count other than 0: step +1 or step -1")) }
+    guard magnitude <= Self.maxStep else {
+      return .invalid(Self.bad("step moves at most \(Self.maxStep) frames at a time; scrub to go further"))
+    }
+    return .command(.step(negative ? -magnitude : magnitude))
+  }
+
+  private func parseRate(_ arguments: [String]) -> ParsedLine {
+    let usage = "rate takes one speed between 0.01 and 100, e.g. rate 2 or rate 0.5"
+    guard arguments.count == 1, let text = arguments.first else { return .invalid(Self.bad(usage)) }
+    guard text.utf8.count <= Self.maxArgumentLength, let number = Self.decimal(Array(text.utf8)) else {
+      return .invalid(Self.bad("rate \(Self.quoted(text)) is not a number; \(usage)"))
+    }
+    guard Self.rateRange.contains(number.value) else {
+      return .invalid(Self.bad("rate \(Self.quoted(text)) is out of range; \(usage)"))
+    }
+    return .command(.rate(number.value))
+  }
+
+  /// `open <path>`: the rest of the line, or one double-quoted string (with `\"` and `\\`).
+  private func parseOpen(_ line: String) -> ParsedLine {
+    let usage = "open needs a file: open movie.mp4, or open \"name with # or quotes.mp4\""
+    var scalars = Substring(line).unicodeScalars
+    if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
+    while let first = scalars.first, Self.isSeparator(first) { scalars.removeFirst() }
+    scalars.removeFirst(4)  // the verb
+    while let first = scalars.first, Self.isSeparator(first) { scalars.removeFirst() }
+    while let last = scalars.last, Self.isSeparator(last) || last == "\r" || last == "\n" { scalars.removeLast() }
+    var rest = String(scalars)
+    if rest.hasPrefix("\"") {
+      var path = ""
+      var escaped = false
+      var closedAt: String.Index?
+      for index in rest.indices.dropFirst() {
+        let character = rest[index]
+        if escaped {
+          path.append(character)
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else if character == "\"" {
+          closedAt = index
+          break
+        } else {
+          path.append(character)
+        }
+      }
+      guard let closedAt else { return .invalid(Self.bad("open: the quoted path has no closing quote; \(usage)")) }
+      let after = rest[rest.index(after: closedAt)...].drop { $0 == " " || $0 == "\t" }
+      guard after.isEmpty || after.hasPrefix("#") else {
+        return .invalid(Self.bad("open takes one path; put a path with spaces in double quotes"))
+      }
+      rest = path
+    } else if let comment = rest.range(of: " #") ?? rest.range(of: "\t#") {
+      rest = String(rest[..<comment.lowerBound]).trimmingSeparators()
+    }
+    guard !rest.isEmpty else { return .invalid(Self.bad(usage)) }
+    guard !rest.unicodeScalars.contains(where: { $0.value == 0 }) else {
+      return .invalid(Self.bad("open: a path cannot hold a NUL character"))
+    }
+    return .command(.open(rest))
+  }
+
+  private func parseWait(_ arguments: [String]) -> ParsedLine {
+    let usage =
+      "wait 2.5, wait ended, wait paused, wait seeked or wait position >= 1:30, each with an optional timeout 10"
+    var words = arguments[...]
+    var timeout: Double?
+    if let index = words.firstIndex(where: { Self.asciiLowercased($0) == "timeout" }) {
+      let after = words[(index + 1)...]
+      guard after.count == 1, let text = after.first else {
+        return .invalid(Self.bad("wait: timeout takes one number of seconds at the end: \(usage)"))
+      }
+      switch Self.parseSeconds(text, what: "wait timeout") {
+      case .success(let seconds) where seconds > 0: timeout = seconds
+      case .success: return .invalid(Self.bad("wait: timeout must be above 0 seconds, e.g. timeout 10"))
+      case .failure(let error): return .invalid(error)
+      }
+      words = words[..<index]
+    }
+    guard let first = words.first else { return .invalid(Self.bad("wait needs a time or a condition: \(usage)")) }
+    let condition: WaitCondition
+    switch Self.asciiLowercased(first) {
+    case "ended": condition = .ended
+    case "paused": condition = .paused
+    case "seeked": condition = .seeked
+    case "position":
+      var rest = words.dropFirst().joined(separator: " ")
+      guard rest.hasPrefix(">=") else {
+        return .invalid(Self.bad("wait position takes >= and a time: wait position >= 1:30"))
+      }
+      rest = String(rest.dropFirst(2)).trimmingSeparators()
+      guard !rest.isEmpty, !rest.contains(" ") else {
+        return .invalid(Self.bad("wait position takes >= and one time: wait position >= 1:30"))
+      }
+      switch Self.parseTime(rest, verb: "wait position", allowPercent: true) {
+      case .success(let time): condition = .position(time)
+      case .failure(let error): return .invalid(error)
+      }
+      if words.count > 4 { return .invalid(Self.bad("wait position takes >= and one time: wait position >= 1:30")) }
+    default:
+      guard words.count == 1 else {
+        return .invalid(Self.bad("wait \(Self.quoted(first)) is not a time or a condition: \(usage)"))
+      }
+      switch Self.parseSeconds(first, what: "wait") {
+      case .success(let seconds): condition = .duration(seconds)
+      case .failure:
+        return .invalid(Self.bad("wait \(Self.quoted(first)) is not a time or a condition: \(usage)"))
+      }
+      if timeout != nil {
+        return .invalid(Self.bad("wait <seconds> takes no timeout: it is its own time limit"))
+      }
+    }
+    if words.count > 1, case .ended = condition {
+      return .invalid(Self.bad("wait ended takes no other words: \(usage)"))
+    }
+    if words.count > 1, case .paused = condition {
+      return .invalid(Self.bad("wait paused takes no other words: \(usage)"))
+    }
+    if words.count > 1, case .seeked = condition {
+      return .invalid(Self.bad("wait seeked takes no other words: \(usage)"))
+    }
+    return .command(.wait(condition, timeout: timeout))
+  }
+
+  /// A non-negative number of seconds (`2.5`, `1:30`) no longer than `maxWait`.
+  static func parseSeconds(_ text: String, what: String) -> Result<Double, PlaybackError> {
+    switch parseTime(text, verb: what, allowPercent: false) {
+    case .success(.seconds(let seconds)):
+      guard seconds >= 0 else { return .failure(bad("\(what) \(quoted(text)) is negative; write seconds such as 2.5")) }
+      guard seconds <= maxWait else {
+        return .failure(bad("\(what) \(quoted(text)) is over the limit of \(Int(maxWait)) seconds"))
+      }
+      return .success(seconds)
+    case .success(.percent): return .failure(bad("\(what) takes seconds, not a percentage"))
+    case .failure(let error): return .failure(error)
+    }
+  }
+
+  private func parseExpect(_ arguments: [String]) -> ParsedLine {
+    let usage = "expect <field> <op> <value> [±tolerance], e.g. expect position ~ 10 ±0.001"
+    guard arguments.count >= 3 else {
+      return .invalid(Self.bad("expect needs a field, an operator and a value: \(usage)"))
+    }
+    let fieldName = Self.asciiLowercased(arguments[0])
+    guard let field = ExpectField(rawValue: fieldName) else {
+      let known = ExpectField.allCases.map(\.rawValue).joined(separator: ", ")
+      return .invalid(
+        PlaybackError(.unknownField, "expect: unknown field \(Self.quoted(arguments[0])); fields are \(known)"))
+    }
+    guard let op = ExpectOperator(rawValue: arguments[1]) else {
+      return .invalid(
+        Self.bad("expect: \(Self.quoted(arguments[1])) is not an operator; use ==, !=, <, <=, >, >= or ~"))
+    }
+    // The tolerance: `±0.01`, `+-0.01`, or `±` and the number as two words.
+    var tolerance: Double?
+    var rest = Array(arguments.dropFirst(3))
+    if let last = rest.first, rest.count <= 2 {
+      var text: String?
+      if rest.count == 2, last == "±" || last == "+-" {
+        text = rest[1]
+      } else if rest.count == 1, last.hasPrefix("±") {
+        text = String(last.dropFirst())
+      } else if rest.count == 1, last.hasPrefix("+-") {
+        text = String(last.dropFirst(2))
+      }
+      if let text {
+        guard let number = Self.decimal(Array(text.utf8)), text.utf8.count <= Self.maxArgumentLength else {
+          return .invalid(Self.bad("expect: tolerance \(Self.quoted(text)) is not a number; write ±0.01"))
+        }
+        tolerance = number.value
+        rest = []
+      }
+    }
+    guard rest.isEmpty else { return .invalid(Self.bad("expect takes one value and an optional tolerance: \(usage)")) }
+    if tolerance != nil, field.kind != .time && field.kind != .number {
+      return .invalid(Self.bad("expect: a tolerance applies to numbers and times, not to \(field.rawValue)"))
+    }
+    let valueText = arguments[2]
+    let operand: ExpectOperand
+    if Self.asciiLowercased(valueText) == "none" {
+      guard !op.isOrdering else { return .invalid(Self.bad("expect: none can only be compared with == or !=")) }
+      operand = .value(.none)
+    } else {
+      switch field.kind {
+      case .time:
+        switch Self.parseTime(valueText, verb: "expect \(field.rawValue)", allowPercent: true) {
+        case .success(let time): operand = .time(time)
+        case .failure(let error): return .invalid(error)
+        }
+      case .number:
+        var bytes = Array(valueText.utf8)
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative || bytes.first == UInt8(ascii: "+") { bytes.removeFirst() }
+        guard valueText.utf8.count <= Self.maxArgumentLength, let number = Self.decimal(bytes) else {
+          return .invalid(
+            Self.bad(
+              "expect \(field.rawValue): \(Self.quoted(valueText)) is not a number, e.g. expect \(field.rawValue) == 2")
+          )
+        }
+        operand = .value(.number(negative ? -number.value : number.value))
+      case .string:
+        guard !op.isOrdering else {
+          return .invalid(Self.bad("expect \(field.rawValue) is text: compare it with == or !="))
+        }
+        operand = .value(.string(field == .state || field == .error ? Self.asciiLowercased(valueText) : valueText))
+      case .bool:
+        guard !op.isOrdering else {
+          return .invalid(Self.bad("expect \(field.rawValue) is true or false: use == or !="))
+        }
+        switch Self.asciiLowercased(valueText) {
+        case "true", "yes", "1": operand = .value(.bool(true))
+        case "false", "no", "0": operand = .value(.bool(false))
+        default:
+          return .invalid(Self.bad("expect \(field.rawValue): \(Self.quoted(valueText)) is not true or false"))
+        }
+      }
+    }
+    return .command(.expect(Expectation(field: field, op: op, expected: operand, tolerance: tolerance)))
+  }
+
   // MARK: - Unknown verbs
 
   static func unknownCommand(_ typed: String, lowercased: String) -> PlaybackError {
     let message =
-      if plannedVerbs.contains(lowercased) {
-        "unknown command \(quoted(typed)): this version of vpk does not have it yet; type help for the list of commands."
-      } else if let suggestion = suggestion(for: lowercased) {
+      if let suggestion = suggestion(for: lowercased) {
         "unknown command \(quoted(typed)); did you mean '\(suggestion)'? Type help for the list of commands."
       } else {
         "unknown command \(quoted(typed)); type help for the list of commands."
@@ -366,5 +617,150 @@ public struct CommandParser: Sendable {
       count += 1
     }
     return "'" + String(result) + "'"
+  }
+}
+
+extension String {
+  /// The string without leading and trailing spaces and tabs.
+  fileprivate func trimmingSeparators() -> String {
+    var scalars = Substring(self).unicodeScalars
+    while let first = scalars.first, CommandParser.isSeparator(first) { scalars.removeFirst() }
+    while let last = scalars.last, CommandParser.isSeparator(last) { scalars.removeLast() }
+    return String(scalars)
+  }
+}
+
+// MARK: - JSON commands
+
+extension CommandParser {
+  /// The deepest nesting of arrays and objects a JSON command may have (it needs 2).
+  static let maxJSONDepth = 4
+  /// The longest client id, in characters.
+  static let maxClientIDLength = 256
+
+  /// Parses a line of either form: a text command, or (when it starts with `{`) a JSON object
+  /// `{"command": "scrub", "args": [10, "exact"], "id": "a1"}`. `command` may also hold a whole
+  /// line (`"scrub 10 exact"`); `args` and `id` are optional. The id comes back even when the
+  /// command is invalid, so the error can carry it.
+  public func parseInput(_ line: String) -> (line: ParsedLine, clientID: ClientID?) {
+    let trimmed = line.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
+    guard trimmed.hasPrefix("{") else { return (parse(line), nil) }
+    return parseJSON(String(trimmed))
+  }
+
+  private func parseJSON(_ text: String) -> (line: ParsedLine, clientID: ClientID?) {
+    let shape =
+      "send {\"command\": \"scrub\", \"args\": [10], \"id\": \"a1\"} (args and id optional), one object per line"
+    guard Self.jsonDepth(text) <= Self.maxJSONDepth,
+      let data = text.data(using: .utf8),
+      let object = try? JSONSerialization.jsonObject(with: data, options: []) as? [String: Any]
+    else {
+      return (.invalid(PlaybackError(.badJSON, "not a JSON object; \(shape)")), nil)
+    }
+    var clientID: ClientID?
+    if let raw = object["id"] {
+      switch raw {
+      case let string as String where string.count <= Self.maxClientIDLength:
+        clientID = .string(string)
+      case let number as NSNumber where !Self.isBoolean(number) && number.doubleValue.isFinite:
+        clientID = .number(number.doubleValue)
+      default:
+        return (
+          .invalid(
+            PlaybackError(
+              .badID, "the id must be a string (at most \(Self.maxClientIDLength) characters) or a number; \(shape)")),
+          nil
+        )
+      }
+    }
+    let unknown = object.keys.filter { !["command", "args", "id"].contains($0) }.sorted()
+    guard unknown.isEmpty else {
+      return (
+        .invalid(
+          PlaybackError(
+            .badJSON, "unknown key \(Self.quoted(unknown[0])) in a JSON command; the keys are command, args and id")),
+        clientID
+      )
+    }
+    guard let command = object["command"] as? String else {
+      return (.invalid(PlaybackError(.badJSON, "a JSON command needs \"command\" as a string; \(shape)")), clientID)
+    }
+    var words: [String] = []
+    if let args = object["args"] {
+      guard let list = args as? [Any] else {
+        return (
+          .invalid(PlaybackError(.badJSON, "\"args\" must be an array of strings and numbers; \(shape)")), clientID
+        )
+      }
+      for arg in list {
+        switch arg {
+        case let string as String: words.append(string)
+        case let number as NSNumber where !Self.isBoolean(number) && number.doubleValue.isFinite:
+          let value = number.doubleValue
+          words.append(value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value))
+        default:
+          return (
+            .invalid(PlaybackError(.badJSON, "\"args\" must be an array of strings and numbers; \(shape)")), clientID
+          )
+        }
+      }
+    }
+    guard !command.contains(where: { $0 == "\n" || $0 == "\r" }) else {
+      return (.invalid(PlaybackError(.badJSON, "\"command\" must be one line; \(shape)")), clientID)
+    }
+    // `open` takes its path as it is, spaces and all; everything else is read as a text line.
+    if Self.asciiLowercased(command) == "open", words.count == 1 {
+      let path = words[0]
+      guard !path.isEmpty, !path.unicodeScalars.contains(where: { $0.value == 0 || $0 == "\n" || $0 == "\r" }) else {
+        return (.invalid(Self.bad("open needs a file path without control characters")), clientID)
+      }
+      return (.command(.open(path)), clientID)
+    }
+    if let spaced = words.first(where: { $0.isEmpty || $0.contains(where: { $0 == " " || $0 == "\t" || $0 == "#" }) }) {
+      return (.invalid(Self.bad("argument \(Self.quoted(spaced)) may not be empty or hold spaces or #")), clientID)
+    }
+    let line = ([command] + words).joined(separator: " ")
+    switch parse(line) {
+    case .empty:
+      return (.invalid(PlaybackError(.badJSON, "\"command\" is empty; \(shape)")), clientID)
+    case let parsed:
+      return (parsed, clientID)
+    }
+  }
+
+  /// The deepest nesting of `[` and `{` outside strings, counted without parsing (so a hostile
+  /// line cannot make the JSON parser recurse deeply).
+  static func jsonDepth(_ text: String) -> Int {
+    var depth = 0
+    var deepest = 0
+    var inString = false
+    var escaped = false
+    for byte in text.utf8 {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "\""): inString = true
+      case UInt8(ascii: "["), UInt8(ascii: "{"):
+        depth += 1
+        deepest = max(deepest, depth)
+      case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+      default: break
+      }
+    }
+    return deepest
+  }
+
+  /// JSONSerialization gives booleans as NSNumber too; tell them apart.
+  static func isBoolean(_ number: NSNumber) -> Bool {
+    // Booleans are the only NSNumbers JSONSerialization makes with the C type `char`.
+    String(cString: number.objCType) == "c"
   }
 }

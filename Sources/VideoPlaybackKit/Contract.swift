@@ -25,6 +25,7 @@ public enum InputLine: Sendable, Equatable {
 public enum TerminationSignal: String, Sendable {
   case interrupt = "SIGINT"
   case terminate = "SIGTERM"
+  case hangUp = "SIGHUP"
 }
 
 /// The view's input side: what the command reader and the process forward to the presenter.
@@ -57,19 +58,31 @@ public protocol PlaybackView: AnyObject {
 @MainActor
 public protocol PlaybackInteractorOutput: AnyObject {
   func presentLoading(path: String)
-  func presentReady(_ info: MediaInfo)
+  /// The media opened; `commandID` is the `open` that asked for it (nil for the command line's file).
+  func presentReady(_ info: MediaInfo, commandID: Int?)
   /// A play/pause/toggle took effect (or was acknowledged with no change).
   func presentState(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, commandID: Int?)
-  func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState)
-  func presentSeeked(_ result: SeekResult, duration: MediaTime?)
+  func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState, rate: Double)
+  func presentSeeked(_ result: SeekResult, duration: MediaTime?, showsTiming: Bool)
   /// A seek that did not land: a newer seek replaced it, or (`newerID` nil) the session closed first.
   func presentSuperseded(id: Int, by newerID: Int?)
-  func presentEnded(position: MediaTime, duration: MediaTime?)
+  func presentStepped(_ result: StepResult, duration: MediaTime?)
+  func presentRate(_ rate: Double, commandID: Int)
+  /// `loops`: how many times the end has been reached in this file, this time included.
+  func presentEnded(position: MediaTime, duration: MediaTime?, loops: Int)
   func presentError(_ error: PlaybackError, commandID: Int?)
   func presentStatus(_ status: PlaybackStatus, commandID: Int)
   func presentInfo(_ info: MediaInfo, commandID: Int)
   func presentFrame(_ frame: FrameIdentity, commandID: Int)
   func presentHelp(commandID: Int)
+  /// A wait whose condition held.
+  func presentWaited(_ condition: WaitCondition, position: MediaTime, commandID: Int)
+  /// The result of an `expect`: whether it held, the value it found, and the line it came from.
+  func presentExpectation(
+    _ expectation: Expectation, expected: ExpectValue, actual: ExpectValue, held: Bool, source: SourceLine?,
+    commandID: Int)
+  /// `close` unloaded the media; the session is idle.
+  func presentClosed(commandID: Int)
   /// The session is over; `reason` says why (quit, end of media, input ended, a signal).
   func presentShutdown(reason: String, status: PlaybackStatus, commandID: Int?)
 }
@@ -79,12 +92,12 @@ public protocol PlaybackInteractorOutput: AnyObject {
 /// What the presenter asks of the interactor: the business side of the session.
 @MainActor
 public protocol PlaybackInteractorInput: AnyObject {
-  /// Opens the session's media and starts playback as the options say.
+  /// Opens the session's media (if it has one) and starts playback as the options say.
   func start()
-  /// A parsed command. The interactor numbers it and runs it in order.
-  func submit(_ command: Command)
-  /// A line that is not a valid command. It still takes an id and gets an `error` event.
-  func submitInvalid(_ error: PlaybackError)
+  /// A parsed command. The interactor numbers it, runs it in order, and returns its id.
+  @discardableResult func submit(_ command: Command, source: SourceLine?) -> Int
+  /// A line that is not a valid command. It still takes an id (returned) and gets an `error` event.
+  @discardableResult func submitInvalid(_ error: PlaybackError, source: SourceLine?) -> Int
   func inputEnded()
   func terminate(_ signal: TerminationSignal)
   func outputClosed()
@@ -97,10 +110,13 @@ public struct PlaybackConfiguration: Sendable, Equatable {
   public var clock: ClockKind
   /// Media seconds between progress reports; nil for none.
   public var progressInterval: Double?
+  /// At the end, go on from the start without a gap (reporting each end) instead of stopping.
+  public var loops: Bool
 
-  public init(clock: ClockKind, progressInterval: Double?) {
+  public init(clock: ClockKind, progressInterval: Double?, loops: Bool = false) {
     self.clock = clock
     self.progressInterval = progressInterval
+    self.loops = loops
   }
 }
 
@@ -117,6 +133,13 @@ public protocol PlaybackManager: AnyObject {
   /// Starts an absolute seek. A newer seek that arrives before this one lands supersedes it.
   /// Ends in exactly one `didFinishSeek` or `didSupersedeSeek` with the request's id.
   func seek(_ request: SeekRequest)
+  /// Pauses and shows the frame `count` frames away. Ends in `didFinishStep`.
+  func step(_ request: StepRequest)
+  /// Playback speed (wall and virtual clocks); 1 is normal.
+  func setRate(_ rate: Double)
+  /// Lets the clock run until the wait's condition holds, it times out, or it cannot hold. On the
+  /// virtual clock this is what moves time. Ends in `didFinishWait`.
+  func wait(_ request: PlaybackWait)
   /// Position and counters now.
   func snapshot() -> PlaybackSnapshot
   /// The frame on screen, with the MD5 of its pixels; nil when there is no video frame.
@@ -134,8 +157,11 @@ public protocol PlaybackManagerDelegate: AnyObject {
   func playbackManager(_ manager: any PlaybackManager, didReachProgress position: MediaTime)
   func playbackManager(_ manager: any PlaybackManager, didFinishSeek result: SeekResult)
   func playbackManager(_ manager: any PlaybackManager, didSupersedeSeek id: Int, by newerID: Int)
-  /// Playback reached the end of the media and stopped there.
-  func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime)
+  func playbackManager(_ manager: any PlaybackManager, didFinishStep result: StepResult)
+  func playbackManager(_ manager: any PlaybackManager, didFinishWait result: WaitResult)
+  /// Playback reached the end of the media: it stopped there, or (looping) went on from the start.
+  /// `loops` counts the ends reached in this file, this one included.
+  func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int)
   /// Something went wrong that playback survives (corrupt packets, a read error at the end).
   func playbackManager(_ manager: any PlaybackManager, didEncounter error: PlaybackError)
 }
@@ -145,6 +171,44 @@ public protocol PlaybackManagerDelegate: AnyObject {
 /// Where the session goes next. The app behind it decides what leaving means (exit codes).
 @MainActor
 public protocol PlaybackRouting: AnyObject {
-  /// The session is over; the process should leave with this status.
-  func closeSession(exitCode: Int32)
+  /// `open` / `close`: tears down the current playback manager (if any) and, when `wantsNew`, asks
+  /// the Builder for a fresh one, its delegate already set. Returns the new manager.
+  func gotoMedia(replacing current: (any PlaybackManager)?, wantsNew: Bool) -> (any PlaybackManager)?
+  /// The session is over; the process should leave with this status. `report` lists what failed.
+  func closeSession(exitCode: Int32, report: SessionReport)
+}
+
+/// What a session leaves behind for whoever ran it (`vpk test` reads it to pass or fail a script).
+public struct SessionReport: Sendable, Equatable {
+  /// One thing that went wrong, tied to the command (and line) that caused it.
+  public struct Failure: Sendable, Equatable {
+    public var commandID: Int?
+    public var source: SourceLine?
+    public var code: PlaybackError.Code
+    /// For a failed expect: the expected and actual values, as the presenter would show them.
+    public var expected: ExpectValue?
+    public var actual: ExpectValue?
+    public var message: String
+
+    public init(
+      commandID: Int?, source: SourceLine?, code: PlaybackError.Code, expected: ExpectValue? = nil,
+      actual: ExpectValue? = nil, message: String
+    ) {
+      self.commandID = commandID
+      self.source = source
+      self.code = code
+      self.expected = expected
+      self.actual = actual
+      self.message = message
+    }
+  }
+
+  /// Failed expects and waits: what makes a session's exit status 1.
+  public var failedChecks: [Failure] = []
+  /// Commands answered with an `error` and not acknowledged by an `expect error == <code>` after them.
+  public var commandErrors: [Failure] = []
+  public var commandCount = 0
+  public var expectCount = 0
+
+  public init() {}
 }

@@ -44,8 +44,9 @@ public enum EndAction: String, Sendable, CaseIterable {
 }
 
 /// Which clock paces playback. `wall`: real time scaled by the rate. `free`: no waiting at all.
+/// `virtual`: time moves only when a `wait` moves it, so a session's output is the same every run.
 public enum ClockKind: String, Sendable, CaseIterable {
-  case wall, free
+  case wall, free, virtual
 }
 
 /// One absolute seek, as the interactor hands it to the playback manager.
@@ -180,11 +181,126 @@ public struct PlaybackSnapshot: Sendable, Equatable {
   public var position: MediaTime
   public var framesDecoded: Int
   public var decodeErrors: Int
+  /// How many times playback has reached the end of the media (looping counts each pass).
+  public var loops: Int
+  /// On the wall clock: the 99th percentile of how late frames were shown, in milliseconds, over the
+  /// frames shown since the last seek; nil on other clocks or before any frame was paced.
+  public var latenessP99: Double?
 
-  public init(position: MediaTime, framesDecoded: Int, decodeErrors: Int) {
+  public init(
+    position: MediaTime, framesDecoded: Int, decodeErrors: Int, loops: Int = 0, latenessP99: Double? = nil
+  ) {
     self.position = position
     self.framesDecoded = framesDecoded
     self.decodeErrors = decodeErrors
+    self.loops = loops
+    self.latenessP99 = latenessP99
+  }
+}
+
+/// One frame step, as the interactor hands it to the playback manager: pause and show the frame
+/// `count` frames after (positive) or before (negative) the one on screen.
+public struct StepRequest: Sendable, Equatable {
+  public var id: Int
+  public var count: Int
+
+  public init(id: Int, count: Int) {
+    self.id = id
+    self.count = count
+  }
+}
+
+/// How a step ended: how far it got (fewer frames than asked at either end of the media) and where.
+public struct StepResult: Sendable, Equatable {
+  public var id: Int
+  public var requested: Int
+  public var moved: Int
+  /// The shown frame's start time, which is now the position.
+  public var position: MediaTime
+
+  public init(id: Int, requested: Int, moved: Int, position: MediaTime) {
+    self.id = id
+    self.requested = requested
+    self.moved = moved
+    self.position = position
+  }
+}
+
+/// What a `wait` waits for, as the user wrote it.
+public enum WaitCondition: Sendable, Equatable {
+  /// `wait <seconds>`: that much clock time passes (media time on the virtual and free clocks).
+  case duration(Double)
+  /// `wait ended`: playback reaches the end of the media (each pass counts when looping).
+  case ended
+  /// `wait paused`: playback is not moving (paused, or stopped at the end).
+  case paused
+  /// `wait seeked`: every seek sent so far has landed.
+  case seeked
+  /// `wait position >= T`.
+  case position(TimeSpec)
+
+  /// The condition as the command language writes it (`ended`, `position >= 12.5`, `2.5`).
+  public var description: String {
+    switch self {
+    case .duration(let seconds): "\(Self.number(seconds)) s"
+    case .ended: "ended"
+    case .paused: "paused"
+    case .seeked: "seeked"
+    case .position(.seconds(let seconds)): "position >= \(Self.number(seconds))"
+    case .position(.percent(let percent)): "position >= \(Self.number(percent))%"
+    }
+  }
+
+  /// `2`, `2.5`: whole numbers without a point.
+  private static func number(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+  }
+}
+
+/// A wait the playback manager carries out on its clock.
+public struct PlaybackWait: Sendable, Equatable {
+  public enum Until: Sendable, Equatable {
+    /// This many seconds of clock time pass.
+    case elapsed(Double)
+    /// The position reaches this time.
+    case position(MediaTime)
+    /// The end of the media is reached.
+    case ended
+  }
+
+  public var id: Int
+  public var until: Until
+  /// Seconds of clock time after which the wait gives up; nil for none.
+  public var timeout: Double?
+
+  public init(id: Int, until: Until, timeout: Double?) {
+    self.id = id
+    self.until = until
+    self.timeout = timeout
+  }
+}
+
+/// How a wait ended.
+public enum WaitOutcome: Sendable, Equatable {
+  case satisfied
+  case timedOut
+  /// Playback is not moving, so nothing can change while the wait holds up the commands after it.
+  case notPlaying
+  /// The end of the media came first (and playback does not loop).
+  case endedFirst
+  /// A whole pass of a looping file went by without it.
+  case neverInLoop
+}
+
+public struct WaitResult: Sendable, Equatable {
+  public var id: Int
+  public var outcome: WaitOutcome
+  public var position: MediaTime
+
+  public init(id: Int, outcome: WaitOutcome, position: MediaTime) {
+    self.id = id
+    self.outcome = outcome
+    self.position = position
   }
 }
 
@@ -196,10 +312,13 @@ public struct PlaybackStatus: Sendable, Equatable {
   public var rate: Double
   public var framesDecoded: Int
   public var decodeErrors: Int
+  public var loops: Int
+  /// See `PlaybackSnapshot.latenessP99`.
+  public var latenessP99: Double?
 
   public init(
     state: PlaybackState, position: MediaTime, duration: MediaTime?, rate: Double, framesDecoded: Int,
-    decodeErrors: Int
+    decodeErrors: Int, loops: Int = 0, latenessP99: Double? = nil
   ) {
     self.state = state
     self.position = position
@@ -207,6 +326,8 @@ public struct PlaybackStatus: Sendable, Equatable {
     self.rate = rate
     self.framesDecoded = framesDecoded
     self.decodeErrors = decodeErrors
+    self.loops = loops
+    self.latenessP99 = latenessP99
   }
 }
 
@@ -259,6 +380,15 @@ public enum Command: Sendable, Equatable {
   case frame
   case help
   case quit
+  /// Pause and show the frame this many frames after (or before, when negative) the one on screen.
+  case step(Int)
+  case rate(Double)
+  /// Load another file (a path as written; relative paths resolve against the session's folder).
+  case open(String)
+  /// Unload the file and go idle.
+  case close
+  case wait(WaitCondition, timeout: Double?)
+  case expect(Expectation)
 
   /// The verb as the user writes it.
   public var verb: String {
@@ -273,15 +403,41 @@ public enum Command: Sendable, Equatable {
     case .frame: "frame"
     case .help: "help"
     case .quit: "quit"
+    case .step: "step"
+    case .rate: "rate"
+    case .open: "open"
+    case .close: "close"
+    case .wait: "wait"
+    case .expect: "expect"
     }
   }
 
-  /// Queries report and never change state; they wait for earlier seeks to land first.
+  /// Queries report and never change state.
   public var isQuery: Bool {
     switch self {
-    case .status, .info, .frame: true
+    case .status, .info, .frame, .expect: true
     default: false
     }
+  }
+
+  /// Scrubs and skips: the commands that may coalesce when several arrive before the first lands.
+  public var isSeek: Bool {
+    switch self {
+    case .scrub, .skip: true
+    default: false
+    }
+  }
+}
+
+/// Where a command came from: its line number in the input (1-based, counting every line) and its
+/// text, so a failure can point at it.
+public struct SourceLine: Sendable, Equatable {
+  public var number: Int
+  public var text: String
+
+  public init(number: Int, text: String) {
+    self.number = number
+    self.text = text
   }
 }
 
@@ -289,10 +445,12 @@ public enum Command: Sendable, Equatable {
 public struct NumberedCommand: Sendable, Equatable {
   public var id: Int
   public var command: Command
+  public var source: SourceLine?
 
-  public init(id: Int, command: Command) {
+  public init(id: Int, command: Command, source: SourceLine? = nil) {
     self.id = id
     self.command = command
+    self.source = source
   }
 }
 
@@ -322,6 +480,18 @@ public struct PlaybackError: Error, Sendable, Equatable {
     case decodeError = "decode_error"
     /// Reading the file failed part-way; playback stops where it is.
     case readError = "read_error"
+    /// A JSON command line that is not a JSON object of the documented shape.
+    case badJSON = "bad_json"
+    /// A JSON command's `id` that is not a string or a number.
+    case badID = "bad_id"
+    /// An `expect` names a field vpk does not know.
+    case unknownField = "unknown_field"
+    /// A `wait` ran out of time before its condition held.
+    case waitTimeout = "wait_timeout"
+    /// A `wait` whose condition cannot hold (paused, or the end comes first).
+    case waitImpossible = "wait_impossible"
+    /// An `expect` whose check did not hold.
+    case expectFailed = "expect_failed"
   }
 
   public var code: Code
@@ -331,4 +501,10 @@ public struct PlaybackError: Error, Sendable, Equatable {
     self.code = code
     self.message = message
   }
+}
+
+/// The `id` a client gave a JSON command; every event the command causes carries it back.
+public enum ClientID: Sendable, Equatable {
+  case string(String)
+  case number(Double)
 }

@@ -8,7 +8,11 @@
 @MainActor
 public final class JSONLinesView: PlaybackView {
   /// The version of this JSON-lines protocol, announced in `hello`.
-  public static let protocolVersion = 1
+  public static let protocolVersion = 2
+  /// What this vpk understands beyond protocol 1, announced in `hello`.
+  public static let capabilities = [
+    "json-commands", "client-ids", "virtual-clock", "wait", "expect", "step", "rate", "open-close", "loop",
+  ]
 
   private let output: any TextOutput
   private let version: String
@@ -51,6 +55,7 @@ public final class JSONLinesView: PlaybackView {
       event: "hello", commandID: nil,
       fields: [
         .init("protocol", .integer(Self.protocolVersion)), .init("version", .string(version)),
+        .init("capabilities", .list(Self.capabilities.map { .string($0) })),
       ], text: "hello")
   }
 
@@ -63,7 +68,13 @@ public final class JSONLinesView: PlaybackView {
   /// One object on one line: `event`, then `id` when there is one, then the fields in order.
   nonisolated static func encode(_ event: EventViewModel) -> String {
     var members = ["\"event\":" + encode(event.event)]
-    if let id = event.commandID { members.append("\"id\":" + String(id)) }
+    // A client's own id comes back as `id`; the command's ordinal then goes in `seq`.
+    if let clientID = event.clientID {
+      members.append("\"id\":" + encode(clientID))
+      if let id = event.commandID { members.append("\"seq\":" + String(id)) }
+    } else if let id = event.commandID {
+      members.append("\"id\":" + String(id))
+    }
     for field in event.fields {
       members.append(encode(field.key) + ":" + encode(field.value))
     }
@@ -77,6 +88,7 @@ public final class JSONLinesView: PlaybackView {
     case .integer(let integer): String(integer)
     case .bool(let bool): bool ? "true" : "false"
     case .null: "null"
+    case .list(let values): "[" + values.map(encode).joined(separator: ",") + "]"
     }
   }
 

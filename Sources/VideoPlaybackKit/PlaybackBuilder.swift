@@ -2,9 +2,10 @@
 // presenter, the interactor and the router, and wires them with weak back-references:
 //   PlaybackModule ─► view, presenter, router, reader
 //   presenter ─► interactor ─► manager;   interactor ┄► presenter, router;   presenter ┄► view;
-//   manager ┄► interactor (delegate)          (─► strong, ┄► weak)
-// The playback manager comes from outside (the app passes the FFmpeg engine, tests a fake), so
-// this module never depends on FFmpeg.
+//   manager ┄► interactor (delegate);   router ─► makeManager    (─► strong, ┄► weak)
+// Playback managers come from outside through `makeManager` (the app passes one that makes the
+// FFmpeg engine, tests a fake), so this module never depends on FFmpeg. The router calls it again
+// for every `open`.
 
 import Foundation
 
@@ -29,24 +30,31 @@ public enum PlaybackBuilder {
   /// Media seconds between status-line redraws on a terminal.
   static let terminalRefreshInterval = 0.1
 
-  /// Builds a playback module for `path` whose view writes to standard output.
+  /// Builds a playback module for `path` (nil: start idle) whose view writes to standard output.
   /// - Parameters:
   ///   - environment: the process environment (NO_COLOR, TERM decide colour and redraw).
-  ///   - onClose: called once with the exit status when the session is over.
+  ///   - makeManager: makes a playback manager, for the first file and for every `open`.
+  ///   - baseDirectory: the folder relative `open` paths resolve against (nil: the working directory).
+  ///   - onClose: called once with the exit status and the session's report when it is over.
   public static func build(
-    path: String, options: PlaybackOptions, format: OutputFormat, input: InputSource,
-    environment: [String: String], manager: any PlaybackManager, onClose: @escaping @MainActor (Int32) -> Void
+    path: String?, options: PlaybackOptions, format: OutputFormat, input: InputSource,
+    environment: [String: String], baseDirectory: String? = nil,
+    makeManager: @escaping @MainActor () -> any PlaybackManager,
+    onClose: @escaping @MainActor (Int32, SessionReport) -> Void
   ) -> PlaybackModule {
     let traits = TextStatusView.terminalTraits(isTTY: isatty(STDOUT_FILENO) == 1, environment: environment)
     return build(
       path: path, options: options, format: format, input: input, output: FileDescriptorOutput.standardOutput(),
-      isTerminal: traits.isTerminal, useColor: traits.useColor, manager: manager, onClose: onClose)
+      isTerminal: traits.isTerminal, useColor: traits.useColor, baseDirectory: baseDirectory,
+      makeManager: makeManager, onClose: onClose)
   }
 
-  /// Builds a playback module whose view writes to `output` (tests capture it).
+  /// Builds a playback module whose view writes to `output` (tests and `vpk test` capture it).
   public static func build(
-    path: String, options: PlaybackOptions, format: OutputFormat, input: InputSource, output: any TextOutput,
-    isTerminal: Bool, useColor: Bool, manager: any PlaybackManager, onClose: @escaping @MainActor (Int32) -> Void
+    path: String?, options: PlaybackOptions, format: OutputFormat, input: InputSource, output: any TextOutput,
+    isTerminal: Bool, useColor: Bool, baseDirectory: String? = nil,
+    makeManager: @escaping @MainActor () -> any PlaybackManager,
+    onClose: @escaping @MainActor (Int32, SessionReport) -> Void
   ) -> PlaybackModule {
     var options = options
     if format == .text && isTerminal {
@@ -54,7 +62,9 @@ public enum PlaybackBuilder {
       options.progressInterval = terminalRefreshInterval
     }
     let presenter = PlaybackPresenter()
-    let interactor = PlaybackInteractor(manager: manager, path: path, options: options)
+    let manager = path == nil ? nil : makeManager()
+    let interactor = PlaybackInteractor(
+      manager: manager, path: path, options: options, baseDirectory: baseDirectory)
     let outputClosed: @MainActor () -> Void = { [weak presenter] in presenter?.onOutputClosed() }
     let view: any PlaybackView
     var reader: CommandReader?
@@ -85,15 +95,16 @@ public enum PlaybackBuilder {
       view = JSONLinesView(output: output, onClosed: outputClosed)
       if case .standardInput = input { reader = CommandReader(fileDescriptor: STDIN_FILENO) }
     }
-    let router = PlaybackRouter { [reader] code in
+    let router = PlaybackRouter(makeManager: makeManager) { [reader] code, report in
       reader?.restoreTerminal()
-      onClose(code)
+      onClose(code, report)
     }
     presenter.view = view
     presenter.interactor = interactor
     interactor.presenter = presenter
     interactor.router = router
-    manager.delegate = interactor
+    router.managerDelegate = interactor
+    manager?.delegate = interactor
     let scripted: [String]? = if case .lines(let lines) = input { lines } else { nil }
     return PlaybackModule(
       view: view, presenter: presenter, router: router, reader: reader, echo: echo, scriptedInput: scripted)

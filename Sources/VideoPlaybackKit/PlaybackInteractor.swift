@@ -3,16 +3,27 @@
 // - Every command gets an id (its ordinal among the commands received) and runs in order.
 // - Commands that need media wait until the file is ready; `scrub 30` as the first line works.
 // - Seeks are transactions: each ends in one `seeked` or `superseded` from the manager.
-// - Queries (`status`, `info`, `frame`) are barriers: they wait until every earlier seek has landed.
+// - Only seeks overlap: every other command waits until the operations before it (seeks, steps,
+//   waits) have finished, so it sees their outcome. Seeks that arrive together coalesce.
+// - On the virtual clock nothing overlaps at all: each command finishes before the next starts, so
+//   a session's transcript is the same on every run.
 // - `skip` is relative to where playback will be once the pending seeks land, so skips add up.
 // - Targets clamp to the media; the end is explicit and `--at-end` decides what follows.
+// - `wait` and `expect` make a session a test: failed checks are reported and make the exit status 1.
+// - `open` and `close` ask the router for a fresh playback manager (or none): the session goes on.
+
+import Foundation
 
 /// Exit statuses of a playback session (documented in README.md).
 public enum SessionExitCode {
   /// `quit`, the end of the media, or input ended with nothing left to play.
   public static let success: Int32 = 0
-  /// The media could not be opened (missing, not media, no playable stream …).
+  /// An `expect` or a `wait` failed (the session otherwise ended normally).
+  public static let checksFailed: Int32 = 1
+  /// The media given on the command line could not be opened (missing, not media …).
   public static let mediaUnreadable: Int32 = 3
+  /// Hung up (SIGHUP, 128 + 1).
+  public static let hungUp: Int32 = 129
   /// Interrupted by SIGINT (128 + 2).
   public static let interrupted: Int32 = 130
   /// Terminated by SIGTERM (128 + 15).
@@ -25,58 +36,86 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
   public weak var presenter: (any PlaybackInteractorOutput)?
   public weak var router: (any PlaybackRouting)?
 
-  private let manager: any PlaybackManager
-  private let path: String
+  private var manager: (any PlaybackManager)?
+  /// The file given when the session started (nil: start idle).
+  private let initialPath: String?
   private let options: PlaybackOptions
+  /// Relative `open` paths resolve against this folder (a script's folder); nil: the working directory.
+  private let baseDirectory: String?
 
-  private enum Phase { case idle, loading, ready, failed, closed }
+  private enum Phase { case idle, loading, ready, closed }
   private enum Pending {
     case command(NumberedCommand)
-    case invalid(id: Int, PlaybackError)
+    case invalid(id: Int, PlaybackError, SourceLine?)
+  }
+  /// Work handed to the manager that has not finished yet.
+  private enum Operation {
+    case seek(SeekRequest)
+    case step(id: Int)
+    case wait(id: Int, WaitCondition)
+    /// A wait with no media, timed here (wall clock only).
+    case idleWait(id: Int)
+
+    var isSeek: Bool { if case .seek = self { true } else { false } }
   }
 
-  /// Seeks the interactor starts on its own (the `--start` position, looping) carry this id.
+  /// Seeks the interactor starts on its own (the `--start` position) carry this id.
   private static let internalSeekID = 0
 
   private var phase: Phase = .idle
   private var info: MediaInfo?
+  private var path: String?
   private var state: PlaybackState = .idle
+  private var rate = 1.0
+  /// The `open` whose file is loading (its `ready` or `error` carries this id); nil for the command line's file.
+  private var openCommandID: Int?
   private var lastCommandID = 0
   private var queue: [Pending] = []
-  /// Seeks sent to the manager that have not yet landed or been superseded, oldest first.
-  private var outstandingSeeks: [SeekRequest] = []
+  private var outstanding: [Operation] = []
   private var inputHasEnded = false
+  /// The last error reported, for `expect error`: its code and whether a command caused it.
+  private var lastError: (code: PlaybackError.Code, commandID: Int?)?
+  private var report = SessionReport()
 
-  public init(manager: any PlaybackManager, path: String, options: PlaybackOptions) {
+  /// - Parameters:
+  ///   - manager: the manager for `path`; nil when the session starts idle.
+  ///   - path: the file to open at start, nil to start idle (`vpk play --idle`, scripts).
+  public init(
+    manager: (any PlaybackManager)?, path: String?, options: PlaybackOptions, baseDirectory: String? = nil
+  ) {
     self.manager = manager
-    self.path = path
+    self.initialPath = path
     self.options = options
+    self.baseDirectory = baseDirectory
   }
+
+  private var isVirtual: Bool { options.clock == .virtual }
 
   // MARK: - PlaybackInteractorInput
 
   public func start() {
-    guard phase == .idle else { return }
-    phase = .loading
-    state = .loading
-    presenter?.presentLoading(path: path)
-    manager.prepare(
-      path: path,
-      configuration: PlaybackConfiguration(clock: options.clock, progressInterval: options.progressInterval))
+    guard phase == .idle, state == .idle else { return }
+    if let initialPath {
+      load(initialPath, commandID: nil)
+    } else {
+      drain()
+    }
   }
 
-  public func submit(_ command: Command) {
-    guard phase != .closed else { return }
+  @discardableResult public func submit(_ command: Command, source: SourceLine?) -> Int {
     lastCommandID += 1
-    queue.append(.command(NumberedCommand(id: lastCommandID, command: command)))
+    guard phase != .closed else { return lastCommandID }
+    queue.append(.command(NumberedCommand(id: lastCommandID, command: command, source: source)))
     drain()
+    return lastCommandID
   }
 
-  public func submitInvalid(_ error: PlaybackError) {
-    guard phase != .closed else { return }
+  @discardableResult public func submitInvalid(_ error: PlaybackError, source: SourceLine?) -> Int {
     lastCommandID += 1
-    queue.append(.invalid(id: lastCommandID, error))
+    guard phase != .closed else { return lastCommandID }
+    queue.append(.invalid(id: lastCommandID, error, source))
     drain()
+    return lastCommandID
   }
 
   public func inputEnded() {
@@ -85,7 +124,12 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
   }
 
   public func terminate(_ signal: TerminationSignal) {
-    let code = signal == .interrupt ? SessionExitCode.interrupted : SessionExitCode.terminated
+    let code: Int32
+    switch signal {
+    case .interrupt: code = SessionExitCode.interrupted
+    case .terminate: code = SessionExitCode.terminated
+    case .hangUp: code = SessionExitCode.hungUp
+    }
     close(reason: signal.rawValue, exitCode: code, commandID: nil)
   }
 
@@ -93,8 +137,8 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     // Nobody is listening any more: stop quietly. Nothing can be shown, so nothing is presented.
     guard phase != .closed else { return }
     phase = .closed
-    manager.shutdown()
-    router?.closeSession(exitCode: SessionExitCode.success)
+    manager?.shutdown()
+    router?.closeSession(exitCode: SessionExitCode.success, report: report)
   }
 
   // MARK: - Running commands in order
@@ -105,7 +149,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     closeIfNothingCanHappen()
   }
 
-  /// Runs queued commands from the front until one must wait (for the file, or for a seek to land).
+  /// Runs queued commands from the front until one must wait (for the file, or for earlier work).
   private func runQueued() {
     while let head = queue.first, phase != .closed, canRun(head) {
       queue.removeFirst()
@@ -114,41 +158,52 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
   }
 
   private func canRun(_ pending: Pending) -> Bool {
+    // On the virtual clock every command waits for everything before it: same order, every run.
+    if isVirtual && (!outstanding.isEmpty || phase == .loading) { return false }
     guard case .command(let numbered) = pending else { return true }
     switch numbered.command {
     case .help: return true
-    // Quit waits for the seeks before it, so each still gets its answer; it need not wait for the file.
-    case .quit: return outstandingSeeks.isEmpty
-    default: break
+    // Quit waits for the work before it, so each gets its answer; it need not wait for the file.
+    case .quit: return outstanding.isEmpty
+    case .scrub, .skip: return phase != .loading && outstanding.allSatisfy(\.isSeek)
+    default: return phase != .loading && outstanding.isEmpty
     }
-    if phase == .idle || phase == .loading { return false }
-    if numbered.command.isQuery { return outstandingSeeks.isEmpty }
-    return true
   }
 
   private func run(_ pending: Pending) {
+    report.commandCount += 1
     switch pending {
-    case .invalid(let id, let error):
-      presenter?.presentError(error, commandID: id)
+    case .invalid(let id, let error, let source):
+      reportError(error, commandID: id, source: source)
     case .command(let numbered):
-      run(numbered.command, id: numbered.id)
+      run(numbered)
     }
   }
 
-  private func run(_ command: Command, id: Int) {
-    switch command {
-    case .help:
-      presenter?.presentHelp(commandID: id)
-      return
-    case .quit:
-      close(reason: "quit", exitCode: SessionExitCode.success, commandID: id)
-      return
-    default:
-      break
+  private func run(_ numbered: NumberedCommand) {
+    let id = numbered.id
+    switch numbered.command {
+    case .help: presenter?.presentHelp(commandID: id)
+    case .quit: close(reason: "quit", exitCode: SessionExitCode.success, commandID: id)
+    case .open(let path): load(resolved(path), commandID: id)
+    case .close: unload(commandID: id)
+    case .status: presenter?.presentStatus(currentStatus(), commandID: id)
+    case .wait(let condition, let timeout): wait(for: condition, timeout: timeout, numbered)
+    case .expect(let expectation): check(expectation, numbered)
+    default: runPlaybackCommand(numbered)
     }
-    guard phase == .ready, let info else {
-      presenter?.presentError(
-        PlaybackError(.notReady, "no media is loaded; \(command.verb) needs a file that opened"), commandID: id)
+  }
+
+  /// The commands that need media that opened.
+  private func runPlaybackCommand(_ numbered: NumberedCommand) {
+    let id = numbered.id
+    let command = numbered.command
+    guard phase == .ready, let info, let manager else {
+      let message =
+        phase == .idle
+        ? "no media is loaded; \(command.verb) needs a file: open one with open <path>"
+        : "no media is loaded; \(command.verb) needs a file that opened"
+      reportError(PlaybackError(.notReady, message), commandID: id, source: numbered.source)
       return
     }
     switch command {
@@ -156,20 +211,40 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     case .pause: pause(id: id)
     case .toggle: state == .playing ? pause(id: id) : play(id: id)
     case .scrub(.percent, _) where info.duration == nil:
-      presenter?.presentError(
+      reportError(
         PlaybackError(.unavailable, "this media does not say how long it is; scrub to a time in seconds instead of %"),
-        commandID: id)
+        commandID: id, source: numbered.source)
     case .scrub(let time, let mode):
       seek(to: time.resolved(duration: info.duration), mode: mode ?? options.seekMode, id: id)
     case .skip(let delta, let mode):
       seek(to: expectedPosition() + delta, mode: mode ?? options.seekMode, id: id)
-    case .status:
-      presenter?.presentStatus(currentStatus(), commandID: id)
+    case .step(let count):
+      guard info.video != nil else {
+        reportError(
+          PlaybackError(.unavailable, "this media has no video stream; step moves between video frames"),
+          commandID: id, source: numbered.source)
+        return
+      }
+      if state == .playing { manager.pause() }
+      state = .paused
+      outstanding.append(.step(id: id))
+      manager.step(StepRequest(id: id, count: count))
+    case .rate(let newRate):
+      guard options.clock != .free else {
+        reportError(
+          PlaybackError(
+            .unavailable, "the free clock runs as fast as decoding allows; rate applies to the wall and virtual clocks"),
+          commandID: id, source: numbered.source)
+        return
+      }
+      rate = newRate
+      manager.setRate(newRate)
+      presenter?.presentRate(newRate, commandID: id)
     case .info:
       presenter?.presentInfo(info, commandID: id)
     case .frame:
-      reportFrame(id: id, info: info)
-    case .help, .quit:
+      reportFrame(id: id, info: info, source: numbered.source)
+    case .help, .quit, .open, .close, .status, .wait, .expect:
       break
     }
   }
@@ -180,14 +255,14 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
       startSeek(SeekRequest(id: id, target: .zero, mode: .keyframe))
     }
     state = .playing
-    manager.play()
+    manager?.play()
     presentState(commandID: id)
   }
 
   private func pause(id: Int) {
     if state == .playing {
       state = .paused
-      manager.pause()
+      manager?.pause()
     }
     presentState(commandID: id)
   }
@@ -195,7 +270,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
   private func seek(to target: MediaTime, mode: SeekMode, id: Int) {
     let duration = info?.duration
     guard target.seconds.isFinite else {
-      presenter?.presentError(PlaybackError(.badArgument, "that target is not a finite time"), commandID: id)
+      reportError(PlaybackError(.badArgument, "that target is not a finite time"), commandID: id, source: nil)
       return
     }
     if state == .ended { state = .paused }
@@ -203,50 +278,262 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
   }
 
   private func startSeek(_ request: SeekRequest) {
-    outstandingSeeks.append(request)
-    manager.seek(request)
+    outstanding.append(.seek(request))
+    manager?.seek(request)
+  }
+
+  private var outstandingSeeks: [SeekRequest] {
+    outstanding.compactMap { if case .seek(let request) = $0 { request } else { nil } }
   }
 
   /// Where playback will be once the seeks already sent have landed.
   private func expectedPosition() -> MediaTime {
-    outstandingSeeks.last?.target ?? manager.snapshot().position
+    outstandingSeeks.last?.target ?? manager?.snapshot().position ?? .zero
   }
 
   private func currentStatus() -> PlaybackStatus {
-    let snapshot = manager.snapshot()
+    let snapshot = manager?.snapshot() ?? PlaybackSnapshot(position: .zero, framesDecoded: 0, decodeErrors: 0)
     let position = outstandingSeeks.last?.target ?? snapshot.position
     return PlaybackStatus(
-      state: state, position: position, duration: info?.duration, rate: 1,
-      framesDecoded: snapshot.framesDecoded, decodeErrors: snapshot.decodeErrors)
+      state: state, position: position, duration: info?.duration, rate: rate,
+      framesDecoded: snapshot.framesDecoded, decodeErrors: snapshot.decodeErrors, loops: snapshot.loops,
+      latenessP99: snapshot.latenessP99)
   }
 
   private func presentState(commandID: Int?) {
-    presenter?.presentState(
-      state, position: expectedPosition(), duration: info?.duration, commandID: commandID)
+    presenter?.presentState(state, position: expectedPosition(), duration: info?.duration, commandID: commandID)
   }
 
-  private func reportFrame(id: Int, info: MediaInfo) {
+  private func reportFrame(id: Int, info: MediaInfo, source: SourceLine?) {
     guard info.video != nil else {
-      presenter?.presentError(
+      reportError(
         PlaybackError(.unavailable, "this media has no video stream; frame reports video frames only"),
-        commandID: id)
+        commandID: id, source: source)
       return
     }
-    guard let frame = manager.currentFrame() else {
-      presenter?.presentError(
-        PlaybackError(.unavailable, "no frame has been decoded yet; play or scrub first"), commandID: id)
+    guard let frame = manager?.currentFrame() else {
+      reportError(
+        PlaybackError(.unavailable, "no frame has been decoded yet; play or scrub first"), commandID: id,
+        source: source)
       return
     }
     presenter?.presentFrame(frame, commandID: id)
   }
 
+  private func reportError(_ error: PlaybackError, commandID: Int?, source: SourceLine?) {
+    lastError = (error.code, commandID)
+    if let commandID, commandID != Self.internalSeekID {
+      report.commandErrors.append(
+        SessionReport.Failure(commandID: commandID, source: source, code: error.code, message: error.message))
+    }
+    presenter?.presentError(error, commandID: commandID)
+  }
+
+  /// The lines of the waits still running, to name them in a failure.
+  private var sources: [Int: SourceLine] = [:]
+
+  // MARK: - Media: open and close
+
+  private func resolved(_ path: String) -> String {
+    guard !path.hasPrefix("/"), let baseDirectory else { return path }
+    return (baseDirectory.hasSuffix("/") ? baseDirectory : baseDirectory + "/") + path
+  }
+
+  /// Opens `path`, replacing what is loaded. The router tears the old manager down and the Builder
+  /// makes the new one; the new file's `ready` (or `error`) answers `commandID`.
+  private func load(_ path: String, commandID: Int?) {
+    if commandID != nil || manager == nil {
+      manager = router?.gotoMedia(replacing: manager, wantsNew: true)
+    }
+    guard let manager else {
+      reportError(
+        PlaybackError(.unavailable, "vpk cannot open media in this session"), commandID: commandID, source: nil)
+      return
+    }
+    info = nil
+    self.path = path
+    phase = .loading
+    state = .loading
+    rate = 1
+    openCommandID = commandID
+    presenter?.presentLoading(path: path)
+    manager.prepare(
+      path: path,
+      configuration: PlaybackConfiguration(
+        clock: options.clock, progressInterval: options.progressInterval, loops: options.endAction == .loop))
+  }
+
+  private func unload(commandID: Int) {
+    manager = router?.gotoMedia(replacing: manager, wantsNew: false)
+    manager = nil
+    info = nil
+    path = nil
+    phase = .idle
+    state = .idle
+    rate = 1
+    presenter?.presentClosed(commandID: commandID)
+  }
+
+  // MARK: - wait
+
+  private func wait(for condition: WaitCondition, timeout: Double?, _ numbered: NumberedCommand) {
+    let id = numbered.id
+    let position = expectedPosition()
+    func satisfied() { presenter?.presentWaited(condition, position: position, commandID: id) }
+    func impossible(_ why: String) {
+      failWait(
+        PlaybackError(.waitImpossible, "wait \(condition.description) can never be satisfied: \(why)"),
+        commandID: id, source: numbered.source)
+    }
+    guard phase == .ready, let manager else {
+      if case .duration(let seconds) = condition {
+        waitWithoutMedia(seconds: seconds, id: id, condition: condition)
+      } else if case .seeked = condition {
+        satisfied()
+      } else {
+        impossible("no media is loaded; open a file first")
+      }
+      return
+    }
+    let until: PlaybackWait.Until
+    switch condition {
+    case .seeked:
+      satisfied()  // it ran after every earlier seek had landed
+      return
+    case .duration(let seconds):
+      until = .elapsed(seconds)
+    case .ended:
+      if state == .ended { return satisfied() }
+      guard state == .playing else { return impossible("playback is paused; play first") }
+      until = .ended
+    case .paused:
+      guard state == .playing else { return satisfied() }
+      guard options.endAction != .loop else {
+        return impossible("playback loops (--at-end loop), so it never stops by itself")
+      }
+      until = .ended
+    case .position(let spec):
+      if case .percent = spec, info?.duration == nil {
+        return impossible("this media does not say how long it is; wait for a position in seconds")
+      }
+      let target = spec.resolved(duration: info?.duration)
+      if position.seconds >= target.seconds - Expectation.equalityTolerance { return satisfied() }
+      guard state == .playing else { return impossible("playback is paused at \(position.seconds) s; play first") }
+      until = .position(target)
+    }
+    sources[id] = numbered.source
+    outstanding.append(.wait(id: id, condition))
+    manager.wait(PlaybackWait(id: id, until: until, timeout: timeout))
+  }
+
+  /// `wait <seconds>` with nothing loaded: on the wall clock real time passes; otherwise no time can.
+  private func waitWithoutMedia(seconds: Double, id: Int, condition: WaitCondition) {
+    guard options.clock == .wall, seconds > 0 else {
+      presenter?.presentWaited(condition, position: .zero, commandID: id)
+      return
+    }
+    outstanding.append(.idleWait(id: id))
+    Task { @MainActor [weak self] in
+      try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+      guard let self, self.phase != .closed else { return }
+      self.outstanding.removeAll { if case .idleWait(id) = $0 { true } else { false } }
+      self.presenter?.presentWaited(condition, position: .zero, commandID: id)
+      self.drain()
+    }
+  }
+
+  private func failWait(_ error: PlaybackError, commandID: Int, source: SourceLine?) {
+    lastError = (error.code, commandID)
+    report.failedChecks.append(
+      SessionReport.Failure(commandID: commandID, source: source, code: error.code, message: error.message))
+    presenter?.presentError(error, commandID: commandID)
+  }
+
+  /// Answers an outstanding `wait ended` / `wait paused` that the end satisfies.
+  private func answerWaitsSatisfiedByEnd(position: MediaTime) {
+    for operation in outstanding {
+      guard case .wait(let id, let condition) = operation else { continue }
+      let satisfied =
+        switch condition {
+        case .ended: true
+        case .paused: options.endAction != .loop
+        default: false
+        }
+      guard satisfied else { continue }
+      outstanding.removeAll { if case .wait(id, _) = $0 { true } else { false } }
+      sources[id] = nil
+      presenter?.presentWaited(condition, position: position, commandID: id)
+    }
+  }
+
+  // MARK: - expect
+
+  private func check(_ expectation: Expectation, _ numbered: NumberedCommand) {
+    report.expectCount += 1
+    let actual = actualValue(of: expectation.field)
+    let expected = expectation.expected.resolved(duration: info?.duration)
+    let held = expectation.holds(actual: actual, expected: expected)
+    if expectation.field == .error, held, let lastError, let erroredID = lastError.commandID {
+      // `expect error == <code>` that holds acknowledges that error: it was the point of the test.
+      report.commandErrors.removeAll { $0.commandID == erroredID }
+    }
+    if !held {
+      report.failedChecks.append(
+        SessionReport.Failure(
+          commandID: numbered.id, source: numbered.source, code: .expectFailed, expected: expected, actual: actual,
+          message: "expect \(expectation.field.rawValue) \(expectation.op.rawValue) failed"))
+    }
+    presenter?.presentExpectation(
+      expectation, expected: expected, actual: actual, held: held, source: numbered.source, commandID: numbered.id)
+  }
+
+  /// What the session holds for `field` now (`none` when the media has no such thing).
+  private func actualValue(of field: ExpectField) -> ExpectValue {
+    func number(_ value: Double?) -> ExpectValue { value.map(ExpectValue.number) ?? .none }
+    func number(_ value: Int?) -> ExpectValue { value.map { .number(Double($0)) } ?? .none }
+    func string(_ value: String?) -> ExpectValue { value.map(ExpectValue.string) ?? .none }
+    let status = currentStatus()
+    switch field {
+    case .state: return .string(status.state.rawValue)
+    case .position: return .number(status.position.seconds)
+    case .duration: return number(info?.duration?.seconds)
+    case .rate: return .number(rate)
+    case .loops: return number(status.loops)
+    case .error: return string(lastError?.code.rawValue)
+    case .container: return string(info?.container)
+    case .path: return string(path)
+    case .framesDecoded: return number(status.framesDecoded)
+    case .decodeErrors: return number(status.decodeErrors)
+    case .videoCodec: return string(info?.video?.codec)
+    case .videoWidth: return number(info?.video?.width)
+    case .videoHeight: return number(info?.video?.height)
+    case .videoFPS: return number(info?.video?.frameRate)
+    case .videoPixelFormat: return string(info?.video?.pixelFormat)
+    case .audioCodec: return string(info?.audio?.codec)
+    case .audioSampleRate: return number(info?.audio?.sampleRate)
+    case .audioChannels: return number(info?.audio?.channels)
+    case .framePTS, .frameTime, .frameMD5, .frameKey, .frameWidth, .frameHeight, .framePixelFormat:
+      guard info?.video != nil, let frame = manager?.currentFrame() else { return .none }
+      switch field {
+      case .framePTS: return .number(Double(frame.pts))
+      case .frameTime: return .number(frame.time.seconds)
+      case .frameMD5: return .string(frame.md5)
+      case .frameKey: return .bool(frame.isKeyframe)
+      case .frameWidth: return .number(Double(frame.width))
+      case .frameHeight: return .number(Double(frame.height))
+      default: return .string(frame.pixelFormat)
+      }
+    }
+  }
+
   // MARK: - Leaving
 
-  /// With input ended, a session that is paused (or stopped at the end) can never move again: leave.
+  /// With input ended, a session that cannot move again leaves: paused, stopped at the end, idle,
+  /// or on the virtual clock (where only a `wait` moves time).
   private func closeIfNothingCanHappen() {
-    guard inputHasEnded, queue.isEmpty, outstandingSeeks.isEmpty else { return }
+    guard inputHasEnded, queue.isEmpty, outstanding.isEmpty else { return }
     switch phase {
-    case .ready where state == .paused || state == .ended:
+    case .ready where state == .paused || state == .ended || isVirtual:
       close(reason: "input ended", exitCode: SessionExitCode.success, commandID: nil)
     case .idle:
       close(reason: "input ended", exitCode: SessionExitCode.success, commandID: nil)
@@ -261,23 +548,30 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     for seek in outstandingSeeks where seek.id != Self.internalSeekID {
       presenter?.presentSuperseded(id: seek.id, by: nil)
     }
-    outstandingSeeks.removeAll()
+    outstanding.removeAll()
     let status = currentStatus()
     phase = .closed
-    manager.shutdown()
+    manager?.shutdown()
     presenter?.presentShutdown(reason: reason, status: status, commandID: commandID)
-    router?.closeSession(exitCode: exitCode)
+    let code =
+      exitCode == SessionExitCode.success && !report.failedChecks.isEmpty ? SessionExitCode.checksFailed : exitCode
+    router?.closeSession(exitCode: code, report: report)
   }
 
   // MARK: - PlaybackManagerDelegate
 
+  /// Reports from a manager that has since been replaced (by `open` or `close`) are dropped.
+  private func isCurrent(_ reporter: any PlaybackManager) -> Bool {
+    manager.map { $0 === reporter } ?? false
+  }
+
   public func playbackManager(_ manager: any PlaybackManager, didBecomeReady info: MediaInfo) {
-    guard phase == .loading else { return }
+    guard isCurrent(manager), phase == .loading else { return }
     self.info = info
     phase = .ready
     state = .paused
-    presenter?.presentReady(info)
-    if let start = options.start {
+    presenter?.presentReady(info, commandID: openCommandID)
+    if openCommandID == nil, let start = options.start {
       startSeek(
         SeekRequest(
           id: Self.internalSeekID, target: start.resolved(duration: info.duration).clamped(to: info.duration),
@@ -292,60 +586,117 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
   }
 
   public func playbackManager(_ manager: any PlaybackManager, didFailToOpen error: PlaybackError) {
-    guard phase == .loading else { return }
-    phase = .failed
-    presenter?.presentError(error, commandID: nil)
-    close(reason: "open failed", exitCode: SessionExitCode.mediaUnreadable, commandID: nil)
+    guard isCurrent(manager), phase == .loading else { return }
+    let commandID = openCommandID
+    phase = .idle
+    state = .idle
+    info = nil
+    path = nil
+    self.manager = router?.gotoMedia(replacing: manager, wantsNew: false)
+    self.manager = nil
+    if let commandID {
+      // An `open` that failed leaves the session idle and usable.
+      reportError(error, commandID: commandID, source: nil)
+      drain()
+    } else {
+      reportError(error, commandID: nil, source: nil)
+      close(reason: "open failed", exitCode: SessionExitCode.mediaUnreadable, commandID: nil)
+    }
   }
 
   public func playbackManager(_ manager: any PlaybackManager, didReachProgress position: MediaTime) {
     // While a seek is pending, positions are about to be replaced: never show a pre-seek one.
-    guard phase == .ready, outstandingSeeks.isEmpty else { return }
-    presenter?.presentProgress(position: position, duration: info?.duration, state: state)
+    guard isCurrent(manager), phase == .ready, outstandingSeeks.isEmpty else { return }
+    presenter?.presentProgress(position: position, duration: info?.duration, state: state, rate: rate)
   }
 
   public func playbackManager(_ manager: any PlaybackManager, didFinishSeek result: SeekResult) {
-    guard phase == .ready else { return }
-    outstandingSeeks.removeAll { $0.id == result.id }
+    guard isCurrent(manager), phase == .ready else { return }
+    outstanding.removeAll { if case .seek(let request) = $0 { request.id == result.id } else { false } }
     if result.id != Self.internalSeekID {
-      presenter?.presentSeeked(result, duration: info?.duration)
+      presenter?.presentSeeked(result, duration: info?.duration, showsTiming: !isVirtual)
     }
     drain()
   }
 
   public func playbackManager(_ manager: any PlaybackManager, didSupersedeSeek id: Int, by newerID: Int) {
-    guard phase == .ready else { return }
-    outstandingSeeks.removeAll { $0.id == id }
+    guard isCurrent(manager), phase == .ready else { return }
+    outstanding.removeAll { if case .seek(let request) = $0 { request.id == id } else { false } }
     if id != Self.internalSeekID {
       presenter?.presentSuperseded(id: id, by: newerID)
     }
     drain()
   }
 
-  public func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime) {
+  public func playbackManager(_ manager: any PlaybackManager, didFinishStep result: StepResult) {
+    guard isCurrent(manager), phase == .ready else { return }
+    outstanding.removeAll { if case .step(result.id) = $0 { true } else { false } }
+    presenter?.presentStepped(result, duration: info?.duration)
+    drain()
+  }
+
+  public func playbackManager(_ manager: any PlaybackManager, didFinishWait result: WaitResult) {
+    guard isCurrent(manager), phase == .ready else { return }
+    guard
+      let index = outstanding.firstIndex(where: { if case .wait(result.id, _) = $0 { true } else { false } }),
+      case .wait(_, let condition) = outstanding[index]
+    else { return }  // already answered by the end
+    outstanding.remove(at: index)
+    let source = sources.removeValue(forKey: result.id)
+    let at = PlaybackPresenter.seconds(result.position.seconds)
+    switch result.outcome {
+    case .satisfied:
+      presenter?.presentWaited(condition, position: result.position, commandID: result.id)
+    case .timedOut:
+      failWait(
+        PlaybackError(.waitTimeout, "wait \(condition.description) timed out at position \(at)"),
+        commandID: result.id, source: source)
+    case .notPlaying:
+      failWait(
+        PlaybackError(.waitImpossible, "wait \(condition.description) can never be satisfied: playback is not moving"),
+        commandID: result.id, source: source)
+    case .endedFirst:
+      failWait(
+        PlaybackError(
+          .waitImpossible, "wait \(condition.description) can never be satisfied: the media ended first, at \(at)"),
+        commandID: result.id, source: source)
+    case .neverInLoop:
+      failWait(
+        PlaybackError(
+          .waitImpossible,
+          "wait \(condition.description) can never be satisfied: a whole pass of the looping media went by without it"),
+        commandID: result.id, source: source)
+    }
+    drain()
+  }
+
+  public func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int) {
     // An end reached before a pending seek landed is stale: the seek moves playback away from it.
     // The engine keeps wanting to play (it stands still at the end); what follows is decided here.
-    guard phase == .ready, outstandingSeeks.isEmpty else { return }
-    presenter?.presentEnded(position: position, duration: info?.duration)
+    guard isCurrent(manager), phase == .ready, outstandingSeeks.isEmpty else { return }
+    presenter?.presentEnded(position: position, duration: info?.duration, loops: loops)
     switch options.endAction {
     case .exit:
       state = .ended
       manager.pause()
+      answerWaitsSatisfiedByEnd(position: position)
       runQueued()
       close(reason: "ended", exitCode: SessionExitCode.success, commandID: nil)
     case .pause:
       state = .ended
       manager.pause()
+      answerWaitsSatisfiedByEnd(position: position)
       drain()
     case .loop:
-      startSeek(SeekRequest(id: Self.internalSeekID, target: .zero, mode: .keyframe))
+      // The engine goes on from the start by itself, without a gap.
+      answerWaitsSatisfiedByEnd(position: position)
       drain()
     }
   }
 
   public func playbackManager(_ manager: any PlaybackManager, didEncounter error: PlaybackError) {
     // Damage can show in the very first frame, before `ready`: report it then too.
-    guard phase == .ready || phase == .loading else { return }
-    presenter?.presentError(error, commandID: nil)
+    guard isCurrent(manager), phase == .ready || phase == .loading else { return }
+    reportError(error, commandID: nil, source: nil)
   }
 }

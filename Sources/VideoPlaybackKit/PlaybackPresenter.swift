@@ -10,6 +10,8 @@
 // `=`, `\` or control characters are double-quoted with backslash escapes, so a value never
 // spans lines.
 
+import Foundation
+
 @MainActor
 public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteractorOutput {
   public weak var view: (any PlaybackView)?
@@ -23,6 +25,10 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
   /// View state: the state the status line shows, for redraws by events that do not carry one
   /// (`seeked`). Every event that redraws the line carries its position and duration.
   private var shownState: PlaybackState = .idle
+  /// The ids clients gave their JSON commands, by command id: events show these instead.
+  private var clientIDs: [Int: ClientID] = [:]
+  /// Input lines seen so far, so a command can name its line.
+  private var lineNumber = 0
 
   /// - Parameter maxLineBytes: the command reader's line limit, for the error a longer line gets.
   public init(parser: CommandParser = CommandParser(), maxLineBytes: Int = 65_536) {
@@ -37,23 +43,29 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
   }
 
   public func onInputLine(_ line: InputLine) {
+    lineNumber += 1
     switch line {
     case .text(let text):
-      switch parser.parse(text) {
-      case .empty: break
-      case .command(let command): interactor?.submit(command)
-      case .invalid(let error): interactor?.submitInvalid(error)
+      let source = SourceLine(number: lineNumber, text: text)
+      let (parsed, clientID) = parser.parseInput(text)
+      let id: Int?
+      switch parsed {
+      case .empty: id = nil
+      case .command(let command): id = interactor?.submit(command, source: source)
+      case .invalid(let error): id = interactor?.submitInvalid(error, source: source)
       }
+      if let id, let clientID { clientIDs[id] = clientID }
     case .tooLong(let byteCount):
       interactor?.submitInvalid(
         PlaybackError(
           .badInput,
           "line of \(byteCount) bytes is over the \(maxLineBytes)-byte limit; send one command per line"
-        ))
+        ), source: SourceLine(number: lineNumber, text: ""))
     case .invalidUTF8:
       interactor?.submitInvalid(
         PlaybackError(
-          .badInput, "line is not valid UTF-8; send commands as UTF-8 text, one per line"))
+          .badInput, "line is not valid UTF-8; send commands as UTF-8 text, one per line"),
+        source: SourceLine(number: lineNumber, text: ""))
     }
   }
 
@@ -78,8 +90,8 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
         text: "\(Self.glyph(.loading)) loading \(Self.escapingControls(Self.fileName(path)))"))
   }
 
-  public func presentReady(_ info: MediaInfo) {
-    var event = EventBuilder(event: "ready", commandID: nil)
+  public func presentReady(_ info: MediaInfo, commandID: Int?) {
+    var event = builder("ready", commandID)
     Self.describe(info, into: &event, withBitRates: false)
     display(event)
     // A manager that is ready has opened the file and waits, paused, at the start (see the Contract).
@@ -89,7 +101,7 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
   public func presentState(
     _ state: PlaybackState, position: MediaTime, duration: MediaTime?, commandID: Int?
   ) {
-    var event = EventBuilder(event: "state", commandID: commandID)
+    var event = builder("state", commandID)
     event.string("state", state.rawValue)
     event.time("position", position)
     if let duration { event.time("duration", duration) }
@@ -97,7 +109,7 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
     redrawStatusLine(state: state, position: position, duration: duration)
   }
 
-  public func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState) {
+  public func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState, rate: Double) {
     var event = EventBuilder(event: "progress", commandID: nil)
     event.time("position", position)
     if let duration { event.time("duration", duration) }
@@ -105,62 +117,116 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
       event.decimal("percent", position.seconds / duration.seconds * 100, decimals: 1)
     }
     event.string("state", state.rawValue)
+    event.decimal("rate", rate, decimals: 3, trimmed: true)
     var model = event.model
     model.isTransient = true
     view?.displayEvent(model)
     redrawStatusLine(state: state, position: position, duration: duration)
   }
 
-  public func presentSeeked(_ result: SeekResult, duration: MediaTime?) {
-    var event = EventBuilder(event: "seeked", commandID: result.id)
+  public func presentSeeked(_ result: SeekResult, duration: MediaTime?, showsTiming: Bool) {
+    var event = builder("seeked", result.id)
     event.time("target", result.target)
     event.time("position", result.position)
     event.string("mode", result.mode.rawValue)
-    event.decimal("ms", result.milliseconds, decimals: 1, jsonDecimals: 3)
+    // Wall-clock figures would make a virtual-clock transcript differ from run to run.
+    if showsTiming { event.decimal("ms", result.milliseconds, decimals: 1, jsonDecimals: 3) }
     display(event)
     redrawStatusLine(state: shownState, position: result.position, duration: duration)
   }
 
   public func presentSuperseded(id: Int, by newerID: Int?) {
-    var event = EventBuilder(event: "superseded", commandID: id)
-    if let newerID { event.integer("by", newerID) } else { event.string("reason", "shutdown") }
+    var event = builder("superseded", id)
+    if let newerID {
+      if let client = clientIDs[newerID] { event.clientID("by", client) } else { event.integer("by", newerID) }
+    } else {
+      event.string("reason", "shutdown")
+    }
     display(event)
   }
 
-  public func presentEnded(position: MediaTime, duration: MediaTime?) {
+  public func presentStepped(_ result: StepResult, duration: MediaTime?) {
+    var event = builder("stepped", result.id)
+    event.time("position", result.position)
+    event.integer("moved", result.moved)
+    event.integer("requested", result.requested)
+    display(event)
+    redrawStatusLine(state: .paused, position: result.position, duration: duration)
+  }
+
+  public func presentRate(_ rate: Double, commandID: Int) {
+    var event = builder("rate", commandID)
+    event.decimal("rate", rate, decimals: 3, trimmed: true)
+    display(event)
+  }
+
+  public func presentEnded(position: MediaTime, duration: MediaTime?, loops: Int) {
     var event = EventBuilder(event: "ended", commandID: nil, severity: .notice)
     event.time("position", position)
     if let duration { event.time("duration", duration) }
+    event.integer("loops", loops)
     display(event)
     redrawStatusLine(state: .ended, position: position, duration: duration)
   }
 
+  public func presentWaited(_ condition: WaitCondition, position: MediaTime, commandID: Int) {
+    var event = builder("waited", commandID)
+    event.string("condition", condition.description)
+    event.time("position", position)
+    display(event)
+  }
+
+  public func presentExpectation(
+    _ expectation: Expectation, expected: ExpectValue, actual: ExpectValue, held: Bool, source: SourceLine?,
+    commandID: Int
+  ) {
+    var event = builder("expect", commandID, severity: held ? .info : .error)
+    event.string("result", held ? "pass" : "fail")
+    event.string("field", expectation.field.rawValue)
+    event.string("op", expectation.op.rawValue)
+    event.expectValue("expected", expected)
+    event.expectValue("actual", actual)
+    if let tolerance = expectation.tolerance { event.decimal("tolerance", tolerance, decimals: 6, trimmed: true) }
+    if !held, let source {
+      event.integer("line", source.number)
+      event.string("source", source.text.trimmingCharacters(in: .whitespaces))
+    }
+    display(event)
+  }
+
+  public func presentClosed(commandID: Int) {
+    display(builder("closed", commandID))
+    redrawStatusLine(state: .idle, position: .zero, duration: nil)
+  }
+
   public func presentError(_ error: PlaybackError, commandID: Int?) {
-    var event = EventBuilder(event: "error", commandID: commandID, severity: .error)
+    var event = builder("error", commandID, severity: .error)
     event.string("code", error.code.rawValue)
     event.string("message", error.message)
     display(event)
   }
 
   public func presentStatus(_ status: PlaybackStatus, commandID: Int) {
-    var event = EventBuilder(event: "status", commandID: commandID)
+    var event = builder("status", commandID)
     event.string("state", status.state.rawValue)
     event.time("position", status.position)
     if let duration = status.duration { event.time("duration", duration) }
     event.decimal("rate", status.rate, decimals: 3, trimmed: true)
     event.integer("frames_decoded", status.framesDecoded)
     event.integer("decode_errors", status.decodeErrors)
+    event.integer("loops", status.loops)
+    if let lateness = status.latenessP99 { event.decimal("late_p99_ms", lateness, decimals: 3) }
     display(event)
   }
 
   public func presentInfo(_ info: MediaInfo, commandID: Int) {
-    var event = EventBuilder(event: "info", commandID: commandID)
+    var event = builder("info", commandID)
     Self.describe(info, into: &event, withBitRates: true)
     display(event)
   }
 
   public func presentFrame(_ frame: FrameIdentity, commandID: Int) {
-    var event = EventBuilder(event: "frame", commandID: commandID)
+    var event = builder("frame", commandID)
     event.integer("pts", Int(frame.pts))
     event.string("time_base", "\(frame.timeBase.num)/\(frame.timeBase.den)")
     event.time("time", frame.time)
@@ -173,7 +239,7 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
   }
 
   public func presentHelp(commandID: Int) {
-    var event = EventBuilder(event: "help", commandID: commandID)
+    var event = builder("help", commandID)
     event.string("commands", Self.helpEntries.map(\.verb).joined(separator: " "))
     var model = event.model
     model.text = Self.helpText(header: event.header)
@@ -181,7 +247,7 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
   }
 
   public func presentShutdown(reason: String, status: PlaybackStatus, commandID: Int?) {
-    var event = EventBuilder(event: "shutdown", commandID: commandID, severity: .notice)
+    var event = builder("shutdown", commandID, severity: .notice)
     event.string("reason", reason)
     event.string("state", status.state.rawValue)
     event.time("position", status.position)
@@ -193,6 +259,11 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
   }
 
   // MARK: - Showing
+
+  /// An event answering `commandID`, which it names by the client's id when the client gave one.
+  private func builder(_ name: String, _ commandID: Int?, severity: EventViewModel.Severity = .info) -> EventBuilder {
+    EventBuilder(event: name, commandID: commandID, clientID: commandID.flatMap { clientIDs[$0] }, severity: severity)
+  }
 
   private func display(_ event: EventBuilder) {
     view?.displayEvent(event.model)
@@ -244,9 +315,15 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
     ("toggle", "toggle", "switch between playing and paused"),
     ("scrub", "scrub <time> [exact|keyframe]", "seek to a time: 83.5, 1:23.5, 1:02:03.25 or 50%"),
     ("skip", "skip <±seconds> [exact|keyframe]", "seek from where playback is: +10, -5"),
+    ("step", "step [±N]", "pause and show the Nth next (or previous) frame"),
+    ("rate", "rate <x>", "playback speed: 2, 0.5 (wall and virtual clocks)"),
     ("status", "status", "report state, position and counters"),
     ("info", "info", "report the media: container, duration, streams, codecs"),
     ("frame", "frame", "report the frame on screen: pts, time, key flag, md5"),
+    ("open", "open <path>", "load another file"),
+    ("close", "close", "unload the file and go idle"),
+    ("wait", "wait <s> | ended | paused | seeked | position >= <t>", "let time pass, or until… [timeout <s>]"),
+    ("expect", "expect <field> <op> <value> [±tol]", "check state, position, frame.md5 …"),
     ("help", "help", "show this list"),
     ("quit", "quit", "leave"),
   ]
@@ -452,24 +529,60 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
 struct EventBuilder {
   let event: String
   let commandID: Int?
+  let clientID: ClientID?
   let severity: EventViewModel.Severity
   private(set) var fields: [EventViewModel.Field] = []
   private var parts: [String] = []
 
-  init(event: String, commandID: Int?, severity: EventViewModel.Severity = .info) {
+  init(event: String, commandID: Int?, clientID: ClientID? = nil, severity: EventViewModel.Severity = .info) {
     self.event = event
     self.commandID = commandID
+    self.clientID = clientID
     self.severity = severity
   }
 
-  /// `event` or `event #id`.
-  var header: String { commandID.map { "\(event) #\($0)" } ?? event }
+  /// `event`, `event #id`, or `event #<client id>` for a JSON command that gave one.
+  var header: String {
+    if let clientID { return "\(event) #\(Self.text(clientID))" }
+    return commandID.map { "\(event) #\($0)" } ?? event
+  }
 
   var model: EventViewModel {
     EventViewModel(
-      event: event, commandID: commandID, fields: fields,
+      event: event, commandID: commandID, clientID: clientID.map(Self.value), fields: fields,
       text: ([header] + parts).joined(separator: " "),
       severity: severity)
+  }
+
+  /// A client id as text: strings quoted when needed, whole numbers without a point.
+  static func text(_ id: ClientID) -> String {
+    switch id {
+    case .string(let string): PlaybackPresenter.quoted(string)
+    case .number(let number): PlaybackPresenter.trimmed(number, decimals: 6)
+    }
+  }
+
+  static func value(_ id: ClientID) -> EventViewModel.Value {
+    switch id {
+    case .string(let string): .string(string)
+    case .number(let number) where number == number.rounded() && abs(number) < 1e15: .integer(Int(number))
+    case .number(let number): .number(number)
+    }
+  }
+
+  mutating func clientID(_ key: String, _ id: ClientID) {
+    add(key, Self.value(id), Self.text(id))
+  }
+
+  /// A value `expect` compared: numbers with up to six decimals, text, true/false, or none.
+  mutating func expectValue(_ key: String, _ value: ExpectValue) {
+    switch value {
+    case .number(let number):
+      add(key, .number(PlaybackPresenter.rounded(number, decimals: 6)), PlaybackPresenter.trimmed(number, decimals: 6))
+    case .string(let string): self.string(key, string)
+    case .bool(let bool): self.bool(key, bool)
+    case .none: none(key)
+    }
   }
 
   /// Seconds: three decimals in text, microseconds in JSON.

@@ -1,18 +1,39 @@
-// PlaybackRouter: where the session goes when it leaves. It hands the exit status to the app
-// that owns the module (the `vpk` command), which decides what leaving the process means.
+// PlaybackRouter: where the session goes next. On `open` and `close` it tears the playback manager
+// down and asks the Builder (through `makeManager`) for a fresh one, wired to the interactor; when
+// the session is over it hands the exit status and the report to the app that owns the module.
 
 @MainActor
 public final class PlaybackRouter: PlaybackRouting {
-  private let onClose: @MainActor (Int32) -> Void
+  /// Receives the reports of every manager this router makes (the interactor).
+  public weak var managerDelegate: (any PlaybackManagerDelegate)?
+
+  private let makeManager: @MainActor () -> any PlaybackManager
+  private let onClose: @MainActor (Int32, SessionReport) -> Void
   private var closed = false
 
-  public init(onClose: @escaping @MainActor (Int32) -> Void) {
+  public init(
+    makeManager: @escaping @MainActor () -> any PlaybackManager,
+    onClose: @escaping @MainActor (Int32, SessionReport) -> Void
+  ) {
+    self.makeManager = makeManager
     self.onClose = onClose
   }
 
-  public func closeSession(exitCode: Int32) {
+  public func gotoMedia(replacing current: (any PlaybackManager)?, wantsNew: Bool) -> (any PlaybackManager)? {
+    if let current {
+      // Nothing the old manager still has to say may reach the session.
+      current.delegate = nil
+      current.shutdown()
+    }
+    guard wantsNew, !closed else { return nil }
+    let manager = makeManager()
+    manager.delegate = managerDelegate
+    return manager
+  }
+
+  public func closeSession(exitCode: Int32, report: SessionReport) {
     guard !closed else { return }
     closed = true
-    onClose(exitCode)
+    onClose(exitCode, report)
   }
 }

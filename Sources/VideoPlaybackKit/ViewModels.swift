@@ -10,6 +10,7 @@ public struct EventViewModel: Sendable, Equatable {
     case integer(Int)
     case bool(Bool)
     case null
+    indirect case list([Value])
   }
 
   public struct Field: Sendable, Equatable {
@@ -28,8 +29,10 @@ public struct EventViewModel: Sendable, Equatable {
 
   /// The event's name: `ready`, `state`, `progress`, `seeked`, `error` …
   public var event: String
-  /// The id of the command that caused it, if any.
+  /// The id of the command that caused it, if any: its ordinal among the commands received.
   public var commandID: Int?
+  /// The id the client gave that command (JSON commands), which views show instead of `commandID`.
+  public var clientID: Value?
   /// The event's fields in a stable order (the JSON view's keys, after `event` and `id`).
   public var fields: [Field]
   /// The whole event as one line of text, for people and for grep.
@@ -40,11 +43,12 @@ public struct EventViewModel: Sendable, Equatable {
   public var isTransient: Bool
 
   public init(
-    event: String, commandID: Int?, fields: [Field], text: String, severity: Severity = .info,
+    event: String, commandID: Int?, clientID: Value? = nil, fields: [Field], text: String, severity: Severity = .info,
     isTransient: Bool = false
   ) {
     self.event = event
     self.commandID = commandID
+    self.clientID = clientID
     self.fields = fields
     self.text = text
     self.severity = severity

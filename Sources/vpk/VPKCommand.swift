@@ -13,26 +13,32 @@ struct VPKCommand: AsyncParsableCommand {
     abstract: "A headless, scriptable video-playback controller built on FFmpeg.",
     discussion: """
       vpk plays a media file by its clock and takes commands on standard input,
-      one per line:
+      one per line (or as JSON objects):
         play, pause, toggle               start, stop, flip playback
         scrub <time> [exact|keyframe]     absolute seek: 83.5, 1:23.5, 50%
         skip <±seconds> [exact|keyframe]  relative seek: +10, -5
+        step [±N], rate <x>               frame step, playback speed
         status, info, frame               report state, media, frame on screen
+        open <path>, close                load another file, unload
+        wait <s> | ended | paused | seeked | position >= <t>  [timeout <s>]
+        expect <field> <op> <value> [±tol]
         help, quit
       Events go to standard output: text for people (one line per event when
       not on a terminal), or JSON lines with --json. Diagnostics go to stderr.
 
       Exit status: 0 done (quit, end of media, or input ended while paused);
-      3 the media could not be opened; 64 bad usage; 130 SIGINT; 143 SIGTERM.
+      1 an expect or wait failed; 3 the media could not be opened; 64 bad
+      usage; 129 SIGHUP; 130 SIGINT; 143 SIGTERM.
 
       Examples:
         vpk play movie.mp4
         vpk play movie.mp4 --paused --start 1:30
         printf 'scrub 30\\nframe\\nquit\\n' | vpk play movie.mp4 --paused
+        vpk test checks/*.vpk --junit report.xml
         vpk info movie.mp4
       """,
     version: VideoPlaybackKitVersion.current,
-    subcommands: [Play.self, Info.self],
+    subcommands: [Play.self, Info.self, Test.self],
     defaultSubcommand: Play.self
   )
 }
@@ -62,8 +68,11 @@ struct Play: AsyncParsableCommand {
         vpk play movie.mp4 --json --progress 0.5
       """)
 
-  @Argument(help: "The media file to play.", completion: .file())
-  var file: String
+  @Argument(help: "The media file to play (omit it with --idle).", completion: .file())
+  var file: String?
+
+  @Flag(name: .long, help: "Start with nothing loaded; load media with the open command.")
+  var idle = false
 
   @Flag(name: .long, help: "Start paused on the first frame instead of playing.")
   var paused = false
@@ -71,7 +80,11 @@ struct Play: AsyncParsableCommand {
   @Option(name: .long, help: "Where to start: seconds (83.5), m:ss (1:23.5), h:mm:ss, or a percentage (50%).")
   var start: String?
 
-  @Option(name: .long, help: "The clock that paces playback: wall (real time) or free (as fast as decoding allows).")
+  @Option(
+    name: .long,
+    help:
+      "The clock that paces playback: wall (real time), free (as fast as decoding allows) or virtual (moved only by wait)."
+  )
   var clock: ClockKind = .wall
 
   @Option(name: .long, help: "Media seconds between progress events, or 'off'.")
@@ -88,6 +101,8 @@ struct Play: AsyncParsableCommand {
   func validate() throws {
     _ = try startTime()
     _ = try progressInterval()
+    if file == nil && !idle { throw ValidationError("Give a media file to play, or --idle to start with none.") }
+    if file != nil && idle { throw ValidationError("--idle starts with nothing loaded; leave out the file or --idle.") }
   }
 
   private func startTime() throws -> TimeSpec? {
@@ -115,6 +130,103 @@ struct Play: AsyncParsableCommand {
   }
 }
 
+struct Test: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Run playback test scripts and report which passed.",
+    discussion: """
+      A script is a file of commands, one per line: it opens its media with
+      open <path> (relative to the script's folder), then plays, seeks, waits
+      and checks with expect. Scripts run on the virtual clock unless --clock
+      says otherwise, so they are fast and give the same transcript every run.
+      A script fails on a failed expect or wait, or on a command answered with
+      an error that no `expect error == <code>` right after it acknowledges.
+
+      Exit status: 0 all passed; 1 some failed; 2 a script could not be read.
+
+      Examples:
+        vpk test checks/*.vpk
+        vpk test checks/*.vpk --jobs 2 --junit report.xml --transcript out/
+      """)
+
+  @Argument(help: "The scripts to run.", completion: .file(extensions: ["vpk"]))
+  var scripts: [String]
+
+  @Option(name: .long, help: "The clock scripts run on: virtual (default), free or wall.")
+  var clock: ClockKind = .virtual
+
+  @Option(
+    name: .customLong("at-end"), help: "What playback does at the end of the media: pause (default), exit or loop.")
+  var atEnd: EndAction = .pause
+
+  @Option(name: .long, help: "Default seek mode for scrub and skip: exact or keyframe.")
+  var seek: SeekMode = .exact
+
+  @Option(name: .long, help: "Media seconds between progress events in transcripts, or 'off'.")
+  var progress: String = "1"
+
+  @Option(name: .long, help: "How many scripts run at once (default: the number of cores).")
+  var jobs: Int?
+
+  @Option(name: .long, help: "Real seconds a script may run before it is stopped and fails.")
+  var timeout: Double = 300
+
+  @Option(name: .long, help: "Write a JUnit XML report to this file.")
+  var junit: String?
+
+  @Option(name: .long, help: "Write each script's event transcript into this folder.")
+  var transcript: String?
+
+  @OptionGroup var output: OutputOptions
+
+  func validate() throws {
+    guard !scripts.isEmpty else { throw ValidationError("Name at least one script.") }
+    if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs takes a number from 1 to 256.") }
+    guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout takes a number of seconds above 0.") }
+    if progress.lowercased() != "off" {
+      guard let seconds = Double(progress), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+        throw ValidationError("--progress takes a number of seconds above 0 (such as 1 or 0.5), or 'off'.")
+      }
+    }
+  }
+
+  func run() async throws {
+    throw ExitCode(try await runScripts())
+  }
+
+  @MainActor
+  private func runScripts() async throws -> Int32 {
+    signal(SIGPIPE, SIG_IGN)
+    let options = PlaybackOptions(
+      autoplay: true, clock: clock, progressInterval: progress.lowercased() == "off" ? nil : Double(progress),
+      endAction: atEnd, seekMode: seek)
+    let verbose = output.verbose
+    let runner = PlaybackTestRunner(
+      options: options, format: output.json ? .json : .text,
+      jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, timeout: timeout,
+      makeManager: { FFmpegPlaybackManager(showsFFmpegWarnings: verbose) })
+    let results = await runner.run(scripts: scripts.map(PlaybackScriptFile.load))
+    let stdout = FileDescriptorOutput.standardOutput()
+    _ = stdout.write(PlaybackTestRunner.summary(of: results))
+    if let transcript {
+      do {
+        try PlaybackTestRunner.writeTranscripts(results, to: transcript, json: output.json)
+      } catch {
+        FileHandle.standardError.write(Data("vpk test: cannot write transcripts to \(transcript): \(error)\n".utf8))
+        throw ExitCode(2)
+      }
+    }
+    if let junit {
+      do {
+        try JUnitReport(results: results).xml.write(toFile: junit, atomically: true, encoding: .utf8)
+      } catch {
+        FileHandle.standardError.write(Data("vpk test: cannot write the JUnit report \(junit): \(error)\n".utf8))
+        throw ExitCode(2)
+      }
+    }
+    return PlaybackTestRunner.exitCode(of: results)
+  }
+}
+
 struct Info: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Report what a media file holds (container, duration, streams) and exit.")
@@ -138,7 +250,7 @@ extension SeekMode: ExpressibleByArgument {}
 /// Builds the module for one file and runs it until it closes; returns the exit status.
 /// With `scriptedInput`, those lines are the session's input and standard input is not read.
 @MainActor
-func runSession(file: String, options: PlaybackOptions, output: OutputOptions, scriptedInput: [String]?) async
+func runSession(file: String?, options: PlaybackOptions, output: OutputOptions, scriptedInput: [String]?) async
   -> Int32
 {
   // A reader that goes away must not kill the process: writes report EPIPE instead.
@@ -154,28 +266,28 @@ func runSession(file: String, options: PlaybackOptions, output: OutputOptions, s
       path: file, options: options, format: output.json ? .json : .text,
       input: scriptedInput.map { .lines($0) } ?? .standardInput,
       environment: ProcessInfo.processInfo.environment,
-      manager: FFmpegPlaybackManager(showsFFmpegWarnings: output.verbose),
-      onClose: { code in
+      makeManager: { FFmpegPlaybackManager(showsFFmpegWarnings: output.verbose) },
+      onClose: { code, _ in
         logger.debug("session closed", metadata: ["exit": "\(code)"])
         continuation.resume(returning: code)
       })
     module = built
     signals = SignalForwarder(handler: built.eventHandler)
-    logger.debug("session starting", metadata: ["file": "\(file)"])
+    logger.debug("session starting", metadata: ["file": "\(file ?? "(idle)")"])
     built.start()
   }
   withExtendedLifetime((module, signals)) {}
   return code
 }
 
-/// Turns SIGINT and SIGTERM into view events on the main actor, so the session can report its
+/// Turns SIGINT, SIGTERM and SIGHUP into view events on the main actor, so the session can report its
 /// final state, leave the terminal clean and exit with the documented status.
 @MainActor
 final class SignalForwarder {
   private var sources: [any DispatchSourceSignal] = []
 
   init(handler: any PlaybackViewEventHandler) {
-    for (number, signal) in [(SIGINT, TerminationSignal.interrupt), (SIGTERM, .terminate)] {
+    for (number, signal) in [(SIGINT, TerminationSignal.interrupt), (SIGTERM, .terminate), (SIGHUP, .hangUp)] {
       Foundation.signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
       source.setEventHandler { [weak handler] in

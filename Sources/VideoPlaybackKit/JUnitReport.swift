@@ -1,0 +1,63 @@
+// JUnitReport: `vpk test --junit FILE`. The JUnit XML that CI systems (Jenkins, GitLab, GitHub
+// actions' test reporters) read: one test suite, one test case per script, a <failure> per failed
+// script with every failing line, an <error> for a script that could not be read.
+
+public struct JUnitReport {
+  public var results: [PlaybackScriptResult]
+
+  public init(results: [PlaybackScriptResult]) { self.results = results }
+
+  public var xml: String {
+    let failures = results.filter { !$0.passed && $0.script.unreadable == nil }.count
+    let errors = results.filter { $0.script.unreadable != nil }.count
+    let total = results.reduce(0) { $0 + $1.seconds }
+    var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    let counts = "tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(total))\""
+    text += "<testsuites name=\"vpk test\" \(counts)>\n"
+    text += "  <testsuite name=\"vpk test\" \(counts)>\n"
+    for result in results {
+      let name = Self.escape(result.script.path)
+      text += "    <testcase classname=\"vpk\" name=\"\(name)\" time=\"\(seconds(result.seconds))\""
+      if let unreadable = result.script.unreadable {
+        text +=
+          ">\n      <error type=\"unreadable\" message=\"\(Self.escape("cannot read the script: \(unreadable)"))\"/>\n"
+        text += "    </testcase>\n"
+      } else if result.passed {
+        text += "/>\n"
+      } else {
+        let lines =
+          result.failures.map { PlaybackTestRunner.describe($0, in: result.script.path) }
+          + (result.timedOut ? ["\(result.script.path): stopped after the --timeout"] : [])
+        let first = lines.first ?? "the session ended with status \(result.exitCode)"
+        let type = result.failures.first?.code.rawValue ?? "session"
+        text += ">\n      <failure type=\"\(Self.escape(type))\" message=\"\(Self.escape(first))\">"
+        text += Self.escape(lines.joined(separator: "\n")) + "</failure>\n"
+        text += "      <system-out>" + Self.escape(result.transcript) + "</system-out>\n"
+        text += "    </testcase>\n"
+      }
+    }
+    text += "  </testsuite>\n</testsuites>\n"
+    return text
+  }
+
+  private func seconds(_ value: Double) -> String { PlaybackPresenter.fixed(value, decimals: 3) }
+
+  /// Escapes text for XML attributes and content; characters XML 1.0 cannot hold become U+FFFD.
+  static func escape(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\"": result += "&quot;"
+      case "'": result += "&apos;"
+      case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+      case _ where scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value):
+        result += "\u{FFFD}"
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+}
