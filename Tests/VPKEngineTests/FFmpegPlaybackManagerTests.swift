@@ -17,15 +17,18 @@ final class ManagerDelegateSpy: PlaybackManagerDelegate {
   var seeks: [SeekResult] = []
   var superseded: [(id: Int, by: Int)] = []
   var endedAt: MediaTime?
+  var ends: [(position: MediaTime, loops: Int)] = []
+  var steps: [StepResult] = []
+  var waits: [WaitResult] = []
   var errors: [PlaybackError] = []
   private var waiter: (id: Int, condition: () -> Bool, continuation: CheckedContinuation<Void, Never>)?
-  private var waits = 0
+  private var waitCount = 0
 
   /// Waits until `condition` holds, failing the test after `seconds`.
   func wait(_ what: String, seconds: Double = 20, until condition: @escaping () -> Bool) async throws {
     if condition() { return }
-    waits += 1
-    let id = waits
+    waitCount += 1
+    let id = waitCount
     let timeout = Task { @MainActor [weak self] in
       guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return }
       guard let self, let waiter = self.waiter, waiter.id == id else { return }
@@ -64,9 +67,18 @@ final class ManagerDelegateSpy: PlaybackManagerDelegate {
     superseded.append((id, newerID))
     record("superseded \(id) by \(newerID)")
   }
-  func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime) {
+  func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int) {
     endedAt = position
-    record("ended \(position.seconds)")
+    ends.append((position, loops))
+    record("ended \(position.seconds) loops \(loops)")
+  }
+  func playbackManager(_ manager: any PlaybackManager, didFinishStep result: StepResult) {
+    steps.append(result)
+    record("stepped \(result.id) moved \(result.moved) to \(result.position.seconds)")
+  }
+  func playbackManager(_ manager: any PlaybackManager, didFinishWait result: WaitResult) {
+    waits.append(result)
+    record("waited \(result.id) \(result.outcome) at \(result.position.seconds)")
   }
   func playbackManager(_ manager: any PlaybackManager, didEncounter error: PlaybackError) {
     errors.append(error)
@@ -81,9 +93,10 @@ struct OpenedManager {
   let spy = ManagerDelegateSpy()
   private var nextID = 1
 
-  init(_ url: URL, clock: ClockKind = .free, progress: Double? = 1) async throws {
+  init(_ url: URL, clock: ClockKind = .free, progress: Double? = 1, loops: Bool = false) async throws {
     manager.delegate = spy
-    manager.prepare(path: url.path, configuration: PlaybackConfiguration(clock: clock, progressInterval: progress))
+    manager.prepare(
+      path: url.path, configuration: PlaybackConfiguration(clock: clock, progressInterval: progress, loops: loops))
     try await spy.wait("ready or failure") { [spy] in spy.info != nil || spy.openError != nil }
   }
 
@@ -94,6 +107,24 @@ struct OpenedManager {
     manager.seek(SeekRequest(id: id, target: MediaTime(seconds: seconds), mode: mode))
     try await spy.wait("seek \(id) to \(seconds)") { [spy] in spy.seeks.contains { $0.id == id } }
     return spy.seeks.first { $0.id == id }!
+  }
+
+  /// Steps and waits for the answer.
+  mutating func step(_ count: Int) async throws -> StepResult {
+    let id = nextID
+    nextID += 1
+    manager.step(StepRequest(id: id, count: count))
+    try await spy.wait("step \(id) by \(count)") { [spy] in spy.steps.contains { $0.id == id } }
+    return spy.steps.first { $0.id == id }!
+  }
+
+  /// Waits on the engine's clock and returns how the wait ended.
+  mutating func wait(_ until: PlaybackWait.Until, timeout: Double? = nil) async throws -> WaitResult {
+    let id = nextID
+    nextID += 1
+    manager.wait(PlaybackWait(id: id, until: until, timeout: timeout))
+    try await spy.wait("wait \(id)", seconds: 60) { [spy] in spy.waits.contains { $0.id == id } }
+    return spy.waits.first { $0.id == id }!
   }
 
   func playToEnd() async throws {
