@@ -69,6 +69,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
   private var rate = 1.0
   /// The `open` whose file is loading (its `ready` or `error` carries this id); nil for the command line's file.
   private var openCommandID: Int?
+  private var openSource: SourceLine?
   private var lastCommandID = 0
   private var queue: [Pending] = []
   private var outstanding: [Operation] = []
@@ -185,7 +186,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     switch numbered.command {
     case .help: presenter?.presentHelp(commandID: id)
     case .quit: close(reason: "quit", exitCode: SessionExitCode.success, commandID: id)
-    case .open(let path): load(resolved(path), commandID: id)
+    case .open(let path): load(resolved(path), commandID: id, source: numbered.source)
     case .close: unload(commandID: id)
     case .status: presenter?.presentStatus(currentStatus(), commandID: id)
     case .wait(let condition, let timeout): wait(for: condition, timeout: timeout, numbered)
@@ -341,7 +342,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
 
   /// Opens `path`, replacing what is loaded. The router tears the old manager down and the Builder
   /// makes the new one; the new file's `ready` (or `error`) answers `commandID`.
-  private func load(_ path: String, commandID: Int?) {
+  private func load(_ path: String, commandID: Int?, source: SourceLine? = nil) {
     if commandID != nil || manager == nil {
       manager = router?.gotoMedia(replacing: manager, wantsNew: true)
     }
@@ -356,6 +357,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     state = .loading
     rate = 1
     openCommandID = commandID
+    openSource = source
     presenter?.presentLoading(path: path)
     manager.prepare(
       path: path,
@@ -598,7 +600,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     self.manager = nil
     if let commandID {
       // An `open` that failed leaves the session idle and usable.
-      reportError(error, commandID: commandID, source: nil)
+      reportError(error, commandID: commandID, source: openSource)
       drain()
     } else {
       reportError(error, commandID: nil, source: nil)

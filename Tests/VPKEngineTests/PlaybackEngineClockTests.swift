@@ -149,7 +149,8 @@ import VideoPlaybackKit
 
   @Test func aLoopOnTheVirtualClockHasNoGap() async throws {
     // Given a looping clip on the virtual clock
-    var opened = try await OpenedManager(try TestMedia.url(for: .h264BFrames), clock: .virtual, progress: nil, loops: true)
+    var opened = try await OpenedManager(
+      try TestMedia.url(for: .h264BFrames), clock: .virtual, progress: nil, loops: true)
     let duration = try #require(opened.spy.info?.duration).seconds
     opened.manager.play()
     // When exactly one duration and 1.5 s pass
