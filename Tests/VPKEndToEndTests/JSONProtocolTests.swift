@@ -27,7 +27,8 @@ final class ProtocolChecker {
     for (index, line) in lines.enumerated() {
       validated += 1
       let errors = try schema.errors(inLine: line)
-      #expect(errors.isEmpty, "\(label) line \(index + 1): \(line)\n\(errors.joined(separator: "\n"))",
+      #expect(
+        errors.isEmpty, "\(label) line \(index + 1): \(line)\n\(errors.joined(separator: "\n"))",
         sourceLocation: sourceLocation)
       #expect(
         (try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any],
@@ -39,7 +40,8 @@ final class ProtocolChecker {
       }
       events.append(event)
     }
-    #expect(events.first?["event"]?.string == "hello", "\(label): the first line is not hello",
+    #expect(
+      events.first?["event"]?.string == "hello", "\(label): the first line is not hello",
       sourceLocation: sourceLocation)
     return events
   }

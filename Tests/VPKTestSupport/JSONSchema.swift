@@ -232,7 +232,8 @@ private struct JSONParser {
   }
 
   private mutating func hex4() throws -> UInt32 {
-    guard bytes.count - index >= 4, let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+    guard bytes.count - index >= 4,
+      let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
     else { throw fail("\\u needs four hex digits") }
     index += 4
     return code
