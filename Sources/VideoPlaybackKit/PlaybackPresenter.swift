@@ -29,6 +29,11 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
   private var clientIDs: [Int: ClientID] = [:]
   /// Input lines seen so far, so a command can name its line.
   private var lineNumber = 0
+  /// The client id of the JSON command being submitted: what it causes at once (`help`, a `status`
+  /// with nothing pending) is presented before `submit` returns its number.
+  private var submittingClientID: ClientID?
+  /// The highest command number `submit` has returned; the command being submitted has a higher one.
+  private var lastSubmittedID = 0
 
   /// - Parameter maxLineBytes: the command reader's line limit, for the error a longer line gets.
   public init(parser: CommandParser = CommandParser(), maxLineBytes: Int = 65_536) {
@@ -48,25 +53,42 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
     case .text(let text):
       let source = SourceLine(number: lineNumber, text: text)
       let (parsed, clientID) = parser.parseInput(text)
+      submittingClientID = clientID
+      defer { submittingClientID = nil }
       let id: Int?
       switch parsed {
       case .empty: id = nil
       case .command(let command): id = interactor?.submit(command, source: source)
       case .invalid(let error): id = interactor?.submitInvalid(error, source: source)
       }
-      if let id, let clientID { clientIDs[id] = clientID }
+      if let id { submitted(id, clientID: clientID) }
     case .tooLong(let byteCount):
-      interactor?.submitInvalid(
+      let id = interactor?.submitInvalid(
         PlaybackError(
           .badInput,
           "line of \(byteCount) bytes is over the \(maxLineBytes)-byte limit; send one command per line"
         ), source: SourceLine(number: lineNumber, text: ""))
+      if let id { submitted(id, clientID: nil) }
     case .invalidUTF8:
-      interactor?.submitInvalid(
+      let id = interactor?.submitInvalid(
         PlaybackError(
           .badInput, "line is not valid UTF-8; send commands as UTF-8 text, one per line"),
         source: SourceLine(number: lineNumber, text: ""))
+      if let id { submitted(id, clientID: nil) }
     }
+  }
+
+  private func submitted(_ id: Int, clientID: ClientID?) {
+    lastSubmittedID = max(lastSubmittedID, id)
+    if let clientID { clientIDs[id] = clientID }
+  }
+
+  /// The id the client gave command `id`; while a command is being submitted, its number is the one
+  /// not handed back yet.
+  private func clientID(of id: Int) -> ClientID? {
+    if let known = clientIDs[id] { return known }
+    if let submittingClientID, id > lastSubmittedID { return submittingClientID }
+    return nil
   }
 
   public func onInputEnded() {
@@ -138,7 +160,7 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
   public func presentSuperseded(id: Int, by newerID: Int?) {
     var event = builder("superseded", id)
     if let newerID {
-      if let client = clientIDs[newerID] { event.clientID("by", client) } else { event.integer("by", newerID) }
+      if let client = clientID(of: newerID) { event.clientID("by", client) } else { event.integer("by", newerID) }
     } else {
       event.string("reason", "shutdown")
     }
@@ -262,7 +284,7 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
 
   /// An event answering `commandID`, which it names by the client's id when the client gave one.
   private func builder(_ name: String, _ commandID: Int?, severity: EventViewModel.Severity = .info) -> EventBuilder {
-    EventBuilder(event: name, commandID: commandID, clientID: commandID.flatMap { clientIDs[$0] }, severity: severity)
+    EventBuilder(event: name, commandID: commandID, clientID: commandID.flatMap(clientID(of:)), severity: severity)
   }
 
   private func display(_ event: EventBuilder) {
