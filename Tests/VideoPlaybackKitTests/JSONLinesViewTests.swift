@@ -3,7 +3,9 @@ import Testing
 
 @testable import VideoPlaybackKit
 
-private let hello = #"{"event":"hello","protocol":1,"version":"0.1.0"}"# + "\n"
+private let capabilities =
+  #""capabilities":["json-commands","client-ids","virtual-clock","wait","expect","step","rate","open-close","loop"]"#
+private let hello = #"{"event":"hello","protocol":2,"version":"0.1.0","# + capabilities + "}\n"
 
 private func event(
   _ name: String, id: Int? = nil, _ fields: [EventViewModel.Field] = [],
@@ -43,7 +45,7 @@ struct JSONLinesViewTests {
     // Then hello (with the given version) precedes them, once
     #expect(
       output.text
-        == #"{"event":"hello","protocol":1,"version":"9.9.9"}"# + "\n"
+        == #"{"event":"hello","protocol":2,"version":"9.9.9","# + capabilities + "}" + "\n"
         + #"{"event":"error","id":1}"# + "\n"
         + #"{"event":"error","id":2}"# + "\n")
   }
@@ -150,13 +152,13 @@ struct JSONLinesViewTests {
         path: "my \"clip\"\n.mp4", container: "mov,mp4,m4a,3gp,3g2,mj2",
         duration: MediaTime(seconds: 60),
         streamCount: 1, video: nil,
-        audio: AudioStreamInfo(codec: "aac", sampleRate: 48000, channels: 2)))
+        audio: AudioStreamInfo(codec: "aac", sampleRate: 48000, channels: 2)), commandID: nil)
     presenter.presentSeeked(
       SeekResult(
         id: 4, target: MediaTime(seconds: 30), position: MediaTime(seconds: 30.000000001),
         mode: .exact,
         milliseconds: 12.3456),
-      duration: MediaTime(seconds: 60))
+      duration: MediaTime(seconds: 60), showsTiming: true)
     presenter.presentSuperseded(id: 5, by: 6)
     presenter.presentError(PlaybackError(.unknownCommand, "no \\ such\tcommand"), commandID: 7)
     presenter.presentHelp(commandID: 8)
@@ -182,7 +184,7 @@ struct JSONLinesViewTests {
         == #"{"event":"error","id":7,"code":"unknown_command","message":"no \\ such\tcommand"}"#)
     #expect(
       lines[5]
-        == #"{"event":"help","id":8,"commands":"play pause toggle scrub skip status info frame help quit"}"#
+        == #"{"event":"help","id":8,"commands":"play pause toggle scrub skip step rate status info frame open close wait expect help quit"}"#
     )
   }
 

@@ -2,124 +2,6 @@ import Testing
 
 @testable import VideoPlaybackKit
 
-/// A playback manager that records what it was asked and reports only what a test tells it to.
-@MainActor
-final class FakePlaybackManager: PlaybackManager {
-  weak var delegate: (any PlaybackManagerDelegate)?
-  var calls: [String] = []
-  var seeks: [SeekRequest] = []
-  var position = MediaTime.zero
-  var frame: FrameIdentity?
-  var framesDecoded = 0
-  var decodeErrors = 0
-
-  var configuration: PlaybackConfiguration?
-  func prepare(path: String, configuration: PlaybackConfiguration) {
-    calls.append("prepare \(path)")
-    self.configuration = configuration
-  }
-  func play() { calls.append("play") }
-  func pause() { calls.append("pause") }
-  func seek(_ request: SeekRequest) {
-    calls.append("seek \(request.id) \(request.target.seconds) \(request.mode)")
-    seeks.append(request)
-  }
-  func snapshot() -> PlaybackSnapshot {
-    PlaybackSnapshot(position: position, framesDecoded: framesDecoded, decodeErrors: decodeErrors)
-  }
-  func currentFrame() -> FrameIdentity? { frame }
-  func shutdown() { calls.append("shutdown") }
-
-  // What the real engine would report.
-  func becomeReady(duration: Double? = 60, video: Bool = true) {
-    let info = MediaInfo(
-      path: "clip.mp4", container: "mov,mp4,m4a,3gp,3g2,mj2", duration: duration.map(MediaTime.init), streamCount: 1,
-      video: video
-        ? VideoStreamInfo(codec: "h264", width: 320, height: 240, frameRate: 30, pixelFormat: "yuv420p") : nil,
-      audio: nil)
-    delegate?.playbackManager(self, didBecomeReady: info)
-  }
-  func land(_ request: SeekRequest, at position: Double? = nil) {
-    self.position = MediaTime(seconds: position ?? request.target.seconds)
-    delegate?.playbackManager(
-      self,
-      didFinishSeek: SeekResult(
-        id: request.id, target: request.target, position: self.position, mode: request.mode, milliseconds: 1))
-  }
-  func supersede(_ request: SeekRequest, by newer: SeekRequest) {
-    delegate?.playbackManager(self, didSupersedeSeek: request.id, by: newer.id)
-  }
-  func reachEnd(at position: Double) {
-    self.position = MediaTime(seconds: position)
-    delegate?.playbackManager(self, didReachEnd: self.position)
-  }
-}
-
-/// Records every `present…` call as a short line, so tests read like transcripts.
-@MainActor
-final class InteractorOutputSpy: PlaybackInteractorOutput {
-  var lines: [String] = []
-  func presentLoading(path: String) { lines.append("loading \(path)") }
-  func presentReady(_ info: MediaInfo) { lines.append("ready \(info.duration?.seconds ?? -1)") }
-  func presentState(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, commandID: Int?) {
-    lines.append("state #\(commandID ?? 0) \(state) \(position.seconds)")
-  }
-  func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState) {
-    lines.append("progress \(position.seconds)")
-  }
-  func presentSeeked(_ result: SeekResult, duration: MediaTime?) {
-    lines.append("seeked #\(result.id) \(result.target.seconds) \(result.position.seconds) \(result.mode)")
-  }
-  func presentSuperseded(id: Int, by newerID: Int?) {
-    lines.append("superseded #\(id) by \(newerID.map(String.init) ?? "shutdown")")
-  }
-  func presentEnded(position: MediaTime, duration: MediaTime?) { lines.append("ended \(position.seconds)") }
-  func presentError(_ error: PlaybackError, commandID: Int?) {
-    lines.append("error #\(commandID ?? 0) \(error.code.rawValue)")
-  }
-  func presentStatus(_ status: PlaybackStatus, commandID: Int) {
-    lines.append("status #\(commandID) \(status.state) \(status.position.seconds)")
-  }
-  func presentInfo(_ info: MediaInfo, commandID: Int) { lines.append("info #\(commandID)") }
-  func presentFrame(_ frame: FrameIdentity, commandID: Int) { lines.append("frame #\(commandID) \(frame.pts)") }
-  func presentHelp(commandID: Int) { lines.append("help #\(commandID)") }
-  var shutdownStatus: PlaybackStatus?
-  func presentShutdown(reason: String, status: PlaybackStatus, commandID: Int?) {
-    shutdownStatus = status
-    lines.append("shutdown #\(commandID ?? 0) \(reason)")
-  }
-}
-
-@MainActor
-final class RouterSpy: PlaybackRouting {
-  var exitCodes: [Int32] = []
-  func closeSession(exitCode: Int32) { exitCodes.append(exitCode) }
-}
-
-@MainActor
-struct InteractorHarness {
-  let manager = FakePlaybackManager()
-  let output = InteractorOutputSpy()
-  let router = RouterSpy()
-  let interactor: PlaybackInteractor
-
-  init(options: PlaybackOptions = PlaybackOptions(autoplay: false)) {
-    interactor = PlaybackInteractor(manager: manager, path: "clip.mp4", options: options)
-    interactor.presenter = output
-    interactor.router = router
-    manager.delegate = interactor
-  }
-
-  /// Started and ready: the output so far is cleared.
-  static func ready(options: PlaybackOptions = PlaybackOptions(autoplay: false), duration: Double = 60) -> Self {
-    let harness = Self(options: options)
-    harness.interactor.start()
-    harness.manager.becomeReady(duration: duration)
-    harness.output.lines.removeAll()
-    return harness
-  }
-}
-
 @MainActor
 @Suite struct PlaybackInteractorTests {
   @Test func commandsBeforeReadyWaitAndThenRunInOrder() {
@@ -250,7 +132,7 @@ struct InteractorHarness {
   @Test func endExitsWithSuccessByDefault() {
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
     h.manager.reachEnd(at: 60)
-    #expect(h.output.lines == ["ended 60.0", "shutdown #0 ended"])
+    #expect(h.output.lines == ["ended 60.0 loops 1", "shutdown #0 ended"])
     #expect(h.router.exitCodes == [0])
     #expect(h.manager.calls.last == "shutdown")
   }
@@ -260,16 +142,21 @@ struct InteractorHarness {
     h.manager.reachEnd(at: 60)
     h.interactor.submit(.status)
     h.interactor.submit(.play)
-    #expect(h.output.lines.prefix(2) == ["ended 60.0", "status #1 ended 60.0"])
+    #expect(h.output.lines.prefix(2) == ["ended 60.0 loops 1", "status #1 ended 60.0"])
     #expect(h.manager.seeks.last == SeekRequest(id: 2, target: .zero, mode: .keyframe))
     #expect(h.router.exitCodes.isEmpty)
   }
 
-  @Test func endWithLoopStartsAgain() {
-    // Given looping playback, When the end is reached, Then it seeks to the start and keeps playing
+  @Test func endWithLoopLetsTheEngineGoOnWithoutASeek() {
+    // Given looping playback (the engine loops by itself, without a gap)
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .loop))
-    h.manager.reachEnd(at: 60)
-    #expect(h.manager.seeks.last?.target == .zero)
+    #expect(h.manager.configuration?.loops == true)
+    // When the end is reached twice
+    h.manager.reachEnd(at: 60, loops: 1)
+    h.manager.reachEnd(at: 60, loops: 2)
+    // Then each end is reported with its count, and the interactor neither seeks nor pauses nor leaves
+    #expect(h.output.lines == ["ended 60.0 loops 1", "ended 60.0 loops 2"])
+    #expect(h.manager.seeks.isEmpty)
     #expect(!h.manager.calls.contains("pause"))
     #expect(h.router.exitCodes.isEmpty)
   }
@@ -368,6 +255,7 @@ struct InteractorHarness {
     h.interactor.submit(.status)
     h.manager.delegate?.playbackManager(h.manager, didFailToOpen: PlaybackError(.fileNotFound, "no such file"))
     #expect(h.output.lines == ["loading clip.mp4", "error #0 file_not_found", "shutdown #0 open failed"])
+    #expect(h.manager.isShutDown)
     #expect(h.router.exitCodes == [3])
   }
 
@@ -397,7 +285,7 @@ extension PlaybackInteractorTests {
     // When the end is reached
     h.manager.reachEnd(at: 60)
     // Then the session leaves because it ended, once
-    #expect(h.output.lines == ["ended 60.0", "shutdown #0 ended"])
+    #expect(h.output.lines == ["ended 60.0 loops 1", "shutdown #0 ended"])
     #expect(h.router.exitCodes == [0])
   }
 }
