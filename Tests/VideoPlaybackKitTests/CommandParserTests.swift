@@ -525,3 +525,25 @@ private struct SplitMix64: RandomNumberGenerator {
     #expect(failures.isEmpty, "\(failures.count) failures, first: \(failures.prefix(3))")
   }
 }
+
+// MARK: - Regressions
+
+@Suite struct CommandParserRegressionTests {
+  @Test func openWithOnlyACommentHasNoPath() {
+    // Given `open # note` (the ` #` after the verb starts a comment, as on every line), When parsed,
+    // Then it asks for a file instead of opening a file named "# note".
+    #expect(parseError("open # note")?.message.hasPrefix("open needs a file") == true)
+  }
+
+  @Test func waitPositionMayGlueTheOperator() {
+    // Given `position>=T` and `position>= T`, When parsed, Then the same wait as `position >= T`.
+    #expect(CommandParser().parse("wait position>=12.5") == .command(.wait(.position(.seconds(12.5)), timeout: nil)))
+    #expect(CommandParser().parse("wait position>= 50%") == .command(.wait(.position(.percent(50)), timeout: nil)))
+  }
+
+  @Test func waitTimesOutOfRangeSaySo() {
+    // Given a wait that is negative or over a day, When parsed, Then the error says that, not "not a time".
+    #expect(parseError("wait -1")?.message == "wait '-1' is negative; write seconds such as 2.5")
+    #expect(parseError("wait 100000")?.message == "wait '100000' is over the limit of 86400 seconds")
+  }
+}
