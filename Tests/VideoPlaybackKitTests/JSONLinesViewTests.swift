@@ -216,3 +216,57 @@ struct JSONLinesViewTests {
     #expect(output.attempts == 1)
   }
 }
+
+@MainActor
+@Suite("JSON lines view, protocol 2")
+struct JSONLinesViewProtocolTests {
+  @Test func helloAnnouncesProtocolTwoAndTheCapabilities() throws {
+    // Given a JSON view, When it says hello, Then protocol 2, the version and every capability
+    let output = CapturedTextOutput()
+    let view = JSONLinesView(output: output, onClosed: {})
+    view.displayFinish()
+    let object = try #require(decoded(output.text.trimmingCharacters(in: .newlines)))
+    #expect(object["protocol"] as? Int == 2)
+    #expect(object["version"] as? String == VideoPlaybackKitVersion.current)
+    #expect(
+      object["capabilities"] as? [String] == [
+        "json-commands", "client-ids", "virtual-clock", "wait", "expect", "step", "rate", "open-close", "loop",
+      ])
+  }
+
+  @Test func listsEncodeAsArrays() {
+    let line = JSONLinesView.encode(
+      event("x", [.init("list", .list([.string("a\"b"), .integer(1), .number(2.5), .bool(true), .null, .list([])]))]))
+    #expect(line == #"{"event":"x","list":["a\"b",1,2.5,true,null,[]]}"#)
+    #expect(decoded(line) != nil)
+  }
+
+  @Test func aClientIDIsTheIDAndTheOrdinalIsSeq() {
+    // Given events answering JSON commands with a string, an integer and a fractional id
+    let events = [
+      EventViewModel(event: "status", commandID: 3, clientID: .string("a1"), fields: [], text: ""),
+      EventViewModel(event: "status", commandID: 4, clientID: .integer(7), fields: [], text: ""),
+      EventViewModel(event: "status", commandID: 5, clientID: .number(2.5), fields: [], text: ""),
+    ]
+    // When encoded, Then `id` is the client's and `seq` the ordinal
+    #expect(
+      events.map(JSONLinesView.encode) == [
+        #"{"event":"status","id":"a1","seq":3}"#, #"{"event":"status","id":7,"seq":4}"#,
+        #"{"event":"status","id":2.5,"seq":5}"#,
+      ])
+  }
+
+  @Test func presenterAndViewTogetherForAJSONCommand() {
+    // Given a presenter over a JSON view, When a JSON command with an id is answered
+    let output = CapturedTextOutput()
+    let view = JSONLinesView(output: output, onClosed: {})
+    let presenter = PlaybackPresenter()
+    let interactor = InteractorSpy()
+    presenter.view = view
+    presenter.interactor = interactor
+    presenter.onInputLine(.text(#"{"command":"rate","args":[2],"id":"r"}"#))
+    presenter.presentRate(2, commandID: 1)
+    // Then the line carries the client's id and the ordinal
+    #expect(output.writes.last == #"{"event":"rate","id":"r","seq":1,"rate":2.0}"# + "\n")
+  }
+}

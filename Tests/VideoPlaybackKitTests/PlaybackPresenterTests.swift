@@ -919,3 +919,213 @@ extension String {
     count >= width ? self : String(repeating: "0", count: width - count) + self
   }
 }
+
+// MARK: - Issue 3 events
+
+@MainActor
+@Suite("Presenter events for step, rate, wait, expect, close")
+struct PlaybackPresenterNewEventTests {
+  private func check(
+    _ field: ExpectField, _ op: ExpectOperator, tolerance: Double? = nil
+  ) -> VideoPlaybackKit.Expectation {
+    VideoPlaybackKit.Expectation(field: field, op: op, expected: .value(.none), tolerance: tolerance)
+  }
+
+  @Test func stepped() {
+    // Given a presenter, When a step lands (one short at the end), Then position, moved and requested
+    let harness = PresenterHarness()
+    harness.presenter.presentStepped(
+      StepResult(id: 3, requested: 5, moved: 4, position: time(59.9)), duration: time(60))
+    #expect(harness.view.texts == ["stepped #3 position=59.900 moved=4 requested=5"])
+    #expect(
+      harness.view.events[0].fields == [
+        .init("position", .number(59.9)), .init("moved", .integer(4)), .init("requested", .integer(5)),
+      ])
+    // and the status line shows it paused there
+    #expect(harness.view.statusLines.last?.hasPrefix("⏸ 00:00:59.900") == true)
+  }
+
+  @Test func rate() {
+    let harness = PresenterHarness()
+    harness.presenter.presentRate(2, commandID: 4)
+    harness.presenter.presentRate(1.0 / 3, commandID: 5)
+    #expect(harness.view.texts == ["rate #4 rate=2", "rate #5 rate=0.333"])
+    #expect(harness.view.events[1].fields == [.init("rate", .number(0.333))])
+  }
+
+  @Test func waited() {
+    // Given waits that held, When shown, Then the condition as written (quoted when it has spaces) and where
+    let harness = PresenterHarness()
+    harness.presenter.presentWaited(.ended, position: time(60), commandID: 1)
+    harness.presenter.presentWaited(.position(.seconds(12.5)), position: time(12.5), commandID: 2)
+    harness.presenter.presentWaited(.duration(2), position: time(4), commandID: 3)
+    #expect(
+      harness.view.texts == [
+        "waited #1 condition=ended position=60.000",
+        #"waited #2 condition="position >= 12.5" position=12.500"#,
+        #"waited #3 condition="2 s" position=4.000"#,
+      ])
+    #expect(
+      harness.view.events[1].fields == [
+        .init("condition", .string("position >= 12.5")), .init("position", .number(12.5)),
+      ])
+  }
+
+  @Test func expectPass() {
+    // Given a check that held, When shown, Then result, field, op, both values and the tolerance, at info
+    let harness = PresenterHarness()
+    harness.presenter.presentExpectation(
+      check(.position, .approximately, tolerance: 0.01), expected: .number(10), actual: .number(10.0049999),
+      held: true, source: SourceLine(number: 2, text: "expect position ~ 10 ±0.01"), commandID: 6)
+    #expect(
+      harness.view.texts == [
+        "expect #6 result=pass field=position op=~ expected=10 actual=10.005 tolerance=0.01"
+      ])
+    #expect(
+      harness.view.events[0].fields == [
+        .init("result", .string("pass")), .init("field", .string("position")), .init("op", .string("~")),
+        .init("expected", .number(10)), .init("actual", .number(10.005)), .init("tolerance", .number(0.01)),
+      ])
+    #expect(harness.view.events[0].severity == .info)
+  }
+
+  @Test func expectFailCarriesItsLine() {
+    // Given a check that failed on line 7, When shown, Then line= and source= point at it, at error severity
+    // (operators holding `=` are quoted, as every value with `=` is)
+    let harness = PresenterHarness()
+    harness.presenter.presentExpectation(
+      check(.state, .equal), expected: .string("playing"), actual: .string("paused"), held: false,
+      source: SourceLine(number: 7, text: "  expect state == playing  "), commandID: 8)
+    harness.presenter.presentExpectation(
+      check(.frameMD5, .notEqual), expected: .none, actual: .none, held: false, source: nil, commandID: 9)
+    harness.presenter.presentExpectation(
+      check(.frameKey, .equal), expected: .bool(true), actual: .bool(false), held: false, source: nil, commandID: 10)
+    #expect(
+      harness.view.texts == [
+        #"expect #8 result=fail field=state op="==" expected=playing actual=paused line=7 source="expect state == playing""#,
+        #"expect #9 result=fail field=frame.md5 op="!=" expected=none actual=none"#,
+        #"expect #10 result=fail field=frame.key op="==" expected=true actual=false"#,
+      ])
+    #expect(
+      harness.view.events[0].fields.suffix(2) == [
+        .init("line", .integer(7)), .init("source", .string("expect state == playing")),
+      ])
+    #expect(harness.view.events[1].fields[3] == .init("expected", .null))
+    #expect(harness.view.events[2].fields[4] == .init("actual", .bool(false)))
+    #expect(harness.view.events.map(\.severity) == [.error, .error, .error])
+  }
+
+  @Test func closed() {
+    let harness = PresenterHarness()
+    harness.presenter.presentClosed(commandID: 3)
+    #expect(harness.view.texts == ["closed #3"])
+    #expect(harness.view.events[0].fields.isEmpty)
+    #expect(harness.view.statusLines == ["○ 00:00:00.000 / --:--:--.---"])
+  }
+
+  @Test func readyAnsweringAnOpenCarriesItsID() {
+    let harness = PresenterHarness()
+    harness.presenter.presentReady(sampleInfo(video: nil, audio: nil), commandID: 2)
+    #expect(harness.view.texts[0].hasPrefix("ready #2 path=clip.mp4 "))
+    #expect(harness.view.events[0].commandID == 2)
+  }
+
+  @Test func endedCountsLoopsAndStatusShowsLoopsAndLateness() {
+    let harness = PresenterHarness()
+    harness.presenter.presentEnded(position: time(10), duration: time(10), loops: 3)
+    var report = status(.playing, position: 4)
+    report.loops = 3
+    report.latenessP99 = 1.5
+    harness.presenter.presentStatus(report, commandID: 2)
+    #expect(
+      harness.view.texts == [
+        "ended position=10.000 duration=10.000 loops=3",
+        "status #2 state=playing position=4.000 duration=60.000 rate=1 frames_decoded=123 decode_errors=0 loops=3 late_p99_ms=1.500",
+      ])
+    #expect(harness.view.events[1].fields.last == .init("late_p99_ms", .number(1.5)))
+  }
+
+  @Test func progressShowsTheRate() {
+    let harness = PresenterHarness()
+    harness.presenter.presentProgress(position: time(1), duration: nil, state: .playing, rate: 0.5)
+    #expect(harness.view.texts == ["progress position=1.000 state=playing rate=0.5"])
+  }
+
+  @Test func seekedWithoutTimingHasNoMilliseconds() {
+    // Given the virtual clock (no wall-clock figures), When a seek lands, Then no ms field
+    let harness = PresenterHarness()
+    harness.presenter.presentSeeked(
+      SeekResult(id: 2, target: time(5), position: time(5), mode: .keyframe, milliseconds: 12), duration: time(60),
+      showsTiming: false)
+    #expect(harness.view.texts == ["seeked #2 target=5.000 position=5.000 mode=keyframe"])
+    #expect(!harness.view.events[0].fields.contains { $0.key == "ms" })
+  }
+}
+
+// MARK: - Client ids and source lines
+
+@MainActor
+@Suite("Presenter client ids and line numbers")
+struct PlaybackPresenterClientIDTests {
+  @Test(arguments: [
+    (#"{"command":"status","id":"a1"}"#, "status #a1", EventViewModel.Value.string("a1")),
+    (#"{"command":"status","id":"x y"}"#, #"status #"x y""#, .string("x y")),
+    (#"{"command":"status","id":7}"#, "status #7", .integer(7)),
+    (#"{"command":"status","id":-3}"#, "status #-3", .integer(-3)),
+    (#"{"command":"status","id":2.5}"#, "status #2.5", .number(2.5)),
+  ])
+  func eventsCarryTheClientsID(line: String, header: String, value: EventViewModel.Value) {
+    // Given a JSON command with an id, When its answer is shown, Then the text header names the client's id,
+    // and the model carries it next to the ordinal
+    let harness = PresenterHarness()
+    harness.presenter.onInputLine(.text(line))
+    #expect(harness.interactor.calls == [.submit(.status)])
+    harness.presenter.presentStatus(status(), commandID: 1)
+    #expect(harness.view.texts[0].hasPrefix(header + " state=paused"))
+    #expect(harness.view.events[0].clientID == value)
+    #expect(harness.view.events[0].commandID == 1)
+  }
+
+  @Test func anInvalidJSONCommandStillCarriesItsID() {
+    let harness = PresenterHarness()
+    harness.presenter.onInputLine(.text(#"{"command":"scrub","args":["x"],"id":"q9"}"#))
+    harness.presenter.presentError(PlaybackError(.badArgument, "x"), commandID: 1)
+    #expect(harness.view.texts == [#"error #q9 code=bad_argument message=x"#])
+  }
+
+  @Test func commandsWithoutAClientIDKeepTheirOrdinal() {
+    let harness = PresenterHarness()
+    harness.presenter.onInputLine(.text(#"{"command":"status","id":"a"}"#))
+    harness.presenter.onInputLine(.text("status"))
+    harness.presenter.presentStatus(status(), commandID: 2)
+    #expect(harness.view.texts[0].hasPrefix("status #2 "))
+    #expect(harness.view.events[0].clientID == nil)
+  }
+
+  @Test func supersededByAClientsCommandNamesItsID() {
+    // Given two JSON scrubs with ids, When the second supersedes the first, Then `by` is the client's id
+    let harness = PresenterHarness()
+    harness.presenter.onInputLine(.text(#"{"command":"scrub","args":[10],"id":"s1"}"#))
+    harness.presenter.onInputLine(.text(#"{"command":"scrub","args":[20],"id":"s2"}"#))
+    harness.presenter.presentSuperseded(id: 1, by: 2)
+    #expect(harness.view.texts == ["superseded #s1 by=s2"])
+    #expect(harness.view.events[0].fields == [.init("by", .string("s2"))])
+  }
+
+  @Test func lineNumbersCountEveryInputLine() {
+    // Given blank, comment, too-long and invalid lines among commands
+    let harness = PresenterHarness()
+    harness.presenter.onInputLine(.text(""))
+    harness.presenter.onInputLine(.text("# comment"))
+    harness.presenter.onInputLine(.tooLong(byteCount: 70_000))
+    harness.presenter.onInputLine(.invalidUTF8)
+    harness.presenter.onInputLine(.text("  status  "))
+    harness.presenter.onInputLine(.text("frobnicate"))
+    // Then each submission names its line, counting every line before it
+    #expect(
+      harness.interactor.sources == [
+        SourceLine(number: 3, text: ""), SourceLine(number: 4, text: ""), SourceLine(number: 5, text: "  status  "),
+        SourceLine(number: 6, text: "frobnicate"),
+      ])
+  }
+}
