@@ -759,3 +759,29 @@ private func expectation(
     #expect(h.router.exitCodes == [0])
   }
 }
+
+@MainActor
+@Suite struct PlaybackInteractorAcknowledgementTests {
+  @Test func expectErrorAcknowledgesAWaitThatTimedOut() {
+    // Given a wait that times out on purpose
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    h.interactor.submit(.wait(.ended, timeout: 1))
+    h.manager.finishWait(h.manager.waits[0], .timedOut, at: 1)
+    // When `expect error == wait_timeout` follows, then quit
+    h.interactor.submit(expectation(.error, .equal, .value(.string("wait_timeout"))))
+    h.interactor.submit(.quit)
+    // Then the failed wait is acknowledged: nothing failed, status 0
+    #expect(h.report?.failedChecks.isEmpty == true)
+    #expect(h.router.exitCodes == [0])
+  }
+
+  @Test func aFailedOpenNamesItsLine() {
+    let h = InteractorHarness(path: nil)
+    h.interactor.start()
+    let source = SourceLine(number: 3, text: "open missing.mp4")
+    h.interactor.submit(.open("missing.mp4"), source: source)
+    h.router.made[0].failToOpen()
+    h.interactor.submit(.quit)
+    #expect(h.report?.commandErrors.first?.source == source)
+  }
+}

@@ -1129,3 +1129,45 @@ struct PlaybackPresenterClientIDTests {
       ])
   }
 }
+
+/// An interactor that answers `help` at once, inside `submit`, as the real one does with nothing pending.
+@MainActor
+private final class ImmediateInteractor: PlaybackInteractorInput {
+  weak var presenter: PlaybackPresenter?
+  private var lastID = 0
+  func start() {}
+  func submit(_ command: Command, source: SourceLine?) -> Int {
+    lastID += 1
+    presenter?.presentHelp(commandID: lastID)
+    return lastID
+  }
+  func submitInvalid(_ error: PlaybackError, source: SourceLine?) -> Int {
+    lastID += 1
+    presenter?.presentError(error, commandID: lastID)
+    return lastID
+  }
+  func inputEnded() {}
+  func terminate(_ signal: TerminationSignal) {}
+  func outputClosed() {}
+}
+
+@MainActor
+@Suite("Presenter client ids of immediate answers")
+struct PlaybackPresenterImmediateAnswerTests {
+  @Test func anAnswerPresentedDuringSubmitCarriesTheClientsID() {
+    // Given an interactor that answers before `submit` returns the command's number
+    let presenter = PlaybackPresenter()
+    let view = ViewSpy()
+    let interactor = ImmediateInteractor()
+    presenter.view = view
+    presenter.interactor = interactor
+    interactor.presenter = presenter
+    // When JSON commands with ids arrive (one valid, one not), and a text command after them
+    presenter.onInputLine(.text(#"{"command":"help","id":"h1"}"#))
+    presenter.onInputLine(.text(#"{"command":"frobnicate","id":9}"#))
+    presenter.onInputLine(.text("help"))
+    // Then each answer names its own command's id
+    #expect(view.events.map(\.clientID) == [.string("h1"), .integer(9), nil])
+    #expect(view.events.map(\.commandID) == [1, 2, 3])
+  }
+}
