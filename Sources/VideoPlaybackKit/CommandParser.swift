@@ -336,6 +336,8 @@ public struct CommandParser: Sendable {
         return .invalid(Self.bad("open takes one path; put a path with spaces in double quotes"))
       }
       rest = path
+    } else if rest.hasPrefix("#") {
+      rest = ""  // `open # note`: the ` #` after the verb starts a comment, as on every other line
     } else if let comment = rest.range(of: " #") ?? rest.range(of: "\t#") {
       rest = String(rest[..<comment.lowerBound]).trimmingSeparators()
     }
@@ -365,12 +367,15 @@ public struct CommandParser: Sendable {
     }
     guard let first = words.first else { return .invalid(Self.bad("wait needs a time or a condition: \(usage)")) }
     let condition: WaitCondition
-    switch Self.asciiLowercased(first) {
+    // `position>=12.5` and `position>= 12.5` glue the operator (and the time) to the word.
+    let glued = Self.asciiLowercased(String(String.UnicodeScalarView(first.unicodeScalars.prefix(10)))) == "position>="
+    switch glued ? "position" : Self.asciiLowercased(first) {
     case "ended": condition = .ended
     case "paused": condition = .paused
     case "seeked": condition = .seeked
     case "position":
-      var rest = words.dropFirst().joined(separator: " ")
+      let afterWord = glued ? [String(String.UnicodeScalarView(first.unicodeScalars.dropFirst(8)))] : []
+      var rest = (afterWord + words.dropFirst()).joined(separator: " ")
       guard rest.hasPrefix(">=") else {
         return .invalid(Self.bad("wait position takes >= and a time: wait position >= 1:30"))
       }
@@ -389,7 +394,11 @@ public struct CommandParser: Sendable {
       }
       switch Self.parseSeconds(first, what: "wait") {
       case .success(let seconds): condition = .duration(seconds)
-      case .failure:
+      case .failure(let error):
+        // A time that is negative or too long says so; anything else is neither a time nor a condition.
+        if case .success(.seconds) = Self.parseTime(first, verb: "wait", allowPercent: false) {
+          return .invalid(error)
+        }
         return .invalid(Self.bad("wait \(Self.quoted(first)) is not a time or a condition: \(usage)"))
       }
       if timeout != nil {

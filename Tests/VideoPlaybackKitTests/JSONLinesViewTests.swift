@@ -3,7 +3,9 @@ import Testing
 
 @testable import VideoPlaybackKit
 
-private let hello = #"{"event":"hello","protocol":1,"version":"0.1.0"}"# + "\n"
+private let capabilities =
+  #""capabilities":["json-commands","client-ids","virtual-clock","wait","expect","step","rate","open-close","loop"]"#
+private let hello = #"{"event":"hello","protocol":2,"version":"0.1.0","# + capabilities + "}\n"
 
 private func event(
   _ name: String, id: Int? = nil, _ fields: [EventViewModel.Field] = [],
@@ -43,7 +45,7 @@ struct JSONLinesViewTests {
     // Then hello (with the given version) precedes them, once
     #expect(
       output.text
-        == #"{"event":"hello","protocol":1,"version":"9.9.9"}"# + "\n"
+        == #"{"event":"hello","protocol":2,"version":"9.9.9","# + capabilities + "}" + "\n"
         + #"{"event":"error","id":1}"# + "\n"
         + #"{"event":"error","id":2}"# + "\n")
   }
@@ -150,13 +152,13 @@ struct JSONLinesViewTests {
         path: "my \"clip\"\n.mp4", container: "mov,mp4,m4a,3gp,3g2,mj2",
         duration: MediaTime(seconds: 60),
         streamCount: 1, video: nil,
-        audio: AudioStreamInfo(codec: "aac", sampleRate: 48000, channels: 2)))
+        audio: AudioStreamInfo(codec: "aac", sampleRate: 48000, channels: 2)), commandID: nil)
     presenter.presentSeeked(
       SeekResult(
         id: 4, target: MediaTime(seconds: 30), position: MediaTime(seconds: 30.000000001),
         mode: .exact,
         milliseconds: 12.3456),
-      duration: MediaTime(seconds: 60))
+      duration: MediaTime(seconds: 60), showsTiming: true)
     presenter.presentSuperseded(id: 5, by: 6)
     presenter.presentError(PlaybackError(.unknownCommand, "no \\ such\tcommand"), commandID: 7)
     presenter.presentHelp(commandID: 8)
@@ -182,7 +184,7 @@ struct JSONLinesViewTests {
         == #"{"event":"error","id":7,"code":"unknown_command","message":"no \\ such\tcommand"}"#)
     #expect(
       lines[5]
-        == #"{"event":"help","id":8,"commands":"play pause toggle scrub skip status info frame help quit"}"#
+        == #"{"event":"help","id":8,"commands":"play pause toggle scrub skip step rate status info frame open close wait expect help quit"}"#
     )
   }
 
@@ -212,5 +214,59 @@ struct JSONLinesViewTests {
     // Then onClosed is called once, for the hello line
     #expect(closed.count == 1)
     #expect(output.attempts == 1)
+  }
+}
+
+@MainActor
+@Suite("JSON lines view, protocol 2")
+struct JSONLinesViewProtocolTests {
+  @Test func helloAnnouncesProtocolTwoAndTheCapabilities() throws {
+    // Given a JSON view, When it says hello, Then protocol 2, the version and every capability
+    let output = CapturedTextOutput()
+    let view = JSONLinesView(output: output, onClosed: {})
+    view.displayFinish()
+    let object = try #require(decoded(output.text.trimmingCharacters(in: .newlines)))
+    #expect(object["protocol"] as? Int == 2)
+    #expect(object["version"] as? String == VideoPlaybackKitVersion.current)
+    #expect(
+      object["capabilities"] as? [String] == [
+        "json-commands", "client-ids", "virtual-clock", "wait", "expect", "step", "rate", "open-close", "loop",
+      ])
+  }
+
+  @Test func listsEncodeAsArrays() {
+    let line = JSONLinesView.encode(
+      event("x", [.init("list", .list([.string("a\"b"), .integer(1), .number(2.5), .bool(true), .null, .list([])]))]))
+    #expect(line == #"{"event":"x","list":["a\"b",1,2.5,true,null,[]]}"#)
+    #expect(decoded(line) != nil)
+  }
+
+  @Test func aClientIDIsTheIDAndTheOrdinalIsSeq() {
+    // Given events answering JSON commands with a string, an integer and a fractional id
+    let events = [
+      EventViewModel(event: "status", commandID: 3, clientID: .string("a1"), fields: [], text: ""),
+      EventViewModel(event: "status", commandID: 4, clientID: .integer(7), fields: [], text: ""),
+      EventViewModel(event: "status", commandID: 5, clientID: .number(2.5), fields: [], text: ""),
+    ]
+    // When encoded, Then `id` is the client's and `seq` the ordinal
+    #expect(
+      events.map(JSONLinesView.encode) == [
+        #"{"event":"status","id":"a1","seq":3}"#, #"{"event":"status","id":7,"seq":4}"#,
+        #"{"event":"status","id":2.5,"seq":5}"#,
+      ])
+  }
+
+  @Test func presenterAndViewTogetherForAJSONCommand() {
+    // Given a presenter over a JSON view, When a JSON command with an id is answered
+    let output = CapturedTextOutput()
+    let view = JSONLinesView(output: output, onClosed: {})
+    let presenter = PlaybackPresenter()
+    let interactor = InteractorSpy()
+    presenter.view = view
+    presenter.interactor = interactor
+    presenter.onInputLine(.text(#"{"command":"rate","args":[2],"id":"r"}"#))
+    presenter.presentRate(2, commandID: 1)
+    // Then the line carries the client's id and the ordinal
+    #expect(output.writes.last == #"{"event":"rate","id":"r","seq":1,"rate":2.0}"# + "\n")
   }
 }

@@ -14,7 +14,8 @@ import Testing
     let exits = ExitSpy()
     let module = PlaybackBuilder.build(
       path: "clip.mp4", options: options, format: format, input: .lines(lines), output: output,
-      isTerminal: isTerminal, useColor: false, manager: manager, onClose: { exits.codes.append($0) })
+      isTerminal: isTerminal, useColor: false, makeManager: { manager },
+      onClose: { code, _ in exits.codes.append(code) })
     return (module, manager, output, exits)
   }
 

@@ -2,124 +2,6 @@ import Testing
 
 @testable import VideoPlaybackKit
 
-/// A playback manager that records what it was asked and reports only what a test tells it to.
-@MainActor
-final class FakePlaybackManager: PlaybackManager {
-  weak var delegate: (any PlaybackManagerDelegate)?
-  var calls: [String] = []
-  var seeks: [SeekRequest] = []
-  var position = MediaTime.zero
-  var frame: FrameIdentity?
-  var framesDecoded = 0
-  var decodeErrors = 0
-
-  var configuration: PlaybackConfiguration?
-  func prepare(path: String, configuration: PlaybackConfiguration) {
-    calls.append("prepare \(path)")
-    self.configuration = configuration
-  }
-  func play() { calls.append("play") }
-  func pause() { calls.append("pause") }
-  func seek(_ request: SeekRequest) {
-    calls.append("seek \(request.id) \(request.target.seconds) \(request.mode)")
-    seeks.append(request)
-  }
-  func snapshot() -> PlaybackSnapshot {
-    PlaybackSnapshot(position: position, framesDecoded: framesDecoded, decodeErrors: decodeErrors)
-  }
-  func currentFrame() -> FrameIdentity? { frame }
-  func shutdown() { calls.append("shutdown") }
-
-  // What the real engine would report.
-  func becomeReady(duration: Double? = 60, video: Bool = true) {
-    let info = MediaInfo(
-      path: "clip.mp4", container: "mov,mp4,m4a,3gp,3g2,mj2", duration: duration.map(MediaTime.init), streamCount: 1,
-      video: video
-        ? VideoStreamInfo(codec: "h264", width: 320, height: 240, frameRate: 30, pixelFormat: "yuv420p") : nil,
-      audio: nil)
-    delegate?.playbackManager(self, didBecomeReady: info)
-  }
-  func land(_ request: SeekRequest, at position: Double? = nil) {
-    self.position = MediaTime(seconds: position ?? request.target.seconds)
-    delegate?.playbackManager(
-      self,
-      didFinishSeek: SeekResult(
-        id: request.id, target: request.target, position: self.position, mode: request.mode, milliseconds: 1))
-  }
-  func supersede(_ request: SeekRequest, by newer: SeekRequest) {
-    delegate?.playbackManager(self, didSupersedeSeek: request.id, by: newer.id)
-  }
-  func reachEnd(at position: Double) {
-    self.position = MediaTime(seconds: position)
-    delegate?.playbackManager(self, didReachEnd: self.position)
-  }
-}
-
-/// Records every `present…` call as a short line, so tests read like transcripts.
-@MainActor
-final class InteractorOutputSpy: PlaybackInteractorOutput {
-  var lines: [String] = []
-  func presentLoading(path: String) { lines.append("loading \(path)") }
-  func presentReady(_ info: MediaInfo) { lines.append("ready \(info.duration?.seconds ?? -1)") }
-  func presentState(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, commandID: Int?) {
-    lines.append("state #\(commandID ?? 0) \(state) \(position.seconds)")
-  }
-  func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState) {
-    lines.append("progress \(position.seconds)")
-  }
-  func presentSeeked(_ result: SeekResult, duration: MediaTime?) {
-    lines.append("seeked #\(result.id) \(result.target.seconds) \(result.position.seconds) \(result.mode)")
-  }
-  func presentSuperseded(id: Int, by newerID: Int?) {
-    lines.append("superseded #\(id) by \(newerID.map(String.init) ?? "shutdown")")
-  }
-  func presentEnded(position: MediaTime, duration: MediaTime?) { lines.append("ended \(position.seconds)") }
-  func presentError(_ error: PlaybackError, commandID: Int?) {
-    lines.append("error #\(commandID ?? 0) \(error.code.rawValue)")
-  }
-  func presentStatus(_ status: PlaybackStatus, commandID: Int) {
-    lines.append("status #\(commandID) \(status.state) \(status.position.seconds)")
-  }
-  func presentInfo(_ info: MediaInfo, commandID: Int) { lines.append("info #\(commandID)") }
-  func presentFrame(_ frame: FrameIdentity, commandID: Int) { lines.append("frame #\(commandID) \(frame.pts)") }
-  func presentHelp(commandID: Int) { lines.append("help #\(commandID)") }
-  var shutdownStatus: PlaybackStatus?
-  func presentShutdown(reason: String, status: PlaybackStatus, commandID: Int?) {
-    shutdownStatus = status
-    lines.append("shutdown #\(commandID ?? 0) \(reason)")
-  }
-}
-
-@MainActor
-final class RouterSpy: PlaybackRouting {
-  var exitCodes: [Int32] = []
-  func closeSession(exitCode: Int32) { exitCodes.append(exitCode) }
-}
-
-@MainActor
-struct InteractorHarness {
-  let manager = FakePlaybackManager()
-  let output = InteractorOutputSpy()
-  let router = RouterSpy()
-  let interactor: PlaybackInteractor
-
-  init(options: PlaybackOptions = PlaybackOptions(autoplay: false)) {
-    interactor = PlaybackInteractor(manager: manager, path: "clip.mp4", options: options)
-    interactor.presenter = output
-    interactor.router = router
-    manager.delegate = interactor
-  }
-
-  /// Started and ready: the output so far is cleared.
-  static func ready(options: PlaybackOptions = PlaybackOptions(autoplay: false), duration: Double = 60) -> Self {
-    let harness = Self(options: options)
-    harness.interactor.start()
-    harness.manager.becomeReady(duration: duration)
-    harness.output.lines.removeAll()
-    return harness
-  }
-}
-
 @MainActor
 @Suite struct PlaybackInteractorTests {
   @Test func commandsBeforeReadyWaitAndThenRunInOrder() {
@@ -250,7 +132,7 @@ struct InteractorHarness {
   @Test func endExitsWithSuccessByDefault() {
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
     h.manager.reachEnd(at: 60)
-    #expect(h.output.lines == ["ended 60.0", "shutdown #0 ended"])
+    #expect(h.output.lines == ["ended 60.0 loops 1", "shutdown #0 ended"])
     #expect(h.router.exitCodes == [0])
     #expect(h.manager.calls.last == "shutdown")
   }
@@ -260,16 +142,21 @@ struct InteractorHarness {
     h.manager.reachEnd(at: 60)
     h.interactor.submit(.status)
     h.interactor.submit(.play)
-    #expect(h.output.lines.prefix(2) == ["ended 60.0", "status #1 ended 60.0"])
+    #expect(h.output.lines.prefix(2) == ["ended 60.0 loops 1", "status #1 ended 60.0"])
     #expect(h.manager.seeks.last == SeekRequest(id: 2, target: .zero, mode: .keyframe))
     #expect(h.router.exitCodes.isEmpty)
   }
 
-  @Test func endWithLoopStartsAgain() {
-    // Given looping playback, When the end is reached, Then it seeks to the start and keeps playing
+  @Test func endWithLoopLetsTheEngineGoOnWithoutASeek() {
+    // Given looping playback (the engine loops by itself, without a gap)
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .loop))
-    h.manager.reachEnd(at: 60)
-    #expect(h.manager.seeks.last?.target == .zero)
+    #expect(h.manager.configuration?.loops == true)
+    // When the end is reached twice
+    h.manager.reachEnd(at: 60, loops: 1)
+    h.manager.reachEnd(at: 60, loops: 2)
+    // Then each end is reported with its count, and the interactor neither seeks nor pauses nor leaves
+    #expect(h.output.lines == ["ended 60.0 loops 1", "ended 60.0 loops 2"])
+    #expect(h.manager.seeks.isEmpty)
     #expect(!h.manager.calls.contains("pause"))
     #expect(h.router.exitCodes.isEmpty)
   }
@@ -368,6 +255,7 @@ struct InteractorHarness {
     h.interactor.submit(.status)
     h.manager.delegate?.playbackManager(h.manager, didFailToOpen: PlaybackError(.fileNotFound, "no such file"))
     #expect(h.output.lines == ["loading clip.mp4", "error #0 file_not_found", "shutdown #0 open failed"])
+    #expect(h.manager.isShutDown)
     #expect(h.router.exitCodes == [3])
   }
 
@@ -397,7 +285,503 @@ extension PlaybackInteractorTests {
     // When the end is reached
     h.manager.reachEnd(at: 60)
     // Then the session leaves because it ended, once
-    #expect(h.output.lines == ["ended 60.0", "shutdown #0 ended"])
+    #expect(h.output.lines == ["ended 60.0 loops 1", "shutdown #0 ended"])
     #expect(h.router.exitCodes == [0])
+  }
+}
+
+private func frame(md5: String = "0123abcd", key: Bool = true) -> FrameIdentity {
+  FrameIdentity(
+    pts: 512, timeBase: (1, 15360), time: MediaTime(seconds: 1.0 / 30), isKeyframe: key, width: 320, height: 240,
+    pixelFormat: "yuv420p", md5: md5)
+}
+
+private func expectation(
+  _ field: ExpectField, _ op: ExpectOperator, _ value: ExpectOperand, tolerance: Double? = nil
+) -> Command {
+  .expect(VideoPlaybackKit.Expectation(field: field, op: op, expected: value, tolerance: tolerance))
+}
+
+// MARK: - Ordering
+
+@MainActor
+@Suite struct PlaybackInteractorOrderingTests {
+  @Test func submitReturnsIncreasingIDsForCommandsAndInvalidLines() {
+    // Given a ready session, When commands and invalid lines arrive (and after it closed), Then ids go 1, 2, 3 …
+    let h = InteractorHarness.ready()
+    let ids = [
+      h.interactor.submit(.status), h.interactor.submitInvalid(PlaybackError(.badArgument, "x")),
+      h.interactor.submit(.quit), h.interactor.submit(.status),
+    ]
+    #expect(ids == [1, 2, 3, 4])
+  }
+
+  @Test func playWaitsForAnOutstandingSeek() {
+    // Given a scrub that has not landed (behaviour since issue 3: only seeks overlap)
+    let h = InteractorHarness.ready()
+    h.interactor.submit(.scrub(.seconds(10), nil))
+    // When play follows, Then it is not sent until the seek lands, and its state shows the landed position
+    h.interactor.submit(.play)
+    #expect(!h.manager.calls.contains("play"))
+    h.manager.land(h.manager.seeks[0])
+    #expect(h.manager.calls.last == "play")
+    #expect(h.output.lines == ["seeked #1 10.0 10.0 exact", "state #2 playing 10.0"])
+  }
+
+  @Test func onTheWallClockSeeksOverlapButOnTheVirtualClockEachWaits() {
+    // Given two scrubs on the wall clock, Then both go to the manager at once (to coalesce there)
+    let wall = InteractorHarness.ready()
+    wall.interactor.submit(.scrub(.seconds(10), nil))
+    wall.interactor.submit(.scrub(.seconds(20), nil))
+    #expect(wall.manager.seeks.map(\.target.seconds) == [10, 20])
+    // Given the same on the virtual clock, Then the second waits for the first to land: nothing coalesces
+    let virtual = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, clock: .virtual))
+    virtual.interactor.submit(.scrub(.seconds(10), nil))
+    virtual.interactor.submit(.scrub(.seconds(20), nil))
+    #expect(virtual.manager.seeks.map(\.target.seconds) == [10])
+    virtual.manager.land(virtual.manager.seeks[0])
+    #expect(virtual.manager.seeks.map(\.target.seconds) == [10, 20])
+    virtual.manager.land(virtual.manager.seeks[1])
+    // and seeked events carry no wall-clock timing there
+    #expect(virtual.output.lines == ["seeked #1 10.0 10.0 exact untimed", "seeked #2 20.0 20.0 exact untimed"])
+  }
+
+  @Test func onTheVirtualClockInvalidLinesWaitTheirTurnToo() {
+    // Given a scrub that has not landed on the virtual clock
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, clock: .virtual))
+    h.interactor.submit(.scrub(.seconds(10), nil))
+    // When an invalid line follows, Then its error waits for the seek, so the transcript order is fixed
+    h.interactor.submitInvalid(PlaybackError(.unknownCommand, "x"))
+    #expect(h.output.lines.isEmpty)
+    h.manager.land(h.manager.seeks[0])
+    #expect(h.output.lines == ["seeked #1 10.0 10.0 exact untimed", "error #2 unknown_command"])
+  }
+
+  @Test func onTheVirtualClockEvenInvalidLinesWaitForTheFile() {
+    // Given a virtual-clock session still opening its file
+    let h = InteractorHarness(options: PlaybackOptions(autoplay: false, clock: .virtual))
+    h.interactor.start()
+    // When an invalid line and help arrive, Then nothing answers until the file is ready
+    h.interactor.submitInvalid(PlaybackError(.unknownCommand, "x"))
+    h.interactor.submit(.help)
+    #expect(h.output.lines == ["loading clip.mp4"])
+    h.manager.becomeReady()
+    #expect(h.output.lines == ["loading clip.mp4", "ready #0 clip.mp4", "error #1 unknown_command", "help #2"])
+  }
+
+  @Test func hangUpLeavesWith129() {
+    // Given a ready session, When SIGHUP arrives, Then it shuts down with status 129
+    let h = InteractorHarness.ready()
+    h.interactor.terminate(.hangUp)
+    #expect(h.output.lines == ["shutdown #0 SIGHUP"])
+    #expect(h.router.exitCodes == [129])
+  }
+}
+
+// MARK: - wait
+
+@MainActor
+@Suite struct PlaybackInteractorWaitTests {
+  @Test func waitSeekedIsAnsweredOnceEarlierSeeksLanded() {
+    // Given a scrub on its way, When `wait seeked` follows, Then it answers as soon as the seek lands
+    let h = InteractorHarness.ready()
+    h.interactor.submit(.scrub(.seconds(5), nil))
+    h.interactor.submit(.wait(.seeked, timeout: nil))
+    #expect(h.output.lines.isEmpty)
+    h.manager.land(h.manager.seeks[0])
+    #expect(h.output.lines == ["seeked #1 5.0 5.0 exact", "waited #2 seeked at 5.0"])
+    #expect(h.manager.waits.isEmpty)
+  }
+
+  @Test func waitSecondsGoesToTheManagerAndHoldsLaterCommands() {
+    // Given a ready session
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    // When `wait 2` and status arrive
+    h.interactor.submit(.wait(.duration(2), timeout: nil))
+    h.interactor.submit(.status)
+    // Then the manager carries out the wait, and status waits for its answer
+    #expect(h.manager.waits == [PlaybackWait(id: 1, until: .elapsed(2), timeout: nil)])
+    #expect(h.output.lines.isEmpty)
+    h.manager.finishWait(h.manager.waits[0], .satisfied, at: 2)
+    #expect(h.output.lines == ["waited #1 2 s at 2.0", "status #2 playing 2.0"])
+  }
+
+  @Test(arguments: [(WaitCondition.paused, true), (.seeked, true), (.ended, false), (.position(.seconds(10)), false)])
+  func waitsWhilePaused(condition: WaitCondition, satisfied: Bool) {
+    // Given paused playback at 0 s, When a wait arrives, Then paused/seeked hold at once and the others never can
+    let h = InteractorHarness.ready()
+    h.interactor.submit(.wait(condition, timeout: nil))
+    #expect(h.manager.waits.isEmpty)
+    #expect(h.output.lines == [satisfied ? "waited #1 \(condition.description) at 0.0" : "error #1 wait_impossible"])
+  }
+
+  @Test func waitPositionAlreadyReachedIsSatisfiedAtOnce() {
+    // Given paused playback at 30 of 60 s, When waiting for 50% (and for 29 s), Then both hold at once
+    let h = InteractorHarness.ready()
+    h.manager.position = MediaTime(seconds: 30)
+    h.interactor.submit(.wait(.position(.percent(50)), timeout: nil))
+    h.interactor.submit(.wait(.position(.seconds(29)), timeout: nil))
+    #expect(h.output.lines == ["waited #1 position >= 50% at 30.0", "waited #2 position >= 29 at 30.0"])
+  }
+
+  @Test func waitPositionWhilePlayingGoesToTheManagerWithItsTimeout() {
+    // Given playback, When waiting for 50% of 60 s with a timeout, Then the manager waits for 30 s, with it
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    h.interactor.submit(.wait(.position(.percent(50)), timeout: 5))
+    #expect(h.manager.waits == [PlaybackWait(id: 1, until: .position(MediaTime(seconds: 30)), timeout: 5)])
+  }
+
+  @Test func waitPercentWithNoDurationIsImpossible() {
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true), duration: nil)
+    h.interactor.submit(.wait(.position(.percent(50)), timeout: nil))
+    #expect(h.output.lines == ["error #1 wait_impossible"])
+  }
+
+  @Test func waitPausedWhileLoopingIsImpossible() {
+    // Given looping playback, When waiting for it to pause, Then it never can
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .loop))
+    h.interactor.submit(.wait(.paused, timeout: nil))
+    #expect(h.manager.waits.isEmpty)
+    #expect(h.output.lines == ["error #1 wait_impossible"])
+  }
+
+  @Test(arguments: [
+    (WaitOutcome.timedOut, "wait_timeout"), (.notPlaying, "wait_impossible"), (.endedFirst, "wait_impossible"),
+    (.neverInLoop, "wait_impossible"),
+  ])
+  func managerOutcomesThatFailAreFailedChecks(outcome: WaitOutcome, code: String) {
+    // Given a wait the manager carries out, from line 4 of a script
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    let source = SourceLine(number: 4, text: "wait position >= 50 timeout 1")
+    h.interactor.submit(.wait(.position(.seconds(50)), timeout: 1), source: source)
+    // When the manager reports that it could not be satisfied
+    h.manager.finishWait(h.manager.waits[0], outcome, at: 12)
+    // Then an error with the outcome's code, a failed check at that line, and exit status 1 at the end
+    #expect(h.output.lines == ["error #1 \(code)"])
+    h.interactor.submit(.quit)
+    #expect(h.router.exitCodes == [1])
+    #expect(h.report?.failedChecks.map(\.code.rawValue) == [code])
+    #expect(h.report?.failedChecks.first?.source == source)
+    #expect(h.report?.commandErrors.isEmpty == true)
+  }
+
+  @Test(arguments: [EndAction.pause, .exit])
+  func waitEndedIsAnsweredByTheEnd(action: EndAction) {
+    // Given playback and a `wait ended` the manager holds
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: action))
+    h.interactor.submit(.wait(.ended, timeout: nil))
+    #expect(h.manager.waits.map(\.until) == [.ended])
+    // When the end is reached (and the manager's own answer comes after)
+    h.manager.reachEnd(at: 60)
+    h.manager.finishWait(h.manager.waits[0], .satisfied, at: 60)
+    // Then the wait is answered once, by the end; --at-end exit then leaves with 0
+    let expected = ["ended 60.0 loops 1", "waited #1 ended at 60.0"] + (action == .exit ? ["shutdown #0 ended"] : [])
+    #expect(h.output.lines == expected)
+    #expect(h.router.exitCodes == (action == .exit ? [0] : []))
+  }
+
+  @Test func waitPausedIsAnsweredByTheEndAndALoopAnswersWaitEnded() {
+    // Given looping playback and `wait ended`
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .loop))
+    h.interactor.submit(.wait(.ended, timeout: nil))
+    // When the first pass ends, Then the wait is answered and playback goes on
+    h.manager.reachEnd(at: 60, loops: 1)
+    #expect(h.output.lines == ["ended 60.0 loops 1", "waited #1 ended at 60.0"])
+    #expect(h.router.exitCodes.isEmpty)
+  }
+
+  @Test func waitWithNoMedia() {
+    // Given an idle session on the free clock
+    let h = InteractorHarness(options: PlaybackOptions(autoplay: false, clock: .free), path: nil)
+    h.interactor.start()
+    // When waits arrive, Then time and seeks hold at once and a wait for the media's end never can
+    h.interactor.submit(.wait(.duration(3), timeout: nil))
+    h.interactor.submit(.wait(.seeked, timeout: nil))
+    h.interactor.submit(.wait(.ended, timeout: nil))
+    #expect(h.output.lines == ["waited #1 3 s at 0.0", "waited #2 seeked at 0.0", "error #3 wait_impossible"])
+  }
+}
+
+// MARK: - expect
+
+@MainActor
+@Suite struct PlaybackInteractorExpectTests {
+  @Test func passingAndFailingChecksAndTheExitStatus() {
+    // Given paused playback at 10.05 s of 60
+    let h = InteractorHarness.ready()
+    h.manager.position = MediaTime(seconds: 10.05)
+    let failing = SourceLine(number: 3, text: "expect position ~ 10")
+    // When checks that hold and one that does not run, then quit
+    h.interactor.submit(expectation(.state, .equal, .value(.string("paused"))))
+    h.interactor.submit(expectation(.position, .approximately, .time(.seconds(10)), tolerance: 0.1))
+    h.interactor.submit(expectation(.position, .approximately, .time(.seconds(10))), source: failing)
+    h.interactor.submit(expectation(.duration, .equal, .time(.seconds(60))))
+    h.interactor.submit(expectation(.videoCodec, .equal, .value(.string("h264"))))
+    h.interactor.submit(.quit)
+    // Then each reports pass or fail, the failure is recorded with its values and line, and the status is 1
+    #expect(
+      h.output.lines == [
+        "expect #1 pass state", "expect #2 pass position", "expect #3 fail position", "expect #4 pass duration",
+        "expect #5 pass video.codec", "shutdown #6 quit",
+      ])
+    #expect(h.router.exitCodes == [1])
+    let failure = h.report?.failedChecks.first
+    #expect(h.report?.failedChecks.count == 1)
+    #expect(failure?.code == .expectFailed)
+    #expect(failure?.source == failing)
+    #expect(failure?.expected == .number(10))
+    #expect(failure?.actual == .number(10.05))
+    #expect(h.report?.expectCount == 5)
+    #expect(h.report?.commandCount == 6)
+  }
+
+  @Test func percentTimesResolveAgainstTheDuration() {
+    let h = InteractorHarness.ready(duration: 60)
+    h.manager.position = MediaTime(seconds: 30)
+    h.interactor.submit(expectation(.position, .equal, .time(.percent(50))))
+    #expect(h.output.expectations.first?.expected == .number(30))
+    #expect(h.output.expectations.first?.held == true)
+  }
+
+  @Test func frameFieldsWithAndWithoutAFrame() {
+    // Given no decoded frame yet, When frame fields are checked, Then they are none
+    let h = InteractorHarness.ready()
+    h.interactor.submit(expectation(.frameMD5, .equal, .value(.none)))
+    h.interactor.submit(expectation(.framePTS, .notEqual, .value(.number(512))))
+    // Given a frame, Then its fields are its identity
+    h.manager.frame = frame(md5: "abc123", key: true)
+    h.interactor.submit(expectation(.frameMD5, .equal, .value(.string("abc123"))))
+    h.interactor.submit(expectation(.framePTS, .equal, .value(.number(512))))
+    h.interactor.submit(expectation(.frameKey, .equal, .value(.bool(true))))
+    h.interactor.submit(expectation(.frameTime, .approximately, .time(.seconds(0.033)), tolerance: 0.001))
+    h.interactor.submit(expectation(.frameWidth, .equal, .value(.number(320))))
+    h.interactor.submit(expectation(.framePixelFormat, .equal, .value(.string("yuv420p"))))
+    h.interactor.submit(expectation(.frameMD5, .equal, .value(.none)))
+    #expect(h.output.expectations.map(\.held) == [true, true, true, true, true, true, true, true, false])
+    #expect(h.output.expectations.last?.actual == .string("abc123"))
+  }
+
+  @Test func fieldsTheMediaLacksAreNone() {
+    // Given audio-only media with no known duration
+    let h = InteractorHarness.ready(duration: nil, video: false)
+    h.manager.frame = frame()
+    // When video, frame and duration fields are checked against none, Then they are none
+    for field in [ExpectField.videoCodec, .videoWidth, .frameMD5, .duration] {
+      h.interactor.submit(expectation(field, .equal, .value(.none)))
+    }
+    h.interactor.submit(expectation(.audioChannels, .equal, .value(.number(2))))
+    #expect(h.output.expectations.map(\.held) == [true, true, true, true, true])
+    #expect(h.output.expectations.map(\.actual) == [.none, .none, .none, .none, .number(2)])
+  }
+
+  @Test func expectErrorAcknowledgesTheCommandError() {
+    // Given a command that fails on purpose
+    let h = InteractorHarness.ready()
+    h.interactor.submitInvalid(PlaybackError(.badArgument, "bad"))
+    // When `expect error == bad_argument` follows, then quit
+    h.interactor.submit(expectation(.error, .equal, .value(.string("bad_argument"))))
+    h.interactor.submit(.quit)
+    // Then the error was the point of the test: the report has no error left and the status is 0
+    #expect(h.output.lines == ["error #1 bad_argument", "expect #2 pass error", "shutdown #3 quit"])
+    #expect(h.report?.commandErrors.isEmpty == true)
+    #expect(h.report?.failedChecks.isEmpty == true)
+    #expect(h.router.exitCodes == [0])
+  }
+
+  @Test func expectErrorWithAnotherCodeAcknowledgesNothing() {
+    // Given a command error, When an expect names another code
+    let h = InteractorHarness.ready()
+    h.interactor.submit(.frame)  // no frame yet: unavailable
+    h.interactor.submit(expectation(.error, .equal, .value(.string("bad_argument"))))
+    h.interactor.submit(.quit)
+    // Then the check fails and the error stays in the report
+    #expect(h.report?.commandErrors.map(\.code) == [.unavailable])
+    #expect(h.report?.failedChecks.map(\.code) == [.expectFailed])
+    #expect(h.output.expectations.first?.actual == .string("unavailable"))
+    #expect(h.router.exitCodes == [1])
+  }
+
+  @Test func expectErrorBeforeAnyErrorSeesNone() {
+    let h = InteractorHarness.ready()
+    h.interactor.submit(expectation(.error, .equal, .value(.none)))
+    #expect(h.output.expectations.first?.held == true)
+  }
+}
+
+// MARK: - step and rate
+
+@MainActor
+@Suite struct PlaybackInteractorStepRateTests {
+  @Test func stepPausesAndIsAnsweredByTheManager() {
+    // Given playback
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    h.manager.calls.removeAll()
+    // When stepping 3 frames and asking for status
+    h.interactor.submit(.step(3))
+    h.interactor.submit(.status)
+    // Then playback pauses, the step goes out, and status waits for it
+    #expect(h.manager.calls == ["pause", "step 1 3"])
+    #expect(h.output.lines.isEmpty)
+    h.manager.finishStep(h.manager.steps[0], moved: 3, at: 0.1)
+    #expect(h.output.lines == ["stepped #1 3/3 0.1", "status #2 paused 0.1"])
+  }
+
+  @Test func stepBackAtTheStartMovesFewer() {
+    let h = InteractorHarness.ready()
+    h.interactor.submit(.step(-5))
+    h.manager.finishStep(h.manager.steps[0], moved: 0, at: 0)
+    #expect(h.manager.calls.last == "step 1 -5")
+    #expect(!h.manager.calls.contains("pause"))
+    #expect(h.output.lines == ["stepped #1 0/-5 0.0"])
+  }
+
+  @Test func stepWithoutVideoIsUnavailable() {
+    let h = InteractorHarness.ready(video: false)
+    h.interactor.submit(.step(1))
+    #expect(h.manager.steps.isEmpty)
+    #expect(h.output.lines == ["error #1 unavailable"])
+  }
+
+  @Test func rateOnTheWallClockReachesTheManagerAndStatus() {
+    let h = InteractorHarness.ready()
+    h.interactor.submit(.rate(2))
+    h.interactor.submit(.status)
+    #expect(h.manager.rates == [2])
+    #expect(h.output.lines == ["rate #1 2.0", "status #2 paused 0.0"])
+    #expect(h.output.lastStatus?.rate == 2)
+  }
+
+  @Test func rateOnTheFreeClockIsUnavailable() {
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, clock: .free))
+    h.interactor.submit(.rate(2))
+    #expect(h.manager.rates.isEmpty)
+    #expect(h.output.lines == ["error #1 unavailable"])
+  }
+
+  @Test func playbackCommandsWithNoMediaAreNotReady() {
+    let h = InteractorHarness(path: nil)
+    h.interactor.start()
+    h.interactor.submit(.step(1))
+    h.interactor.submit(.rate(2))
+    h.interactor.submit(.play)
+    #expect(h.output.lines == ["error #1 not_ready", "error #2 not_ready", "error #3 not_ready"])
+  }
+}
+
+// MARK: - open and close
+
+@MainActor
+@Suite struct PlaybackInteractorOpenCloseTests {
+  @Test func openAsksTheRouterForAManagerAndResolvesRelativePaths() {
+    // Given an idle session whose script is in /scripts
+    let h = InteractorHarness(path: nil, baseDirectory: "/scripts")
+    h.interactor.start()
+    // When a relative file is opened
+    h.interactor.submit(.open("media/b.mp4"))
+    // Then the router makes a manager, which prepares the file resolved against the folder
+    #expect(h.router.gotos == ["new"])
+    let made = h.router.made[0]
+    #expect(made.preparedPath == "/scripts/media/b.mp4")
+    #expect(made.delegate === h.interactor)
+    // and its ready answers the open
+    made.becomeReady(path: "/scripts/media/b.mp4")
+    #expect(h.output.lines == ["loading /scripts/media/b.mp4", "ready #1 /scripts/media/b.mp4"])
+    // An absolute path is used as it is
+    h.interactor.submit(.open("/abs/c.mp4"))
+    #expect(h.router.made[1].preparedPath == "/abs/c.mp4")
+  }
+
+  @Test func openReplacesTheManagerAndIgnoresTheOldOnesReports() {
+    // Given a session playing clip.mp4
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    // When another file is opened
+    h.interactor.submit(.open("b.mp4"))
+    // Then the old manager is handed to the router to be shut down
+    #expect(h.router.replaced.first === h.manager)
+    #expect(h.manager.isShutDown)
+    // and what it still reports is ignored (its end, its progress, a late ready)
+    h.interactor.playbackManager(h.manager, didReachEnd: MediaTime(seconds: 60), loops: 1)
+    h.interactor.playbackManager(h.manager, didReachProgress: MediaTime(seconds: 3))
+    h.interactor.playbackManager(h.manager, didBecomeReady: FakePlaybackManager.info())
+    #expect(h.output.lines == ["loading b.mp4"])
+    #expect(h.router.exitCodes.isEmpty)
+    // while the new one's ready is shown and autoplay starts it
+    h.router.made[0].becomeReady(path: "b.mp4")
+    #expect(h.output.lines == ["loading b.mp4", "ready #1 b.mp4", "state #0 playing 0.0"])
+  }
+
+  @Test func closeGoesIdleAndTheSessionGoesOn() {
+    // Given a ready session
+    let h = InteractorHarness.ready()
+    // When the file is closed and status asked
+    h.interactor.submit(.close)
+    h.interactor.submit(.status)
+    h.interactor.submit(.play)
+    // Then the router is asked for no manager, the session is idle, and playback commands need a file
+    #expect(h.router.gotos == ["none"])
+    #expect(h.manager.isShutDown)
+    #expect(h.output.lines == ["closed #1", "status #2 idle 0.0", "error #3 not_ready"])
+    #expect(h.router.exitCodes.isEmpty)
+  }
+
+  @Test func aFailedOpenLeavesTheSessionIdleAndUsable() {
+    // Given an idle session, When an open fails
+    let h = InteractorHarness(path: nil)
+    h.interactor.start()
+    h.interactor.submit(.open("missing.mp4"))
+    h.interactor.submit(.status)
+    h.router.made[0].failToOpen(.fileNotFound)
+    // Then the error answers the open, the session stays, idle, and can open another file
+    #expect(h.output.lines == ["loading missing.mp4", "error #1 file_not_found", "status #2 idle 0.0"])
+    #expect(h.router.exitCodes.isEmpty)
+    #expect(h.router.gotos == ["new", "none"])
+    h.interactor.submit(.open("b.mp4"))
+    h.router.made[1].becomeReady(path: "b.mp4")
+    #expect(h.output.lines.last == "ready #3 b.mp4")
+    // and at the end, the unacknowledged error is in the report (the status stays 0)
+    h.interactor.submit(.quit)
+    #expect(h.report?.commandErrors.map(\.code) == [.fileNotFound])
+    #expect(h.router.exitCodes == [0])
+  }
+
+  @Test func inputEndedWhileIdleLeaves() {
+    let h = InteractorHarness(path: nil)
+    h.interactor.start()
+    h.interactor.inputEnded()
+    #expect(h.output.lines == ["shutdown #0 input ended"])
+    #expect(h.router.exitCodes == [0])
+  }
+
+  @Test func inputEndedOnTheVirtualClockLeavesEvenWhilePlaying() {
+    // Given virtual-clock playback (time moves only in waits), When input ends, Then the session leaves
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, clock: .virtual))
+    h.interactor.inputEnded()
+    #expect(h.router.exitCodes == [0])
+  }
+}
+
+@MainActor
+@Suite struct PlaybackInteractorAcknowledgementTests {
+  @Test func expectErrorAcknowledgesAWaitThatTimedOut() {
+    // Given a wait that times out on purpose
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    h.interactor.submit(.wait(.ended, timeout: 1))
+    h.manager.finishWait(h.manager.waits[0], .timedOut, at: 1)
+    // When `expect error == wait_timeout` follows, then quit
+    h.interactor.submit(expectation(.error, .equal, .value(.string("wait_timeout"))))
+    h.interactor.submit(.quit)
+    // Then the failed wait is acknowledged: nothing failed, status 0
+    #expect(h.report?.failedChecks.isEmpty == true)
+    #expect(h.router.exitCodes == [0])
+  }
+
+  @Test func aFailedOpenNamesItsLine() {
+    let h = InteractorHarness(path: nil)
+    h.interactor.start()
+    let source = SourceLine(number: 3, text: "open missing.mp4")
+    h.interactor.submit(.open("missing.mp4"), source: source)
+    h.router.made[0].failToOpen()
+    h.interactor.submit(.quit)
+    #expect(h.report?.commandErrors.first?.source == source)
   }
 }

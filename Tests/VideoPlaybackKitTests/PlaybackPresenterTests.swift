@@ -29,10 +29,23 @@ final class InteractorSpy: PlaybackInteractorInput {
   }
 
   var calls: [Call] = []
+  /// The source line each submission carried, in order.
+  var sources: [SourceLine?] = []
+  private var lastID = 0
 
   func start() { calls.append(.start) }
-  func submit(_ command: Command) { calls.append(.submit(command)) }
-  func submitInvalid(_ error: PlaybackError) { calls.append(.submitInvalid(error)) }
+  func submit(_ command: Command, source: SourceLine?) -> Int {
+    calls.append(.submit(command))
+    sources.append(source)
+    lastID += 1
+    return lastID
+  }
+  func submitInvalid(_ error: PlaybackError, source: SourceLine?) -> Int {
+    calls.append(.submitInvalid(error))
+    sources.append(source)
+    lastID += 1
+    return lastID
+  }
   func inputEnded() { calls.append(.inputEnded) }
   func terminate(_ signal: TerminationSignal) { calls.append(.terminate(signal)) }
   func outputClosed() { calls.append(.outputClosed) }
@@ -96,7 +109,7 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When the media is ready
-    harness.presenter.presentReady(sampleInfo())
+    harness.presenter.presentReady(sampleInfo(), commandID: nil)
     // Then one `ready` line with every stream field, and typed JSON fields
     let event = harness.view.events[0]
     #expect(
@@ -123,7 +136,7 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When media with no audio is ready
-    harness.presenter.presentReady(sampleInfo(streams: 1, audio: nil))
+    harness.presenter.presentReady(sampleInfo(streams: 1, audio: nil), commandID: nil)
     // Then audio=none, with no audio fields, and null in JSON
     #expect(
       harness.view.texts == [
@@ -138,7 +151,7 @@ struct PlaybackPresenterEventTests {
     let harness = PresenterHarness()
     // When media with no video is ready
     harness.presenter.presentReady(
-      sampleInfo(path: "song.m4a", duration: 187.5, streams: 1, video: nil))
+      sampleInfo(path: "song.m4a", duration: 187.5, streams: 1, video: nil), commandID: nil)
     // Then video=none and no width, height, fps or pix_fmt
     #expect(
       harness.view.texts == [
@@ -161,7 +174,7 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When a video with this frame rate is ready
-    harness.presenter.presentReady(sampleInfo(video: sampleVideo(frameRate: rate)))
+    harness.presenter.presentReady(sampleInfo(video: sampleVideo(frameRate: rate)), commandID: nil)
     // Then fps has up to three decimals, trailing zeros trimmed, and the same rounding in JSON
     #expect(harness.view.texts[0].contains(" \(text) pix_fmt="))
     #expect(harness.view.events[0].fields.contains(.init("fps", .number(json))))
@@ -171,7 +184,7 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When the video's frame rate is unknown
-    harness.presenter.presentReady(sampleInfo(video: sampleVideo(frameRate: nil)))
+    harness.presenter.presentReady(sampleInfo(video: sampleVideo(frameRate: nil)), commandID: nil)
     // Then fps is left out
     #expect(harness.view.texts[0].contains("height=1080 pix_fmt=yuv420p"))
     #expect(!harness.view.events[0].fields.contains { $0.key == "fps" })
@@ -182,7 +195,7 @@ struct PlaybackPresenterEventTests {
     let harness = PresenterHarness()
     // When the path holds spaces, a quote, an equals sign and a backslash
     harness.presenter.presentReady(
-      sampleInfo(path: #"/media/my "best" a=b\clip.mp4"#, video: nil, audio: nil))
+      sampleInfo(path: #"/media/my "best" a=b\clip.mp4"#, video: nil, audio: nil), commandID: nil)
     // Then the text quotes and escapes it, and the JSON field keeps it raw
     #expect(
       harness.view.texts[0]
@@ -219,21 +232,21 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When playback crosses progress marks, with a known, an unknown and a zero duration
-    harness.presenter.presentProgress(position: time(12), duration: time(60), state: .playing)
-    harness.presenter.presentProgress(position: time(5), duration: nil, state: .playing)
-    harness.presenter.presentProgress(position: time(5), duration: .zero, state: .playing)
+    harness.presenter.presentProgress(position: time(12), duration: time(60), state: .playing, rate: 1)
+    harness.presenter.presentProgress(position: time(5), duration: nil, state: .playing, rate: 1)
+    harness.presenter.presentProgress(position: time(5), duration: .zero, state: .playing, rate: 1)
     // Then percent has one decimal and is left out when it cannot be known
     #expect(
       harness.view.texts == [
-        "progress position=12.000 duration=60.000 percent=20.0 state=playing",
-        "progress position=5.000 state=playing",
-        "progress position=5.000 duration=0.000 state=playing",
+        "progress position=12.000 duration=60.000 percent=20.0 state=playing rate=1",
+        "progress position=5.000 state=playing rate=1",
+        "progress position=5.000 duration=0.000 state=playing rate=1",
       ])
     #expect(
       harness.view.events[0].fields == [
         .init("position", .number(12)), .init("duration", .number(60)),
         .init("percent", .number(20)),
-        .init("state", .string("playing")),
+        .init("state", .string("playing")), .init("rate", .number(1)),
       ])
     // and progress is transient: a terminal's status line shows it in place
     #expect(harness.view.events.allSatisfy { $0.isTransient })
@@ -243,10 +256,10 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When playback is at 83.456 of 300 seconds
-    harness.presenter.presentProgress(position: time(83.456), duration: time(300), state: .playing)
+    harness.presenter.presentProgress(position: time(83.456), duration: time(300), state: .playing, rate: 1)
     // Then percent is 27.8 in text and JSON
     #expect(
-      harness.view.texts == ["progress position=83.456 duration=300.000 percent=27.8 state=playing"]
+      harness.view.texts == ["progress position=83.456 duration=300.000 percent=27.8 state=playing rate=1"]
     )
     #expect(harness.view.events[0].fields[2] == .init("percent", .number(27.8)))
   }
@@ -257,11 +270,11 @@ struct PlaybackPresenterEventTests {
     // When a seek lands
     harness.presenter.presentSeeked(
       SeekResult(id: 4, target: time(30), position: time(30), mode: .exact, milliseconds: 12.3456),
-      duration: time(60))
+      duration: time(60), showsTiming: true)
     harness.presenter.presentSeeked(
       SeekResult(
         id: 5, target: time(31.5), position: time(30.0333333), mode: .keyframe, milliseconds: 0.04),
-      duration: time(60))
+      duration: time(60), showsTiming: true)
     // Then its id, target, position, mode and time taken; ms to a microsecond in JSON
     #expect(
       harness.view.texts == [
@@ -295,11 +308,11 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When playback reaches the end, with and without a known duration
-    harness.presenter.presentEnded(position: time(60), duration: time(60))
-    harness.presenter.presentEnded(position: time(61.2), duration: nil)
+    harness.presenter.presentEnded(position: time(60), duration: time(60), loops: 1)
+    harness.presenter.presentEnded(position: time(61.2), duration: nil, loops: 1)
     // Then `ended` lines, with notice severity
     #expect(
-      harness.view.texts == ["ended position=60.000 duration=60.000", "ended position=61.200"])
+      harness.view.texts == ["ended position=60.000 duration=60.000 loops=1", "ended position=61.200 loops=1"])
     #expect(harness.view.events.map(\.severity) == [.notice, .notice])
   }
 
@@ -349,16 +362,16 @@ struct PlaybackPresenterEventTests {
     // Then the rate has up to three decimals and the counters are integers
     #expect(
       harness.view.texts == [
-        "status #7 state=paused position=30.000 duration=60.000 rate=1 frames_decoded=123 decode_errors=0",
-        "status #8 state=playing position=30.000 duration=60.000 rate=1.25 frames_decoded=9 decode_errors=2",
-        "status #9 state=idle position=0.000 rate=0.333 frames_decoded=0 decode_errors=0",
+        "status #7 state=paused position=30.000 duration=60.000 rate=1 frames_decoded=123 decode_errors=0 loops=0",
+        "status #8 state=playing position=30.000 duration=60.000 rate=1.25 frames_decoded=9 decode_errors=2 loops=0",
+        "status #9 state=idle position=0.000 rate=0.333 frames_decoded=0 decode_errors=0 loops=0",
       ])
     #expect(
       harness.view.events[0].fields == [
         .init("state", .string("paused")), .init("position", .number(30)),
         .init("duration", .number(60)),
         .init("rate", .number(1)), .init("frames_decoded", .integer(123)),
-        .init("decode_errors", .integer(0)),
+        .init("decode_errors", .integer(0)), .init("loops", .integer(0)),
       ])
   }
 
@@ -387,7 +400,7 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When info is asked of media whose bit rates are unknown
-    harness.presenter.presentReady(sampleInfo())
+    harness.presenter.presentReady(sampleInfo(), commandID: nil)
     harness.presenter.presentInfo(sampleInfo(), commandID: 2)
     // Then the info line is the ready line with the id
     #expect(
@@ -431,20 +444,28 @@ struct PlaybackPresenterEventTests {
     #expect(
       event.text == """
         help #10
-          play                               start or resume playback
-          pause                              pause playback
-          toggle                             switch between playing and paused
-          scrub <time> [exact|keyframe]      seek to a time: 83.5, 1:23.5, 1:02:03.25 or 50%
-          skip <±seconds> [exact|keyframe]   seek from where playback is: +10, -5
-          status                             report state, position and counters
-          info                               report the media: container, duration, streams, codecs
-          frame                              report the frame on screen: pts, time, key flag, md5
-          help                               show this list
-          quit                               leave
+          play                                                   start or resume playback
+          pause                                                  pause playback
+          toggle                                                 switch between playing and paused
+          scrub <time> [exact|keyframe]                          seek to a time: 83.5, 1:23.5, 1:02:03.25 or 50%
+          skip <±seconds> [exact|keyframe]                       seek from where playback is: +10, -5
+          step [±N]                                              pause and show the Nth next (or previous) frame
+          rate <x>                                               playback speed: 2, 0.5 (wall and virtual clocks)
+          status                                                 report state, position and counters
+          info                                                   report the media: container, duration, streams, codecs
+          frame                                                  report the frame on screen: pts, time, key flag, md5
+          open <path>                                            load another file
+          close                                                  unload the file and go idle
+          wait <s> | ended | paused | seeked | position >= <t>   let time pass, or until… [timeout <s>]
+          expect <field> <op> <value> [±tol]                     check state, position, frame.md5 …
+          help                                                   show this list
+          quit                                                   leave
         """)
     #expect(
       event.fields == [
-        .init("commands", .string("play pause toggle scrub skip status info frame help quit"))
+        .init(
+          "commands",
+          .string("play pause toggle scrub skip step rate status info frame open close wait expect help quit"))
       ])
   }
 
@@ -488,10 +509,10 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When a position is negative zero
-    harness.presenter.presentProgress(position: time(-0.0), duration: time(10), state: .playing)
+    harness.presenter.presentProgress(position: time(-0.0), duration: time(10), state: .playing, rate: 1)
     // Then it reads 0.000, and JSON carries a positive zero
     #expect(
-      harness.view.texts == ["progress position=0.000 duration=10.000 percent=0.0 state=playing"])
+      harness.view.texts == ["progress position=0.000 duration=10.000 percent=0.0 state=playing rate=1"])
     guard case .number(let position) = harness.view.events[0].fields[0].value else {
       Issue.record("position is not a number")
       return
@@ -522,7 +543,7 @@ struct PlaybackPresenterEventTests {
     // Given a presenter whose view has gone
     let presenter = PlaybackPresenter()
     // When it presents
-    presenter.presentReady(sampleInfo())
+    presenter.presentReady(sampleInfo(), commandID: nil)
     presenter.presentHelp(commandID: 1)
     // Then nothing happens (and nothing crashes)
     #expect(presenter.view == nil)
@@ -537,7 +558,7 @@ struct PlaybackPresenterStatusLineTests {
     let harness = PresenterHarness()
     harness.presenter.presentLoading(path: "clip.mp4")
     // When the media is ready
-    harness.presenter.presentReady(sampleInfo())
+    harness.presenter.presentReady(sampleInfo(), commandID: nil)
     // Then the status line shows paused at 0 of 60 seconds, 0% and an empty bar
     #expect(harness.view.statusLines.last == "⏸ 00:00:00.000 / 00:01:00.000  0.0%  [\(emptyBar)]")
   }
@@ -546,7 +567,7 @@ struct PlaybackPresenterStatusLineTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When playback passes 83.456 seconds of 300
-    harness.presenter.presentProgress(position: time(83.456), duration: time(300), state: .playing)
+    harness.presenter.presentProgress(position: time(83.456), duration: time(300), state: .playing, rate: 1)
     // Then the line in DESIGN §3
     #expect(
       harness.view.statusLines == ["▶ 00:01:23.456 / 00:05:00.000  27.8%  [█████░░░░░░░░░░░░░]"])
@@ -556,7 +577,7 @@ struct PlaybackPresenterStatusLineTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When playback reaches the end
-    harness.presenter.presentEnded(position: time(60), duration: time(60))
+    harness.presenter.presentEnded(position: time(60), duration: time(60), loops: 1)
     // Then 100% and a full bar, with the ended glyph
     #expect(harness.view.statusLines == ["■ 00:01:00.000 / 00:01:00.000  100.0%  [\(fullBar)]"])
   }
@@ -565,8 +586,8 @@ struct PlaybackPresenterStatusLineTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When playback is a hair short of the end, and at half way
-    harness.presenter.presentProgress(position: time(59.99), duration: time(60), state: .playing)
-    harness.presenter.presentProgress(position: time(30), duration: time(60), state: .playing)
+    harness.presenter.presentProgress(position: time(59.99), duration: time(60), state: .playing, rate: 1)
+    harness.presenter.presentProgress(position: time(30), duration: time(60), state: .playing, rate: 1)
     // Then 100.0% shows a full bar, 50% shows nine cells
     #expect(
       harness.view.statusLines == [
@@ -580,7 +601,7 @@ struct PlaybackPresenterStatusLineTests {
     let harness = PresenterHarness()
     // When the duration is unknown, then zero
     harness.presenter.presentState(.playing, position: time(12.345), duration: nil, commandID: nil)
-    harness.presenter.presentProgress(position: time(13), duration: .zero, state: .playing)
+    harness.presenter.presentProgress(position: time(13), duration: .zero, state: .playing, rate: 1)
     // Then dashes for the duration and no percentage or bar
     #expect(
       harness.view.statusLines == [
@@ -596,7 +617,7 @@ struct PlaybackPresenterStatusLineTests {
     // When a seek lands
     harness.presenter.presentSeeked(
       SeekResult(id: 2, target: time(45), position: time(45), mode: .exact, milliseconds: 3),
-      duration: time(60))
+      duration: time(60), showsTiming: true)
     // Then the line shows the new position, still paused
     #expect(
       harness.view.statusLines.last == "⏸ 00:00:45.000 / 00:01:00.000  75.0%  [█████████████░░░░░]")
@@ -896,5 +917,257 @@ extension String {
 
   fileprivate func leftPadded(to width: Int) -> String {
     count >= width ? self : String(repeating: "0", count: width - count) + self
+  }
+}
+
+// MARK: - Issue 3 events
+
+@MainActor
+@Suite("Presenter events for step, rate, wait, expect, close")
+struct PlaybackPresenterNewEventTests {
+  private func check(
+    _ field: ExpectField, _ op: ExpectOperator, tolerance: Double? = nil
+  ) -> VideoPlaybackKit.Expectation {
+    VideoPlaybackKit.Expectation(field: field, op: op, expected: .value(.none), tolerance: tolerance)
+  }
+
+  @Test func stepped() {
+    // Given a presenter, When a step lands (one short at the end), Then position, moved and requested
+    let harness = PresenterHarness()
+    harness.presenter.presentStepped(
+      StepResult(id: 3, requested: 5, moved: 4, position: time(59.9)), duration: time(60))
+    #expect(harness.view.texts == ["stepped #3 position=59.900 moved=4 requested=5"])
+    #expect(
+      harness.view.events[0].fields == [
+        .init("position", .number(59.9)), .init("moved", .integer(4)), .init("requested", .integer(5)),
+      ])
+    // and the status line shows it paused there
+    #expect(harness.view.statusLines.last?.hasPrefix("⏸ 00:00:59.900") == true)
+  }
+
+  @Test func rate() {
+    let harness = PresenterHarness()
+    harness.presenter.presentRate(2, commandID: 4)
+    harness.presenter.presentRate(1.0 / 3, commandID: 5)
+    #expect(harness.view.texts == ["rate #4 rate=2", "rate #5 rate=0.333"])
+    #expect(harness.view.events[1].fields == [.init("rate", .number(0.333))])
+  }
+
+  @Test func waited() {
+    // Given waits that held, When shown, Then the condition as written (quoted when it has spaces) and where
+    let harness = PresenterHarness()
+    harness.presenter.presentWaited(.ended, position: time(60), commandID: 1)
+    harness.presenter.presentWaited(.position(.seconds(12.5)), position: time(12.5), commandID: 2)
+    harness.presenter.presentWaited(.duration(2), position: time(4), commandID: 3)
+    #expect(
+      harness.view.texts == [
+        "waited #1 condition=ended position=60.000",
+        #"waited #2 condition="position >= 12.5" position=12.500"#,
+        #"waited #3 condition="2 s" position=4.000"#,
+      ])
+    #expect(
+      harness.view.events[1].fields == [
+        .init("condition", .string("position >= 12.5")), .init("position", .number(12.5)),
+      ])
+  }
+
+  @Test func expectPass() {
+    // Given a check that held, When shown, Then result, field, op, both values and the tolerance, at info
+    let harness = PresenterHarness()
+    harness.presenter.presentExpectation(
+      check(.position, .approximately, tolerance: 0.01), expected: .number(10), actual: .number(10.0049999),
+      held: true, source: SourceLine(number: 2, text: "expect position ~ 10 ±0.01"), commandID: 6)
+    #expect(
+      harness.view.texts == [
+        "expect #6 result=pass field=position op=~ expected=10 actual=10.005 tolerance=0.01"
+      ])
+    #expect(
+      harness.view.events[0].fields == [
+        .init("result", .string("pass")), .init("field", .string("position")), .init("op", .string("~")),
+        .init("expected", .number(10)), .init("actual", .number(10.005)), .init("tolerance", .number(0.01)),
+      ])
+    #expect(harness.view.events[0].severity == .info)
+  }
+
+  @Test func expectFailCarriesItsLine() {
+    // Given a check that failed on line 7, When shown, Then line= and source= point at it, at error severity
+    // (operators holding `=` are quoted, as every value with `=` is)
+    let harness = PresenterHarness()
+    harness.presenter.presentExpectation(
+      check(.state, .equal), expected: .string("playing"), actual: .string("paused"), held: false,
+      source: SourceLine(number: 7, text: "  expect state == playing  "), commandID: 8)
+    harness.presenter.presentExpectation(
+      check(.frameMD5, .notEqual), expected: .none, actual: .none, held: false, source: nil, commandID: 9)
+    harness.presenter.presentExpectation(
+      check(.frameKey, .equal), expected: .bool(true), actual: .bool(false), held: false, source: nil, commandID: 10)
+    #expect(
+      harness.view.texts == [
+        #"expect #8 result=fail field=state op="==" expected=playing actual=paused line=7 source="expect state == playing""#,
+        #"expect #9 result=fail field=frame.md5 op="!=" expected=none actual=none"#,
+        #"expect #10 result=fail field=frame.key op="==" expected=true actual=false"#,
+      ])
+    #expect(
+      harness.view.events[0].fields.suffix(2) == [
+        .init("line", .integer(7)), .init("source", .string("expect state == playing")),
+      ])
+    #expect(harness.view.events[1].fields[3] == .init("expected", .null))
+    #expect(harness.view.events[2].fields[4] == .init("actual", .bool(false)))
+    #expect(harness.view.events.map(\.severity) == [.error, .error, .error])
+  }
+
+  @Test func closed() {
+    let harness = PresenterHarness()
+    harness.presenter.presentClosed(commandID: 3)
+    #expect(harness.view.texts == ["closed #3"])
+    #expect(harness.view.events[0].fields.isEmpty)
+    #expect(harness.view.statusLines == ["○ 00:00:00.000 / --:--:--.---"])
+  }
+
+  @Test func readyAnsweringAnOpenCarriesItsID() {
+    let harness = PresenterHarness()
+    harness.presenter.presentReady(sampleInfo(video: nil, audio: nil), commandID: 2)
+    #expect(harness.view.texts[0].hasPrefix("ready #2 path=clip.mp4 "))
+    #expect(harness.view.events[0].commandID == 2)
+  }
+
+  @Test func endedCountsLoopsAndStatusShowsLoopsAndLateness() {
+    let harness = PresenterHarness()
+    harness.presenter.presentEnded(position: time(10), duration: time(10), loops: 3)
+    var report = status(.playing, position: 4)
+    report.loops = 3
+    report.latenessP99 = 1.5
+    harness.presenter.presentStatus(report, commandID: 2)
+    #expect(
+      harness.view.texts == [
+        "ended position=10.000 duration=10.000 loops=3",
+        "status #2 state=playing position=4.000 duration=60.000 rate=1 frames_decoded=123 decode_errors=0 loops=3 late_p99_ms=1.500",
+      ])
+    #expect(harness.view.events[1].fields.last == .init("late_p99_ms", .number(1.5)))
+  }
+
+  @Test func progressShowsTheRate() {
+    let harness = PresenterHarness()
+    harness.presenter.presentProgress(position: time(1), duration: nil, state: .playing, rate: 0.5)
+    #expect(harness.view.texts == ["progress position=1.000 state=playing rate=0.5"])
+  }
+
+  @Test func seekedWithoutTimingHasNoMilliseconds() {
+    // Given the virtual clock (no wall-clock figures), When a seek lands, Then no ms field
+    let harness = PresenterHarness()
+    harness.presenter.presentSeeked(
+      SeekResult(id: 2, target: time(5), position: time(5), mode: .keyframe, milliseconds: 12), duration: time(60),
+      showsTiming: false)
+    #expect(harness.view.texts == ["seeked #2 target=5.000 position=5.000 mode=keyframe"])
+    #expect(!harness.view.events[0].fields.contains { $0.key == "ms" })
+  }
+}
+
+// MARK: - Client ids and source lines
+
+@MainActor
+@Suite("Presenter client ids and line numbers")
+struct PlaybackPresenterClientIDTests {
+  @Test(arguments: [
+    (#"{"command":"status","id":"a1"}"#, "status #a1", EventViewModel.Value.string("a1")),
+    (#"{"command":"status","id":"x y"}"#, #"status #"x y""#, .string("x y")),
+    (#"{"command":"status","id":7}"#, "status #7", .integer(7)),
+    (#"{"command":"status","id":-3}"#, "status #-3", .integer(-3)),
+    (#"{"command":"status","id":2.5}"#, "status #2.5", .number(2.5)),
+  ])
+  func eventsCarryTheClientsID(line: String, header: String, value: EventViewModel.Value) {
+    // Given a JSON command with an id, When its answer is shown, Then the text header names the client's id,
+    // and the model carries it next to the ordinal
+    let harness = PresenterHarness()
+    harness.presenter.onInputLine(.text(line))
+    #expect(harness.interactor.calls == [.submit(.status)])
+    harness.presenter.presentStatus(status(), commandID: 1)
+    #expect(harness.view.texts[0].hasPrefix(header + " state=paused"))
+    #expect(harness.view.events[0].clientID == value)
+    #expect(harness.view.events[0].commandID == 1)
+  }
+
+  @Test func anInvalidJSONCommandStillCarriesItsID() {
+    let harness = PresenterHarness()
+    harness.presenter.onInputLine(.text(#"{"command":"scrub","args":["x"],"id":"q9"}"#))
+    harness.presenter.presentError(PlaybackError(.badArgument, "x"), commandID: 1)
+    #expect(harness.view.texts == [#"error #q9 code=bad_argument message=x"#])
+  }
+
+  @Test func commandsWithoutAClientIDKeepTheirOrdinal() {
+    let harness = PresenterHarness()
+    harness.presenter.onInputLine(.text(#"{"command":"status","id":"a"}"#))
+    harness.presenter.onInputLine(.text("status"))
+    harness.presenter.presentStatus(status(), commandID: 2)
+    #expect(harness.view.texts[0].hasPrefix("status #2 "))
+    #expect(harness.view.events[0].clientID == nil)
+  }
+
+  @Test func supersededByAClientsCommandNamesItsID() {
+    // Given two JSON scrubs with ids, When the second supersedes the first, Then `by` is the client's id
+    let harness = PresenterHarness()
+    harness.presenter.onInputLine(.text(#"{"command":"scrub","args":[10],"id":"s1"}"#))
+    harness.presenter.onInputLine(.text(#"{"command":"scrub","args":[20],"id":"s2"}"#))
+    harness.presenter.presentSuperseded(id: 1, by: 2)
+    #expect(harness.view.texts == ["superseded #s1 by=s2"])
+    #expect(harness.view.events[0].fields == [.init("by", .string("s2"))])
+  }
+
+  @Test func lineNumbersCountEveryInputLine() {
+    // Given blank, comment, too-long and invalid lines among commands
+    let harness = PresenterHarness()
+    harness.presenter.onInputLine(.text(""))
+    harness.presenter.onInputLine(.text("# comment"))
+    harness.presenter.onInputLine(.tooLong(byteCount: 70_000))
+    harness.presenter.onInputLine(.invalidUTF8)
+    harness.presenter.onInputLine(.text("  status  "))
+    harness.presenter.onInputLine(.text("frobnicate"))
+    // Then each submission names its line, counting every line before it
+    #expect(
+      harness.interactor.sources == [
+        SourceLine(number: 3, text: ""), SourceLine(number: 4, text: ""), SourceLine(number: 5, text: "  status  "),
+        SourceLine(number: 6, text: "frobnicate"),
+      ])
+  }
+}
+
+/// An interactor that answers `help` at once, inside `submit`, as the real one does with nothing pending.
+@MainActor
+private final class ImmediateInteractor: PlaybackInteractorInput {
+  weak var presenter: PlaybackPresenter?
+  private var lastID = 0
+  func start() {}
+  func submit(_ command: Command, source: SourceLine?) -> Int {
+    lastID += 1
+    presenter?.presentHelp(commandID: lastID)
+    return lastID
+  }
+  func submitInvalid(_ error: PlaybackError, source: SourceLine?) -> Int {
+    lastID += 1
+    presenter?.presentError(error, commandID: lastID)
+    return lastID
+  }
+  func inputEnded() {}
+  func terminate(_ signal: TerminationSignal) {}
+  func outputClosed() {}
+}
+
+@MainActor
+@Suite("Presenter client ids of immediate answers")
+struct PlaybackPresenterImmediateAnswerTests {
+  @Test func anAnswerPresentedDuringSubmitCarriesTheClientsID() {
+    // Given an interactor that answers before `submit` returns the command's number
+    let presenter = PlaybackPresenter()
+    let view = ViewSpy()
+    let interactor = ImmediateInteractor()
+    presenter.view = view
+    presenter.interactor = interactor
+    interactor.presenter = presenter
+    // When JSON commands with ids arrive (one valid, one not), and a text command after them
+    presenter.onInputLine(.text(#"{"command":"help","id":"h1"}"#))
+    presenter.onInputLine(.text(#"{"command":"frobnicate","id":9}"#))
+    presenter.onInputLine(.text("help"))
+    // Then each answer names its own command's id
+    #expect(view.events.map(\.clientID) == [.string("h1"), .integer(9), nil])
+    #expect(view.events.map(\.commandID) == [1, 2, 3])
   }
 }

@@ -1,0 +1,67 @@
+import Testing
+
+@testable import VideoPlaybackKit
+
+@Suite struct JUnitReportTests {
+  private func result(
+    _ path: String, seconds: Double, failures: [SessionReport.Failure] = [], exitCode: Int32 = 0,
+    unreadable: String? = nil, transcript: String = "", timedOut: Bool = false
+  ) -> PlaybackScriptResult {
+    var report = SessionReport()
+    report.failedChecks = failures
+    return PlaybackScriptResult(
+      script: PlaybackScriptFile(path: path, lines: unreadable == nil ? [] : nil, unreadable: unreadable),
+      report: report, exitCode: exitCode, transcript: transcript, seconds: seconds, timedOut: timedOut)
+  }
+
+  @Test func aPassAFailureAndAnError() {
+    // Given a passing script, a failing one with a name full of XML's special characters, and an unreadable one
+    let failure = SessionReport.Failure(
+      commandID: 2, source: SourceLine(number: 2, text: "expect state == playing"), code: .expectFailed,
+      expected: .string("playing"), actual: .string("paused"), message: "")
+    let results = [
+      result("a.vpk", seconds: 0.5),
+      result(#"b&<>"'.vpk"#, seconds: 1.25, failures: [failure], exitCode: 1, transcript: "ready\u{1}\n"),
+      result("c.vpk", seconds: 0, unreadable: "no such file"),
+    ]
+    // When the report is made, Then counts, one test case each, escaped text, control characters replaced
+    let description = #"b&amp;&lt;&gt;&quot;&apos;.vpk:2: expect state == playing: expected playing, actual paused"#
+    #expect(
+      JUnitReport(results: results).xml == """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <testsuites name="vpk test" tests="3" failures="1" errors="1" time="1.750">
+          <testsuite name="vpk test" tests="3" failures="1" errors="1" time="1.750">
+            <testcase classname="vpk" name="a.vpk" time="0.500"/>
+            <testcase classname="vpk" name="b&amp;&lt;&gt;&quot;&apos;.vpk" time="1.250">
+              <failure type="expect_failed" message="\(description)">\(description)</failure>
+              <system-out>ready\u{FFFD}
+        </system-out>
+            </testcase>
+            <testcase classname="vpk" name="c.vpk" time="0.000">
+              <error type="unreadable" message="cannot read the script: no such file"/>
+            </testcase>
+          </testsuite>
+        </testsuites>
+
+        """)
+  }
+
+  @Test func aTimedOutScriptWithNoFailureSaysWhy() {
+    let xml = JUnitReport(results: [result("t.vpk", seconds: 2, exitCode: 143, timedOut: true)]).xml
+    #expect(xml.contains(#"<failure type="session" message="t.vpk: stopped after the --timeout">"#))
+    #expect(xml.contains(#"tests="1" failures="1" errors="0""#))
+  }
+
+  @Test func escaping() {
+    #expect(JUnitReport.escape("a&b<c>d\"e'f") == "a&amp;b&lt;c&gt;d&quot;e&apos;f")
+    #expect(JUnitReport.escape("tab\tnl\ncr\r") == "tab\tnl\ncr\r")
+    #expect(JUnitReport.escape("nul\u{0}esc\u{1B}bad\u{FFFE}") == "nul\u{FFFD}esc\u{FFFD}bad\u{FFFD}")
+    #expect(JUnitReport.escape("é😀") == "é😀")
+  }
+
+  @Test func anEmptyRun() {
+    #expect(
+      JUnitReport(results: []).xml.contains(
+        #"<testsuite name="vpk test" tests="0" failures="0" errors="0" time="0.000">"#))
+  }
+}

@@ -1,0 +1,70 @@
+import Testing
+
+@testable import VideoPlaybackKit
+
+@MainActor
+@Suite struct PlaybackRouterTests {
+  private final class Made {
+    var managers: [FakePlaybackManager] = []
+    var closes: [(Int32, SessionReport)] = []
+  }
+
+  private func router(_ made: Made) -> PlaybackRouter {
+    PlaybackRouter(
+      makeManager: {
+        let manager = FakePlaybackManager()
+        made.managers.append(manager)
+        return manager
+      },
+      onClose: { made.closes.append(($0, $1)) })
+  }
+
+  @Test func gotoMediaShutsTheOldManagerDownAndMakesANewOneWired() {
+    // Given a router whose delegate is an interactor, and a current manager reporting to it
+    let made = Made()
+    let router = router(made)
+    let interactor = PlaybackInteractor(manager: nil, path: nil, options: PlaybackOptions())
+    router.managerDelegate = interactor
+    let old = FakePlaybackManager()
+    old.delegate = interactor
+    // When media changes
+    let new = router.gotoMedia(replacing: old, wantsNew: true)
+    // Then the old one is shut down and cut off, and the new one comes from the factory, wired
+    #expect(old.isShutDown)
+    #expect(old.delegate == nil)
+    #expect(made.managers.count == 1)
+    #expect(new === made.managers[0])
+    #expect(new?.delegate === interactor)
+  }
+
+  @Test func gotoMediaWithoutANewOneOnlyTearsDown() {
+    let made = Made()
+    let router = router(made)
+    let old = FakePlaybackManager()
+    #expect(router.gotoMedia(replacing: old, wantsNew: false) == nil)
+    #expect(old.isShutDown)
+    #expect(made.managers.isEmpty)
+    // and with nothing to replace, a new one is just made
+    #expect(router.gotoMedia(replacing: nil, wantsNew: true) != nil)
+    #expect(made.managers.count == 1)
+  }
+
+  @Test func noNewManagerAfterTheSessionClosedAndCloseReportsOnce() {
+    // Given a closed session
+    let made = Made()
+    let router = router(made)
+    var report = SessionReport()
+    report.expectCount = 2
+    router.closeSession(exitCode: 1, report: report)
+    router.closeSession(exitCode: 0, report: SessionReport())
+    // Then the app heard once, with the first status and report
+    #expect(made.closes.count == 1)
+    #expect(made.closes.first?.0 == 1)
+    #expect(made.closes.first?.1 == report)
+    // When media is asked for, Then none is made, though the old one is still shut down
+    let old = FakePlaybackManager()
+    #expect(router.gotoMedia(replacing: old, wantsNew: true) == nil)
+    #expect(made.managers.isEmpty)
+    #expect(old.isShutDown)
+  }
+}
