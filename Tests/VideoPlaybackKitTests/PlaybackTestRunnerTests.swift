@@ -149,11 +149,11 @@ private let failedState = SessionReport.Failure(
     // Given a script whose wait is never answered, and a short timeout
     let folder = try ScriptFolder()
     let path = try folder.write("hang.vpk", ["open clip.mp4", "play", "wait ended", "quit"])
-    let started = Date()
     let results = await runner(timeout: 0.3, ignoresWaits: true).run(scripts: [PlaybackScriptFile.load(path)])
-    // Then it is stopped (SIGTERM's status), fails, and the summary says why
+    // Then it is stopped (SIGTERM's status), fails, and the summary says why (no wall-clock bound is
+    // asserted: a loaded sanitizer run can be slow, and the wait is never answered, so only the
+    // timeout can have ended it)
     let result = try #require(results.first)
-    #expect(Date().timeIntervalSince(started) < 10)
     #expect(result.timedOut)
     #expect(result.exitCode == 143)
     #expect(!result.passed)
