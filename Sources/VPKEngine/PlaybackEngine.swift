@@ -41,6 +41,9 @@ final class PlaybackEngine: @unchecked Sendable {
 
   /// Frames decoded ahead of the clock.
   private static let framesAhead = 6
+  /// While playing on the wall clock, decoding ahead resumes only when this few frames are left and
+  /// then fills up to `framesAhead` in one go: fewer wake-ups per frame than topping up one by one.
+  private static let refillBelow = 2
   /// Frames a backward step keeps while it decodes; a longer step seeks to the frame it found.
   private static let stepFramesKept = 16
   /// At most one decode-error event a second of clock time; the count is always in `status`.
@@ -114,6 +117,8 @@ final class PlaybackEngine: @unchecked Sendable {
   private var lastErrorReport = -Double.infinity
   private var readErrorReported = false
   private var activeWait: ActiveWait?
+  /// A refill of the frames ahead is under way (see `refillBelow`).
+  private var refilling = false
 
   init(path: String, configuration: PlaybackConfiguration, emit: @escaping @Sendable (EngineEvent) -> Void) {
     self.path = path
@@ -126,6 +131,8 @@ final class PlaybackEngine: @unchecked Sendable {
 
   func start() {
     let thread = Thread { [self] in
+      // Linux applies a thread's name only from the thread itself (for top, perf, gdb).
+      Thread.current.name = "vpk-engine"
       run()
       finished.signal()
     }
@@ -317,10 +324,13 @@ final class PlaybackEngine: @unchecked Sendable {
         return
       }
     }
-    if canDecodeMore {
+    let pacedPlayback = playing && !atEnd && clock.kind == .wall
+    if canDecodeMore && (!pacedPlayback || refilling || ahead.count <= Self.refillBelow) {
+      refilling = true
       decodeOne()
       return
     }
+    refilling = false
     if finishWaitIfDone(now: now) { return }
     idle(until: due, now: now)
   }
