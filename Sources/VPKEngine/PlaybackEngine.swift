@@ -469,7 +469,8 @@ final class PlaybackEngine: @unchecked Sendable {
 
   private func reportProgress(at time: Double) {
     guard let mark = nextProgressMark, time >= mark - 1e-9 else { return }
-    emit(.progress(time))
+    // A damaged file can hold frames past the duration its header declares: report within it, as status does.
+    emit(.progress(duration > 0 ? min(time, duration) : time))
     nextProgressMark = nextMark(after: time, inclusive: false)
   }
 

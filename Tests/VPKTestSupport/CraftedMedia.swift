@@ -98,3 +98,29 @@ public enum CraftedMedia {
     try? FileManager.default.removeItem(at: url.deletingLastPathComponent())
   }
 }
+
+extension CraftedMedia {
+  /// A 2 s MPEG-4 clip in Matroska whose header says it lasts 1 s: the frames go on past the declared duration, as
+  /// in a damaged file. Written fresh into a temporary folder; remove it with `remove(_:)`.
+  public static func longerThanItsHeader() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "vpk-crafted-\(getpid())-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let target = folder.appendingPathComponent("longer-than-its-header.mkv")
+    let result = try Tool.run(
+      "ffmpeg",
+      [
+        "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+        "testsrc2=size=160x120:rate=25:duration=2", "-c:v", "mpeg4", "-g", "10", "-f", "matroska", target.path,
+      ])
+    guard result.status == 0 else { throw TestSupportError("ffmpeg could not make the clip: \(result.stderr)") }
+    // The segment's Duration element: ID 0x4489, size 8 (0x88), a big-endian double in milliseconds (2000.0).
+    var data = try Data(contentsOf: target)
+    let marker = Data([0x44, 0x89, 0x88])
+    guard let found = data.range(of: marker) else { throw TestSupportError("no Duration element in \(target.path)") }
+    let oneSecond = withUnsafeBytes(of: Double(1000).bitPattern.bigEndian) { Data($0) }
+    data.replaceSubrange(found.upperBound..<found.upperBound + 8, with: oneSecond)
+    try data.write(to: target)
+    return target
+  }
+}
