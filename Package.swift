@@ -23,11 +23,13 @@ let package = Package(
     .target(name: "VideoPlaybackKit"),
     // The FFmpeg-backed playback manager: the only code that imports CFFmpeg.
     .target(name: "VPKEngine", dependencies: ["CFFmpeg", "VideoPlaybackKit"]),
+    // Keeps descriptors 0, 1 and 2 open from before main, so no file opened later can land on them.
+    .target(name: "CVPKStandardStreams"),
     // The command-line tool.
     .executableTarget(
       name: "vpk",
       dependencies: [
-        "VideoPlaybackKit", "VPKEngine",
+        "VideoPlaybackKit", "VPKEngine", "CVPKStandardStreams",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]

@@ -302,12 +302,18 @@ func runSession(
 }
 
 /// Turns SIGINT, SIGTERM and SIGHUP into view events on the main actor, so the session can report its
-/// final state, leave the terminal clean and exit with the documented status.
+/// final state, leave the terminal clean and exit with the documented status (128 + the signal's number).
+///
+/// The report needs the main actor, which can be stuck writing to a reader that stopped reading (a full pipe). So a
+/// watchdog on a queue of its own waits `grace` seconds after the signal; if the process is still there, it restores
+/// the terminal and exits with the same status, without the report. A signal always ends vpk within that bound.
 @MainActor
 final class SignalForwarder {
   private var sources: [any DispatchSourceSignal] = []
+  private let watchdog = DispatchQueue(label: "vpk.signal-watchdog")
 
-  init(handler: any PlaybackViewEventHandler) {
+  init(handler: any PlaybackViewEventHandler, grace: Double = 2) {
+    let terminal = SavedTerminal()
     for (number, signal) in [(SIGINT, TerminationSignal.interrupt), (SIGTERM, .terminate), (SIGHUP, .hangUp)] {
       Foundation.signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
@@ -316,6 +322,30 @@ final class SignalForwarder {
       }
       source.resume()
       sources.append(source)
+      let backstop = DispatchSource.makeSignalSource(signal: number, queue: watchdog)
+      backstop.setEventHandler { [watchdog] in
+        watchdog.asyncAfter(deadline: .now() + grace) {
+          terminal.restore()
+          _exit(128 + number)
+        }
+      }
+      backstop.resume()
+      sources.append(backstop)
     }
+  }
+}
+
+/// Standard input's terminal settings as they were before vpk changed them (nothing when it is not a terminal).
+struct SavedTerminal: Sendable {
+  private let settings: termios?
+
+  init() {
+    var current = termios()
+    settings = isatty(STDIN_FILENO) == 1 && tcgetattr(STDIN_FILENO, &current) == 0 ? current : nil
+  }
+
+  func restore() {
+    guard var settings else { return }
+    _ = tcsetattr(STDIN_FILENO, TCSANOW, &settings)
   }
 }
