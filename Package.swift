@@ -34,6 +34,9 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // The command input path under libFuzzer (scripts/fuzz builds it with -sanitize=fuzzer); in an ordinary build, a
+    // tool that replays fuzz inputs through the same checks.
+    .executableTarget(name: "VPKFuzz", dependencies: ["VideoPlaybackKit"]),
     // Test support: media made on demand with ffmpeg, ffmpeg/ffprobe reference answers, running the vpk executable.
     .target(name: "VPKTestSupport", path: "Tests/VPKTestSupport"),
     .testTarget(name: "VideoPlaybackKitTests", dependencies: ["VideoPlaybackKit"]),
