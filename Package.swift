@@ -37,6 +37,9 @@ let package = Package(
     // The command input path under libFuzzer (scripts/fuzz builds it with -sanitize=fuzzer); in an ordinary build, a
     // tool that replays fuzz inputs through the same checks.
     .executableTarget(name: "VPKFuzz", dependencies: ["VideoPlaybackKit"]),
+    // Drives the engine through scrubs, a play to the end and open/close cycles for scripts/leaks (valgrind),
+    // without dispatchMain, which valgrind 3.19 cannot run.
+    .executableTarget(name: "VPKLeakCheck", dependencies: ["VPKEngine", "VideoPlaybackKit"]),
     // Test support: media made on demand with ffmpeg, ffmpeg/ffprobe reference answers, running the vpk executable.
     .target(name: "VPKTestSupport", path: "Tests/VPKTestSupport"),
     .testTarget(name: "VideoPlaybackKitTests", dependencies: ["VideoPlaybackKit"]),
