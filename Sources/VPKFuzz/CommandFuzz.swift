@@ -82,7 +82,8 @@ private func canonicalText(_ command: Command) -> String? {
   case .scrub(.seconds(let seconds), let seekMode): return plain(seconds).map { "scrub \($0)\(mode(seekMode))" }
   case .scrub(.percent(let percent), let seekMode): return plain(percent).map { "scrub \($0)%\(mode(seekMode))" }
   case .skip(let seconds, let seekMode): return plain(seconds, sign: true).map { "skip \($0)\(mode(seekMode))" }
-  default: return command.verb
+  case .play, .pause, .toggle, .status, .info, .frame, .help, .quit, .close: return command.verb
+  default: return nil  // step, rate, open, wait, expect: their arguments have forms of their own
   }
 }
 

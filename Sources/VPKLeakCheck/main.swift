@@ -24,7 +24,9 @@ final class Recorder: PlaybackManagerDelegate {
   func playbackManager(_ manager: any PlaybackManager, didReachProgress position: MediaTime) {}
   func playbackManager(_ manager: any PlaybackManager, didFinishSeek result: SeekResult) { landed.insert(result.id) }
   func playbackManager(_ manager: any PlaybackManager, didSupersedeSeek id: Int, by newerID: Int) { landed.insert(id) }
-  func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime) { ended = true }
+  func playbackManager(_ manager: any PlaybackManager, didFinishStep result: StepResult) {}
+  func playbackManager(_ manager: any PlaybackManager, didFinishWait result: WaitResult) {}
+  func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int) { ended = true }
   func playbackManager(_ manager: any PlaybackManager, didEncounter error: PlaybackError) {}
 }
 
