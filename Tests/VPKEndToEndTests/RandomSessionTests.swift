@@ -60,8 +60,10 @@ private enum Step {
     var nextID = 1
     /// Whether the last state change left playback paused (nothing can move it until a play).
     var surelyPaused = true
+    /// Whether a file is loaded (`close` unloads it, `open` loads it again).
+    var loaded = true
     for step in 0..<120 {
-      let line = Self.randomLine(&random, duration: duration)
+      let line = Self.randomLine(&random, duration: duration, path: url.path)
       guard case .command(let text) = line else {
         if case .ignored(let text) = line { #expect(session.send(text)) }
         continue
@@ -72,6 +74,12 @@ private enum Step {
       if lowered == "play" { surelyPaused = false }
       if lowered == "pause" { surelyPaused = true }
       if lowered == "toggle" { surelyPaused = false }  // the model does not track which way it went
+      if lowered.hasPrefix("step") && loaded { surelyPaused = true }
+      if lowered == "close" { loaded = false }
+      if lowered.hasPrefix("open ") {
+        loaded = true
+        surelyPaused = true  // the session was started --paused, so a file opens paused
+      }
 
       // After each command, a status: it must be answered, and everything before it too.
       #expect(session.send("status"))
@@ -87,9 +95,13 @@ private enum Step {
       let position = try #require(status.position)
       #expect(position >= 0 && position <= duration + 1e-3, "\(context): position \(position) outside 0...\(duration)")
       // (pause at the end leaves the session `ended`; a scrub then makes it `paused`)
-      if surelyPaused { #expect(state == "paused" || state == "ended", "\(context): state \(state) after a pause") }
+      if !loaded {
+        #expect(state == "idle", "\(context): state \(state) with no file")
+      } else if surelyPaused {
+        #expect(state == "paused" || state == "ended", "\(context): state \(state) after a pause")
+      }
       // An exact scrub right before a status lands exactly where it was sent (clamped), when nothing moves it on.
-      if surelyPaused, let target = Self.exactTarget(lowered, duration: duration) {
+      if loaded, surelyPaused, let target = Self.exactTarget(lowered, duration: duration) {
         #expect(abs(position - target) < 1e-3, "\(context): position \(position), expected \(target)")
       }
       let answered = Set(session.stdoutLines.compactMap { JSONEvent($0)?.id })
@@ -124,7 +136,7 @@ private enum Step {
     return seconds.map { min(max($0, 0), duration) }
   }
 
-  private static func randomLine(_ random: inout SeededGenerator, duration: Double) -> Step {
+  private static func randomLine(_ random: inout SeededGenerator, duration: Double, path: String) -> Step {
     func time() -> String { String(format: "%.3f", Double.random(in: -2...(duration + 2), using: &random)) }
     func mode() -> String { ["", " exact", " keyframe", " EXACT"].randomElement(using: &random)! }
     switch Int.random(in: 0..<100, using: &random) {
@@ -147,7 +159,11 @@ private enum Step {
         "scrub 5 sideways", "\u{FEFF}statuss", "scrub 99999999999999999999999999999999999", "frame 2", "quit now",
       ]
       return .command(bad.randomElement(using: &random)!)
-    case 90..<95: return .ignored(["", "   ", "# a comment", "\t# indented comment"].randomElement(using: &random)!)
+    case 90..<93: return .ignored(["", "   ", "# a comment", "\t# indented comment"].randomElement(using: &random)!)
+    case 93..<96:
+      return .command(["step", "step -3", "step +2", "step 1", "rate 2", "rate 0.5"].randomElement(using: &random)!)
+    case 96: return .command("close")
+    case 97: return .command("open \(path)")
     default: return .command("status")
     }
   }
