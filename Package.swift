@@ -23,15 +23,23 @@ let package = Package(
     .target(name: "VideoPlaybackKit"),
     // The FFmpeg-backed playback manager: the only code that imports CFFmpeg.
     .target(name: "VPKEngine", dependencies: ["CFFmpeg", "VideoPlaybackKit"]),
+    // Keeps descriptors 0, 1 and 2 open from before main, so no file opened later can land on them.
+    .target(name: "CVPKStandardStreams"),
     // The command-line tool.
     .executableTarget(
       name: "vpk",
       dependencies: [
-        "VideoPlaybackKit", "VPKEngine",
+        "VideoPlaybackKit", "VPKEngine", "CVPKStandardStreams",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // The command input path under libFuzzer (scripts/fuzz builds it with -sanitize=fuzzer); in an ordinary build, a
+    // tool that replays fuzz inputs through the same checks.
+    .executableTarget(name: "VPKFuzz", dependencies: ["VideoPlaybackKit"]),
+    // Drives the engine through scrubs, a play to the end and open/close cycles for scripts/leaks (valgrind),
+    // without dispatchMain, which valgrind 3.19 cannot run.
+    .executableTarget(name: "VPKLeakCheck", dependencies: ["VPKEngine", "VideoPlaybackKit"]),
     // Test support: media made on demand with ffmpeg, ffmpeg/ffprobe reference answers, running the vpk executable.
     .target(name: "VPKTestSupport", path: "Tests/VPKTestSupport"),
     .testTarget(name: "VideoPlaybackKitTests", dependencies: ["VideoPlaybackKit"]),

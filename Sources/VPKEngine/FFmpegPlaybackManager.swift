@@ -12,17 +12,20 @@ public final class FFmpegPlaybackManager: PlaybackManager {
   private var engine: PlaybackEngine?
   private var events: Task<Void, Never>?
   private var isShutDown = false
+  private let access: MediaAccess
 
   /// - Parameter showsFFmpegWarnings: let FFmpeg write its own warnings and errors to standard error
   ///   (`--verbose`); otherwise only fatal ones, since vpk reports what matters as events.
-  public init(showsFFmpegWarnings: Bool = false) {
+  /// - Parameter access: what a file may make vpk open besides itself (by default: nothing).
+  public init(showsFFmpegWarnings: Bool = false, access: MediaAccess = MediaAccess()) {
+    self.access = access
     av_log_set_level(showsFFmpegWarnings ? AV_LOG_WARNING : AV_LOG_FATAL)
   }
 
   public func prepare(path: String, configuration: PlaybackConfiguration) {
     guard engine == nil, !isShutDown else { return }
     let (stream, continuation) = AsyncStream.makeStream(of: EngineEvent.self)
-    let engine = PlaybackEngine(path: path, configuration: configuration) { continuation.yield($0) }
+    let engine = PlaybackEngine(path: path, configuration: configuration, access: access) { continuation.yield($0) }
     self.engine = engine
     events = Task { @MainActor [weak self] in
       for await event in stream {

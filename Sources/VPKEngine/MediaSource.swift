@@ -63,6 +63,8 @@ final class MediaSource {
   private let nominalFrameDuration: Double?
 
   private var format: UnsafeMutablePointer<AVFormatContext>?
+  /// The I/O context the demuxer reads through; opened and closed here.
+  private var io: UnsafeMutablePointer<AVIOContext>?
   private var codec: UnsafeMutablePointer<AVCodecContext>?
   private var packet: UnsafeMutablePointer<AVPacket>?
   /// A frame to receive into, reused until a decoded frame is handed out (most packets give none yet).
@@ -85,22 +87,57 @@ final class MediaSource {
   /// The flag that interrupts FFmpeg's I/O; the caller keeps it alive as long as this source.
   private let stop: StopFlag
 
-  init(path: String, stop: StopFlag) throws(PlaybackError) {
+  init(path: String, access: MediaAccess = MediaAccess(), stop: StopFlag) throws(PlaybackError) {
     self.stop = stop
-    try Self.checkFile(path)
+    let url = try Self.checkSource(path, access: access)
 
-    var format: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
-    format?.pointee.interrupt_callback = AVIOInterruptCB(
-      callback: interruptCallback, opaque: Unmanaged.passUnretained(stop).toOpaque())
-    var result = avformat_open_input(&format, path, nil, nil)
-    guard result >= 0, let format else {
+    // The file is opened and probed here, so the demuxer is known (and refused if it would open other files or
+    // URLs) before it reads anything; libavformat then reads through the same I/O context.
+    var interrupt = AVIOInterruptCB(callback: interruptCallback, opaque: Unmanaged.passUnretained(stop).toOpaque())
+    var options: OpaquePointer? = nil
+    av_dict_set(&options, "protocol_whitelist", access.protocolWhitelist, 0)
+    var io: UnsafeMutablePointer<AVIOContext>?
+    var result = avio_open2(&io, url, AVIO_FLAG_READ, &interrupt, &options)
+    av_dict_free(&options)
+    guard result >= 0, io != nil else {
+      throw PlaybackError(
+        .notMedia, "cannot open \(path) (\(ffmpegErrorText(result))); check that it is a readable file")
+    }
+    self.io = io
+    var probed: UnsafePointer<AVInputFormat>? = nil
+    result = av_probe_input_buffer2(io, &probed, url, nil, 0, 0)
+    guard result >= 0, let probed else {
+      avio_closep(&self.io)
       throw PlaybackError(
         .notMedia, "cannot read \(path) as media (\(ffmpegErrorText(result))); check that it is a video or audio file")
+    }
+    if let refusal = access.refusal(demuxer: String(cString: probed.pointee.name), path: path) {
+      avio_closep(&self.io)
+      throw refusal
+    }
+
+    var format: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
+    format?.pointee.interrupt_callback = interrupt
+    format?.pointee.pb = io
+    format?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+    // Nested opens (an allowed playlist's segments) inherit both lists; MP4's external data references stay off.
+    av_dict_set(&options, "protocol_whitelist", access.protocolWhitelist, 0)
+    av_dict_set(&options, "format_whitelist", access.formatWhitelist, 0)
+    av_dict_set(&options, "enable_drefs", "0", 0)
+    result = avformat_open_input(&format, url, probed, &options)
+    av_dict_free(&options)
+    guard result >= 0, let format else {
+      avio_closep(&self.io)
+      throw PlaybackError(
+        .notMedia,
+        "cannot read \(path) as media (\(ffmpegErrorText(result))); check that it is a video or audio file"
+          + access.hint(demuxer: String(cString: probed.pointee.name)))
     }
     self.format = format
     result = avformat_find_stream_info(format, nil)
     if result < 0 {
       avformat_close_input(&self.format)
+      avio_closep(&self.io)
       throw PlaybackError(.notMedia, "cannot find the streams of \(path) (\(ffmpegErrorText(result)))")
     }
 
@@ -114,6 +151,7 @@ final class MediaSource {
     }
     guard index >= 0, let decoder else {
       avformat_close_input(&self.format)
+      avio_closep(&self.io)
       if index == vpk_averror_decoder_not_found() {
         throw PlaybackError(.decoderUnavailable, "no decoder for the streams of \(path) in this FFmpeg build")
       }
@@ -131,6 +169,7 @@ final class MediaSource {
 
     guard let codec = avcodec_alloc_context3(decoder) else {
       avformat_close_input(&self.format)
+      avio_closep(&self.io)
       throw PlaybackError(.decoderUnavailable, "out of memory opening the decoder")
     }
     self.codec = codec
@@ -141,6 +180,7 @@ final class MediaSource {
     if result < 0 {
       avcodec_free_context(&self.codec)
       avformat_close_input(&self.format)
+      avio_closep(&self.io)
       throw PlaybackError(
         .decoderUnavailable,
         "cannot open the \(String(cString: decoder.pointee.name)) decoder (\(ffmpegErrorText(result)))")
@@ -158,14 +198,27 @@ final class MediaSource {
     av_packet_free(&packet)
     av_frame_free(&spareFrame)
     avcodec_free_context(&codec)
-    avformat_close_input(&format)
+    closeInput()
   }
 
-  /// Clear errors for the cases where FFmpeg's message would not say what to do.
-  private static func checkFile(_ path: String) throws(PlaybackError) {
+  /// Closes the demuxer, then the I/O context it read through (vpk's own, so libavformat leaves it open).
+  private func closeInput() {
+    avformat_close_input(&format)
+    avio_closep(&io)
+  }
+
+  /// Clear errors for the cases where FFmpeg's message would not say what to do. Returns the URL to open: a path
+  /// that names an existing file is always that local file (`file:` is put in front, so a name such as
+  /// `clip:1.mp4` or `http:x` is not taken for a URL); anything else must be a URL whose protocol is allowed.
+  private static func checkSource(_ path: String, access policy: MediaAccess) throws(PlaybackError) -> String {
     var status = stat()
     guard stat(path, &status) == 0 else {
-      switch errno {
+      let error = errno
+      if let name = avio_find_protocol_name(path).map({ String(cString: $0) }), name != "file" {
+        if let refusal = policy.refusal(protocol: name, path: path) { throw refusal }
+        return path
+      }
+      switch error {
       case EACCES: throw PlaybackError(.permissionDenied, "cannot read \(path): permission denied")
       default: throw PlaybackError(.fileNotFound, "no such file: \(path); check the path")
       }
@@ -179,6 +232,7 @@ final class MediaSource {
     if access(path, R_OK) != 0 {
       throw PlaybackError(.permissionDenied, "cannot read \(path): permission denied")
     }
+    return "file:" + path
   }
 
   // MARK: - Reading

@@ -71,6 +71,7 @@ final class PlaybackEngine: @unchecked Sendable {
 
   private let path: String
   private let configuration: PlaybackConfiguration
+  private let access: MediaAccess
   private let emit: @Sendable (EngineEvent) -> Void
 
   // Shared with the main actor, guarded by `condition`.
@@ -120,9 +121,13 @@ final class PlaybackEngine: @unchecked Sendable {
   /// A refill of the frames ahead is under way (see `refillBelow`).
   private var refilling = false
 
-  init(path: String, configuration: PlaybackConfiguration, emit: @escaping @Sendable (EngineEvent) -> Void) {
+  init(
+    path: String, configuration: PlaybackConfiguration, access: MediaAccess = MediaAccess(),
+    emit: @escaping @Sendable (EngineEvent) -> Void
+  ) {
     self.path = path
     self.configuration = configuration
+    self.access = access
     self.emit = emit
     self.clock = EngineClock(kind: configuration.clock)
   }
@@ -192,7 +197,7 @@ final class PlaybackEngine: @unchecked Sendable {
   private func run() {
     let source: MediaSource
     do {
-      source = try MediaSource(path: path, stop: stopFlag)
+      source = try MediaSource(path: path, access: access, stop: stopFlag)
       opening.store(false, ordering: .releasing)
     } catch {
       opening.store(false, ordering: .releasing)
@@ -464,7 +469,8 @@ final class PlaybackEngine: @unchecked Sendable {
 
   private func reportProgress(at time: Double) {
     guard let mark = nextProgressMark, time >= mark - 1e-9 else { return }
-    emit(.progress(time))
+    // A damaged file can hold frames past the duration its header declares: report within it, as status does.
+    emit(.progress(duration > 0 ? min(time, duration) : time))
     nextProgressMark = nextMark(after: time, inclusive: false)
   }
 

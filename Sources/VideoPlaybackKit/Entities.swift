@@ -492,6 +492,11 @@ public struct PlaybackError: Error, Sendable, Equatable {
     case waitImpossible = "wait_impossible"
     /// An `expect` whose check did not hold.
     case expectFailed = "expect_failed"
+    /// The path is a URL whose protocol vpk does not open (network ones need --allow-network).
+    case refusedProtocol = "refused_protocol"
+    /// The file is a playlist or stream description that would make vpk open other files or URLs
+    /// (needs --allow-playlists or --allow-network).
+    case refusedFormat = "refused_format"
   }
 
   public var code: Code

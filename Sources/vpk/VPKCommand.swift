@@ -52,6 +52,21 @@ struct OutputOptions: ParsableArguments {
   var verbose = false
 }
 
+/// What a media file may make vpk open besides itself. By default only the local file named is read.
+struct AccessOptions: ParsableArguments {
+  @Flag(
+    name: .customLong("allow-network"),
+    help: "Allow network URLs (http, https, rtmp, rtp …) and stream descriptions (sdp, rtsp).")
+  var allowNetwork = false
+
+  @Flag(
+    name: .customLong("allow-playlists"),
+    help: "Allow playlists that open the other files and URLs they name (HLS, DASH, ffconcat, IMF).")
+  var allowPlaylists = false
+
+  var mediaAccess: MediaAccess { MediaAccess(allowsNetwork: allowNetwork, allowsPlaylists: allowPlaylists) }
+}
+
 struct Play: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Play a media file, steered by commands on standard input.",
@@ -97,6 +112,7 @@ struct Play: AsyncParsableCommand {
   var seek: SeekMode = .exact
 
   @OptionGroup var output: OutputOptions
+  @OptionGroup var access: AccessOptions
 
   func validate() throws {
     _ = try startTime()
@@ -125,7 +141,8 @@ struct Play: AsyncParsableCommand {
     let options = PlaybackOptions(
       autoplay: !paused, start: try startTime(), clock: clock, progressInterval: try progressInterval(),
       endAction: atEnd, seekMode: seek)
-    let code = await runSession(file: file, options: options, output: output, scriptedInput: nil)
+    let code = await runSession(
+      file: file, options: options, output: output, access: access.mediaAccess, scriptedInput: nil)
     throw ExitCode(code)
   }
 }
@@ -177,6 +194,7 @@ struct Test: AsyncParsableCommand {
   var transcript: String?
 
   @OptionGroup var output: OutputOptions
+  @OptionGroup var access: AccessOptions
 
   func validate() throws {
     guard !scripts.isEmpty else { throw ValidationError("Name at least one script.") }
@@ -200,10 +218,11 @@ struct Test: AsyncParsableCommand {
       autoplay: true, clock: clock, progressInterval: progress.lowercased() == "off" ? nil : Double(progress),
       endAction: atEnd, seekMode: seek)
     let verbose = output.verbose
+    let mediaAccess = access.mediaAccess
     let runner = PlaybackTestRunner(
       options: options, format: output.json ? .json : .text,
       jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, timeout: timeout,
-      makeManager: { FFmpegPlaybackManager(showsFFmpegWarnings: verbose) })
+      makeManager: { FFmpegPlaybackManager(showsFFmpegWarnings: verbose, access: mediaAccess) })
     let results = await runner.run(scripts: scripts.map(PlaybackScriptFile.load))
     let stdout = FileDescriptorOutput.standardOutput()
     _ = stdout.write(PlaybackTestRunner.summary(of: results))
@@ -235,10 +254,12 @@ struct Info: AsyncParsableCommand {
   var file: String
 
   @OptionGroup var output: OutputOptions
+  @OptionGroup var access: AccessOptions
 
   func run() async throws {
     let options = PlaybackOptions(autoplay: false, clock: .free, progressInterval: nil)
-    let code = await runSession(file: file, options: options, output: output, scriptedInput: ["info", "quit"])
+    let code = await runSession(
+      file: file, options: options, output: output, access: access.mediaAccess, scriptedInput: ["info", "quit"])
     throw ExitCode(code)
   }
 }
@@ -250,9 +271,9 @@ extension SeekMode: ExpressibleByArgument {}
 /// Builds the module for one file and runs it until it closes; returns the exit status.
 /// With `scriptedInput`, those lines are the session's input and standard input is not read.
 @MainActor
-func runSession(file: String?, options: PlaybackOptions, output: OutputOptions, scriptedInput: [String]?) async
-  -> Int32
-{
+func runSession(
+  file: String?, options: PlaybackOptions, output: OutputOptions, access: MediaAccess, scriptedInput: [String]?
+) async -> Int32 {
   // A reader that goes away must not kill the process: writes report EPIPE instead.
   signal(SIGPIPE, SIG_IGN)
   var logger = Logger(label: "vpk") { StreamLogHandler.standardError(label: $0) }
@@ -266,7 +287,7 @@ func runSession(file: String?, options: PlaybackOptions, output: OutputOptions, 
       path: file, options: options, format: output.json ? .json : .text,
       input: scriptedInput.map { .lines($0) } ?? .standardInput,
       environment: ProcessInfo.processInfo.environment,
-      makeManager: { FFmpegPlaybackManager(showsFFmpegWarnings: output.verbose) },
+      makeManager: { FFmpegPlaybackManager(showsFFmpegWarnings: output.verbose, access: access) },
       onClose: { code, _ in
         logger.debug("session closed", metadata: ["exit": "\(code)"])
         continuation.resume(returning: code)
@@ -281,12 +302,18 @@ func runSession(file: String?, options: PlaybackOptions, output: OutputOptions, 
 }
 
 /// Turns SIGINT, SIGTERM and SIGHUP into view events on the main actor, so the session can report its
-/// final state, leave the terminal clean and exit with the documented status.
+/// final state, leave the terminal clean and exit with the documented status (128 + the signal's number).
+///
+/// The report needs the main actor, which can be stuck writing to a reader that stopped reading (a full pipe). So a
+/// watchdog on a queue of its own waits `grace` seconds after the signal; if the process is still there, it restores
+/// the terminal and exits with the same status, without the report. A signal always ends vpk within that bound.
 @MainActor
 final class SignalForwarder {
   private var sources: [any DispatchSourceSignal] = []
+  private let watchdog = DispatchQueue(label: "vpk.signal-watchdog")
 
-  init(handler: any PlaybackViewEventHandler) {
+  init(handler: any PlaybackViewEventHandler, grace: Double = 2) {
+    let terminal = SavedTerminal()
     for (number, signal) in [(SIGINT, TerminationSignal.interrupt), (SIGTERM, .terminate), (SIGHUP, .hangUp)] {
       Foundation.signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
@@ -295,6 +322,30 @@ final class SignalForwarder {
       }
       source.resume()
       sources.append(source)
+      let backstop = DispatchSource.makeSignalSource(signal: number, queue: watchdog)
+      backstop.setEventHandler { [watchdog] in
+        watchdog.asyncAfter(deadline: .now() + grace) {
+          terminal.restore()
+          _exit(128 + number)
+        }
+      }
+      backstop.resume()
+      sources.append(backstop)
     }
+  }
+}
+
+/// Standard input's terminal settings as they were before vpk changed them (nothing when it is not a terminal).
+struct SavedTerminal: Sendable {
+  private let settings: termios?
+
+  init() {
+    var current = termios()
+    settings = isatty(STDIN_FILENO) == 1 && tcgetattr(STDIN_FILENO, &current) == 0 ? current : nil
+  }
+
+  func restore() {
+    guard var settings else { return }
+    _ = tcsetattr(STDIN_FILENO, TCSANOW, &settings)
   }
 }

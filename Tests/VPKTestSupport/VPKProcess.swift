@@ -120,8 +120,12 @@ public final class VPKSession: @unchecked Sendable {
   /// How vpk ended, once it has: its status and whether that is a signal's number.
   private var termination: (status: Int32, bySignal: Bool)?
 
-  /// Starts `vpk arguments…`. `environment` entries are added to (and override) this process's environment.
-  public init(_ arguments: [String], input: VPKInput = .open, environment: [String: String] = [:]) throws {
+  /// Starts `vpk arguments…`. `environment` entries are added to (and override) this process's environment. With
+  /// `readsOutput` false, nothing reads vpk's stdout (a reader that stalls: vpk blocks once the pipe is full) until
+  /// `startReadingOutput()`.
+  public init(
+    _ arguments: [String], input: VPKInput = .open, environment: [String: String] = [:], readsOutput: Bool = true
+  ) throws {
     let state = NSCondition()
     self.state = state
     self.arguments = arguments
@@ -152,7 +156,7 @@ public final class VPKSession: @unchecked Sendable {
       throw VPKProcessError(description: "cannot start vpk: \(error)")
     }
     try? self.input.fileHandleForReading.close()
-    output.start()
+    if readsOutput { output.start() }
     errors.start()
 
     switch input {
@@ -198,6 +202,9 @@ public final class VPKSession: @unchecked Sendable {
   }
 
   // MARK: Output
+
+  /// Starts reading stdout, for a session started with `readsOutput: false`. Call once.
+  public func startReadingOutput() { output.start() }
 
   /// Standard output so far, split into complete lines.
   public var stdoutLines: [String] { Self.lines(output.current, includingPartial: false) }

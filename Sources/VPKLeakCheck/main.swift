@@ -1,0 +1,131 @@
+// VPKLeakCheck: drives the real engine (FFmpegPlaybackManager) through a session for scripts/leaks to run under
+// valgrind: N seeded scrubs (exact and keyframe), each waited for, then a play to the end; then M more managers
+// opened and shut down. It checks that open descriptors and threads are back to their count before each part.
+//
+// No dispatchMain(): valgrind 3.19 crashes ("the 'impossible' happened", SIGSEGV) as soon as libdispatch's
+// dispatch_main() parks the main thread, which `vpk` itself does. Here the main thread runs RunLoop.main, which
+// drains the main queue (and so the main actor) the same way, and the program ends with exit().
+//
+// Usage: VPKLeakCheck FILE [--scrubs N] [--cycles M] [--seed S]
+
+import Foundation
+import VPKEngine
+import VideoPlaybackKit
+
+@MainActor
+final class Recorder: PlaybackManagerDelegate {
+  var ready = false
+  var failure: PlaybackError?
+  var landed: Set<Int> = []
+  var ended = false
+
+  func playbackManager(_ manager: any PlaybackManager, didBecomeReady info: MediaInfo) { ready = true }
+  func playbackManager(_ manager: any PlaybackManager, didFailToOpen error: PlaybackError) { failure = error }
+  func playbackManager(_ manager: any PlaybackManager, didReachProgress position: MediaTime) {}
+  func playbackManager(_ manager: any PlaybackManager, didFinishSeek result: SeekResult) { landed.insert(result.id) }
+  func playbackManager(_ manager: any PlaybackManager, didSupersedeSeek id: Int, by newerID: Int) { landed.insert(id) }
+  func playbackManager(_ manager: any PlaybackManager, didFinishStep result: StepResult) {}
+  func playbackManager(_ manager: any PlaybackManager, didFinishWait result: WaitResult) {}
+  func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int) { ended = true }
+  func playbackManager(_ manager: any PlaybackManager, didEncounter error: PlaybackError) {}
+}
+
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("VPKLeakCheck: \(message)\n".utf8))
+  exit(1)
+}
+
+/// Runs the main run loop (and with it the main queue) until `done` or the time limit.
+@MainActor
+func run(until what: String, seconds: Double = 600, _ done: () -> Bool) {
+  let deadline = Date(timeIntervalSinceNow: seconds)
+  while !done() {
+    if Date() > deadline { fail("timed out waiting for \(what)") }
+    _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
+  }
+}
+
+func count(_ folder: String) -> Int { (try? FileManager.default.contentsOfDirectory(atPath: folder).count) ?? -1 }
+
+/// Descriptors and threads, after letting threads that are on their way out finish.
+@MainActor
+func resources(settling baseline: (fds: Int, threads: Int)? = nil) -> (fds: Int, threads: Int) {
+  var now = (fds: count("/proc/self/fd"), threads: count("/proc/self/task"))
+  let deadline = Date(timeIntervalSinceNow: 10)
+  while let baseline, now.fds > baseline.fds || now.threads > baseline.threads, Date() < deadline {
+    _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
+    now = (count("/proc/self/fd"), count("/proc/self/task"))
+  }
+  return now
+}
+
+@MainActor
+func main() {
+  var arguments = Array(CommandLine.arguments.dropFirst())
+  func option(_ name: String, _ fallback: Int) -> Int {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let value = Int(arguments[index + 1])
+    else { return fallback }
+    arguments.removeSubrange(index...index + 1)
+    return value
+  }
+  let scrubs = option("--scrubs", 200)
+  let cycles = option("--cycles", 100)
+  var seed = UInt64(option("--seed", 1))
+  guard let path = arguments.first else { fail("usage: VPKLeakCheck FILE [--scrubs N] [--cycles M] [--seed S]") }
+
+  // Warm up once (FFmpeg's and the runtime's one-time tables and threads), then take the baseline.
+  do {
+    let manager = FFmpegPlaybackManager()
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.prepare(path: path, configuration: PlaybackConfiguration(clock: .free, progressInterval: 1))
+    run(until: "the warm-up open") { recorder.ready || recorder.failure != nil }
+    manager.shutdown()
+  }
+  let baseline = resources()
+
+  // The session: scrubs to seeded targets, each waited for, then play to the end. In a scope of its own, so the
+  // manager is gone before the counts (and before exit: valgrind cannot see the Swift runtime's encoded pointer from
+  // a live object to its weak-reference side table, and would call the table lost).
+  do {
+    let manager = FFmpegPlaybackManager()
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.prepare(path: path, configuration: PlaybackConfiguration(clock: .free, progressInterval: 1))
+    run(until: "ready") { recorder.ready || recorder.failure != nil }
+    if let failure = recorder.failure { fail("cannot open \(path): \(failure.message)") }
+    for id in 1...max(1, scrubs) {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let target = Double(seed >> 11) / Double(1 << 53) * 8.5 - 0.25
+      manager.seek(
+        SeekRequest(id: id, target: MediaTime(seconds: max(0, target)), mode: id % 3 == 0 ? .keyframe : .exact))
+      run(until: "scrub \(id)") { recorder.landed.contains(id) }
+    }
+    manager.play()
+    run(until: "the end") { recorder.ended }
+    manager.shutdown()
+  }
+  let afterSession = resources(settling: baseline)
+  print(
+    "VPKLeakCheck: \(scrubs) scrubs and a play to the end; fds \(baseline.fds) -> \(afterSession.fds), "
+      + "threads \(baseline.threads) -> \(afterSession.threads)")
+
+  // Open and close again and again.
+  for _ in 0..<cycles {
+    let manager = FFmpegPlaybackManager()
+    let recorder = Recorder()
+    manager.delegate = recorder
+    manager.prepare(path: path, configuration: PlaybackConfiguration(clock: .free, progressInterval: 1))
+    run(until: "ready") { recorder.ready || recorder.failure != nil }
+    manager.shutdown()
+  }
+  let afterCycles = resources(settling: baseline)
+  print(
+    "VPKLeakCheck: \(cycles) open/close cycles; fds \(baseline.fds) -> \(afterCycles.fds), "
+      + "threads \(baseline.threads) -> \(afterCycles.threads)")
+  if afterSession.fds > baseline.fds || afterCycles.fds > baseline.fds { fail("file descriptors leaked") }
+  if afterSession.threads > baseline.threads || afterCycles.threads > baseline.threads { fail("threads leaked") }
+  exit(0)
+}
+
+MainActor.assumeIsolated { main() }
