@@ -63,7 +63,7 @@ private func check(_ parsed: ParsedLine, parser: CommandParser) {
     precondition(!error.message.contains("\n") && !error.message.contains("\r"), "a message spans lines")
     // The parser promises about 200 characters; `expect`'s unknown_field message lists every field (about 340), so
     // the bound checked is that no input makes a message longer than that.
-    precondition(error.message.count <= 400, "a message is longer than 400 characters: \(error.message.count)")
+    precondition(error.message.count <= 240, "a message is longer than 240 characters: \(error.message.count)")
   case .command(let command):
     // The canonical spelling of what was understood means the same thing.
     if let canonical = canonicalText(command) {

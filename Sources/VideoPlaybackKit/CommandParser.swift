@@ -438,9 +438,12 @@ public struct CommandParser: Sendable {
     }
     let fieldName = Self.asciiLowercased(arguments[0])
     guard let field = ExpectField(rawValue: fieldName) else {
-      let known = ExpectField.allCases.map(\.rawValue).joined(separator: ", ")
+      // The list is abridged so the message stays one short line; README.md lists every field.
       return .invalid(
-        PlaybackError(.unknownField, "expect: unknown field \(Self.quoted(arguments[0])); fields are \(known)"))
+        PlaybackError(
+          .unknownField,
+          "expect: unknown field \(Self.quoted(arguments[0])); use state, position, duration, rate, loops, error, "
+            + "decode_errors, frame.md5 and the other frame.*, video.* and audio.* fields in README"))
     }
     guard let op = ExpectOperator(rawValue: arguments[1]) else {
       return .invalid(
