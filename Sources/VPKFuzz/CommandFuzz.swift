@@ -61,8 +61,7 @@ private func check(_ parsed: ParsedLine, parser: CommandParser) {
     break
   case .invalid(let error):
     precondition(!error.message.contains("\n") && !error.message.contains("\r"), "a message spans lines")
-    // The parser promises about 200 characters; `expect`'s unknown_field message lists every field (about 340), so
-    // the bound checked is that no input makes a message longer than that.
+    // The parser promises about 200 characters, whatever the input; 240 holds that with a margin.
     precondition(error.message.count <= 240, "a message is longer than 240 characters: \(error.message.count)")
   case .command(let command):
     // The canonical spelling of what was understood means the same thing.
