@@ -42,7 +42,7 @@ let package = Package(
     .executableTarget(name: "VPKLeakCheck", dependencies: ["VPKEngine", "VideoPlaybackKit"]),
     // Test support: media made on demand with ffmpeg, ffmpeg/ffprobe reference answers, running the vpk executable.
     .target(name: "VPKTestSupport", path: "Tests/VPKTestSupport"),
-    .testTarget(name: "VideoPlaybackKitTests", dependencies: ["VideoPlaybackKit"]),
+    .testTarget(name: "VideoPlaybackKitTests", dependencies: ["VideoPlaybackKit", "VPKTestSupport"]),
     .testTarget(name: "VPKEngineTests", dependencies: ["VPKEngine", "VideoPlaybackKit", "VPKTestSupport"]),
     .testTarget(name: "VPKEndToEndTests", dependencies: ["VideoPlaybackKit", "VPKTestSupport"]),
   ],

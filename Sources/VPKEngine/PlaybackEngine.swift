@@ -460,7 +460,8 @@ final class PlaybackEngine: @unchecked Sendable {
     }
     if !jump {
       reportProgress(at: max(frame.time, 0))
-      _ = finishWaitIfDone(now: withLock { self.now() })
+      // Most frames are shown with no wait running: then there is nothing to check.
+      if activeWait != nil { finishWaitIfDone(now: withLock { self.now() }) }
     }
   }
 

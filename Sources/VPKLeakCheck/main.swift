@@ -47,6 +47,15 @@ func run(until what: String, seconds: Double = 600, _ done: () -> Bool) {
 
 func count(_ folder: String) -> Int { (try? FileManager.default.contentsOfDirectory(atPath: folder).count) ?? -1 }
 
+/// The names of this process's threads (`/proc/self/task/*/comm`), to tell which one stayed.
+func threadNames() -> [String] {
+  let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+  return tasks.sorted().map { task in
+    let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? "?"
+    return name.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}
+
 /// Descriptors and threads, after letting threads that are on their way out finish.
 @MainActor
 func resources(settling baseline: (fds: Int, threads: Int)? = nil) -> (fds: Int, threads: Int) {
@@ -124,7 +133,9 @@ func main() {
     "VPKLeakCheck: \(cycles) open/close cycles; fds \(baseline.fds) -> \(afterCycles.fds), "
       + "threads \(baseline.threads) -> \(afterCycles.threads)")
   if afterSession.fds > baseline.fds || afterCycles.fds > baseline.fds { fail("file descriptors leaked") }
-  if afterSession.threads > baseline.threads || afterCycles.threads > baseline.threads { fail("threads leaked") }
+  if afterSession.threads > baseline.threads || afterCycles.threads > baseline.threads {
+    fail("threads leaked; threads now: \(threadNames().joined(separator: ", "))")
+  }
   exit(0)
 }
 

@@ -12,8 +12,6 @@
 // - `wait` and `expect` make a session a test: failed checks are reported and make the exit status 1.
 // - `open` and `close` ask the router for a fresh playback manager (or none): the session goes on.
 
-import Foundation
-
 /// Exit statuses of a playback session (documented in README.md).
 public enum SessionExitCode {
   /// `quit`, the end of the media, or input ended with nothing left to play.

@@ -5,19 +5,6 @@ import Foundation
 import Testing
 import VPKTestSupport
 
-/// SplitMix64: the same sequence for the same seed on every machine.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// One JSON event line of vpk's output.
 struct JSONEvent {
   var object: [String: Any]
@@ -70,7 +57,7 @@ private enum Step {
     let seed =
       ProcessInfo.processInfo.environment["VPK_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64(1 << 40))
     print("RandomSessionTests: \(clip) with seed \(seed) (replay with VPK_SEED=\(seed))")
-    var random = SeededGenerator(seed: seed &+ UInt64(TestClip.allCases.firstIndex(of: clip)!))
+    var random = SplitMix64(seed: seed &+ UInt64(TestClip.allCases.firstIndex(of: clip)!))
     let url = try TestMedia.url(for: clip)
     let duration = try FFprobe.duration(url)
     let session = try VPKSession(
@@ -156,7 +143,7 @@ private enum Step {
     return seconds.map { min(max($0, 0), duration) }
   }
 
-  private static func randomLine(_ random: inout SeededGenerator, duration: Double, path: String) -> Step {
+  private static func randomLine(_ random: inout SplitMix64, duration: Double, path: String) -> Step {
     func time() -> String { String(format: "%.3f", Double.random(in: -2...(duration + 2), using: &random)) }
     func mode() -> String { ["", " exact", " keyframe", " EXACT"].randomElement(using: &random)! }
     switch Int.random(in: 0..<100, using: &random) {

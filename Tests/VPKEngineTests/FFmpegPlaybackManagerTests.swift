@@ -139,15 +139,9 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     0, 0.001, frameDuration, frameDuration * 1.5, 1.0, duration / 2, duration * 0.37 + 0.003,
     duration - frameDuration / 2, duration,
   ]
-  var state = seed
+  var random = SplitMix64(seed: seed)
   for _ in 0..<16 {
-    // SplitMix64
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    z ^= z >> 31
-    fixed.append(Double(z >> 11) / Double(1 << 53) * duration)
+    fixed.append(Double(random.next() >> 11) / Double(1 << 53) * duration)
   }
   return fixed
 }

@@ -81,8 +81,6 @@ import VideoPlaybackKit
     let url = try TestMedia.url(for: clip)
     let reference = try FrameMD5.entries(of: url, streamTimeBase: true)
     var opened = try await OpenedManager(url, clock: .virtual, progress: nil)
-    let keyframes = try #require(opened.spy.info?.video)
-    _ = keyframes
     let start = try await opened.seek(to: 2.0).position.seconds
     let startIndex = try #require(reference.firstIndex { $0 == reference.entry(containing: start) })
     // When stepping forward 1, 3, then back 2, 5, 1

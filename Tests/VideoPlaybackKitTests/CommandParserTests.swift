@@ -1,4 +1,5 @@
 import Testing
+import VPKTestSupport
 
 @testable import VideoPlaybackKit
 
@@ -19,19 +20,6 @@ private func isSingleLine(_ text: String) -> Bool {
 private func parseError(_ line: String) -> PlaybackError? {
   if case .invalid(let error) = CommandParser().parse(line) { return error }
   return nil
-}
-
-/// A small, fast, seedable generator (SplitMix64), so a failing property case can be replayed.
-private struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
 }
 
 // MARK: - Verbs
