@@ -81,7 +81,9 @@ private enum Step {
       if lowered == "play" { surelyPaused = false }
       if lowered == "pause" { surelyPaused = true }
       if lowered == "toggle" { surelyPaused = false }  // the model does not track which way it went
-      if lowered.hasPrefix("step") && loaded { surelyPaused = true }
+      // A step pauses only where there are video frames to step between: on audio-only media it is an
+      // `unavailable` error, and an error leaves the state as it was.
+      if lowered.hasPrefix("step") && loaded && clip != .audioOnly { surelyPaused = true }
       if lowered == "close" { loaded = false }
       if lowered.hasPrefix("open ") {
         loaded = true
