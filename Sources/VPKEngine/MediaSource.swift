@@ -51,7 +51,8 @@ enum DecodeStep {
 }
 
 final class MediaSource {
-  let info: MediaInfo
+  /// What the file holds. A pixel format the headers did not give is filled in from the first decoded frame.
+  private(set) var info: MediaInfo
   let hasVideo: Bool
   /// Seconds of the container's start time; media times are measured from it.
   let startTime: Double
@@ -134,7 +135,7 @@ final class MediaSource {
           + access.hint(demuxer: String(cString: probed.pointee.name)))
     }
     self.format = format
-    result = avformat_find_stream_info(format, nil)
+    result = Self.headersDescribeEverything(format) ? 0 : avformat_find_stream_info(format, nil)
     if result < 0 {
       avformat_close_input(&self.format)
       avio_closep(&self.io)
@@ -187,8 +188,7 @@ final class MediaSource {
     }
     packet = av_packet_alloc()
 
-    let start = format.pointee.start_time
-    self.startTime = start == vpk_nopts_value() ? 0 : Double(start) / Double(AV_TIME_BASE)
+    self.startTime = Self.startTime(of: format)
     let frameRate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
     self.nominalFrameDuration = frameRate.num > 0 && frameRate.den > 0 ? av_q2d(av_inv_q(frameRate)) : nil
     self.info = Self.describe(format: format, path: path)
@@ -277,6 +277,9 @@ final class MediaSource {
       if result >= 0 {
         spareFrame = nil  // handed out: the DecodedFrame owns and frees it
         framesDecoded += 1
+        if hasVideo, info.video?.pixelFormat == "unknown" {
+          info.video?.pixelFormat = pixelFormatName(frame.pointee.format)  // the headers did not say
+        }
         // Decoders that conceal damage (H.264) return the frame but flag it.
         if frame.pointee.decode_error_flags != 0 || (frame.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 {
           decodeErrors += 1
@@ -352,6 +355,51 @@ final class MediaSource {
   // MARK: - Describing
 
   /// The container's duration, else the longest stream's, else nil (a raw stream, a file written to a pipe).
+  /// Demuxers whose headers give every stream's codec, size, start and duration up front (MP4's moov box). For
+  /// them `avformat_find_stream_info`, which decodes several frames to learn what the headers already say (most
+  /// of the time it takes to open a 1080p H.264 file), is skipped when every stream is fully described.
+  private static let headerDescribedDemuxers: Set<String> = ["mov,mp4,m4a,3gp,3g2,mj2"]
+
+  /// Whether the headers alone describe every stream well enough to play and report it: codec, picture size or
+  /// sample rate and channels, start time and duration. When anything is missing, the streams are probed.
+  private static func headersDescribeEverything(_ format: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+    guard let demuxer = format.pointee.iformat, headerDescribedDemuxers.contains(String(cString: demuxer.pointee.name)),
+      format.pointee.nb_streams > 0
+    else { return false }
+    for index in 0..<Int(format.pointee.nb_streams) {
+      guard let stream = format.pointee.streams[index] else { return false }
+      let parameters = stream.pointee.codecpar.pointee
+      guard parameters.codec_id != AV_CODEC_ID_NONE, stream.pointee.start_time != vpk_nopts_value(),
+        stream.pointee.duration > 0, stream.pointee.duration != vpk_nopts_value()
+      else { return false }
+      switch parameters.codec_type {
+      case AVMEDIA_TYPE_VIDEO:
+        guard parameters.width > 0, parameters.height > 0 else { return false }
+      case AVMEDIA_TYPE_AUDIO:
+        guard parameters.sample_rate > 0, parameters.ch_layout.nb_channels > 0 else { return false }
+      default:
+        continue  // subtitles and data: not played
+      }
+    }
+    return true
+  }
+
+  /// Seconds of the file's start: the container's, or (when the streams were not probed) the earliest stream's.
+  private static func startTime(of format: UnsafeMutablePointer<AVFormatContext>) -> Double {
+    if format.pointee.start_time != vpk_nopts_value() {
+      return Double(format.pointee.start_time) / Double(AV_TIME_BASE)
+    }
+    var earliest: Double?
+    for index in 0..<Int(format.pointee.nb_streams) {
+      guard let stream = format.pointee.streams[index], stream.pointee.start_time != vpk_nopts_value() else {
+        continue
+      }
+      let start = Double(stream.pointee.start_time) * av_q2d(stream.pointee.time_base)
+      earliest = min(earliest ?? start, start)
+    }
+    return earliest ?? 0
+  }
+
   private static func duration(of format: UnsafeMutablePointer<AVFormatContext>) -> MediaTime? {
     if format.pointee.duration > 0 && format.pointee.duration != vpk_nopts_value() {
       return MediaTime(seconds: Double(format.pointee.duration) / Double(AV_TIME_BASE))
@@ -364,6 +412,15 @@ final class MediaSource {
       longest = max(longest, Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base))
     }
     return longest > 0 ? MediaTime(seconds: longest) : nil
+  }
+
+  /// The container's bit rate, or (when the streams were not probed) the file's size over its duration, as
+  /// libavformat would compute it.
+  private static func bitRate(of format: UnsafeMutablePointer<AVFormatContext>) -> Int? {
+    if format.pointee.bit_rate > 0 { return Int(format.pointee.bit_rate) }
+    guard let seconds = duration(of: format)?.seconds, seconds > 0, let io = format.pointee.pb else { return nil }
+    let size = avio_size(io)
+    return size > 0 ? Int((Double(size) * 8 / seconds).rounded(.down)) : nil
   }
 
   private static func describe(format: UnsafeMutablePointer<AVFormatContext>, path: String) -> MediaInfo {
@@ -392,7 +449,7 @@ final class MediaSource {
       path: path,
       container: format.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown",
       duration: Self.duration(of: format),
-      bitRate: format.pointee.bit_rate > 0 ? Int(format.pointee.bit_rate) : nil,
+      bitRate: Self.bitRate(of: format),
       streamCount: Int(format.pointee.nb_streams), video: video, audio: audio)
   }
 }
@@ -445,3 +502,4 @@ extension DecodedFrame {
       pixelFormat: pixelFormatName(frame.pointee.format), md5: md5)
   }
 }
+

@@ -218,6 +218,36 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     opened.manager.shutdown()
   }
 
+  /// MP4 files whose headers describe every stream are opened without probing frames (the fast path): what vpk
+  /// reports must still be what ffprobe finds by probing, for those and for the files that are probed.
+  @Test(arguments: [TestClip.h264BFrames, .audioOnly, .mpeg4, .vp9, .mpegTS, .mpeg4AVI])
+  func reportsWhatFFprobeFindsWithOrWithoutProbing(clip: TestClip) async throws {
+    // Given a file, When vpk opens it
+    let url = try TestMedia.url(for: clip)
+    let opened = try await OpenedManager(url)
+    defer { opened.manager.shutdown() }
+    let info = try #require(opened.spy.info)
+    // Then the container's duration and bit rate are ffprobe's
+    #expect(abs(try #require(info.duration).seconds - (try FFprobe.duration(url))) < 0.001)
+    let bitRate = try FFprobe.entry(url, "format", "bit_rate").flatMap { Int($0) }
+    #expect(info.bitRate == bitRate, "\(clip): bit rate")
+    // and so are the video's size and pixel format and the audio's rate and channels
+    if let video = info.video {
+      #expect(String(video.width) == (try FFprobe.entry(url, "stream", "width", selecting: "v:0")))
+      #expect(String(video.height) == (try FFprobe.entry(url, "stream", "height", selecting: "v:0")))
+      #expect(video.pixelFormat == (try FFprobe.entry(url, "stream", "pix_fmt", selecting: "v:0")))
+    }
+    if let audio = info.audio {
+      #expect(String(audio.sampleRate) == (try FFprobe.entry(url, "stream", "sample_rate", selecting: "a:0")))
+      #expect(String(audio.channels) == (try FFprobe.entry(url, "stream", "channels", selecting: "a:0")))
+    }
+    // and the first frame shown is the first frame ffmpeg decodes, at its time
+    if info.video != nil {
+      let first = try #require(FrameMD5.entries(of: url, streamTimeBase: true).first)
+      #expect(opened.manager.currentFrame()?.md5 == first.hash, "\(clip): first frame")
+    }
+  }
+
   @Test func aRawStreamWithNoDurationAndNoSeekingStillSeeksExactly() async throws {
     // Given a raw H.264 stream: no container, no duration, a demuxer that cannot seek
     let url = try TestMedia.url(for: .rawH264)

@@ -155,6 +155,18 @@ public enum FFprobe {
     }
   }
 
+  /// One `key=value` entry of a section, as `ffprobe -show_entries SECTION=KEY -of default=nw=1:nk=0` prints it,
+  /// for the first stream selected (`selecting` is ffprobe's stream specifier, `v:0`, `a:0`), or the format.
+  /// Nil when ffprobe gives no value (`N/A` or nothing).
+  public static func entry(_ url: URL, _ section: String, _ key: String, selecting stream: String? = nil) throws
+    -> String?
+  {
+    let selection = stream.map { ["-select_streams", $0] } ?? []
+    let text = try probe(url, selection + ["-show_entries", "\(section)=\(key)", "-of", "default=nw=1:nk=1"])
+    let value = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    return value.isEmpty || value == "N/A" ? nil : value
+  }
+
   private static func probe(_ url: URL, _ arguments: [String]) throws -> String {
     let result = try Tool.run("ffprobe", ["-v", "error"] + arguments + [url.path])
     guard result.status == 0 else {
