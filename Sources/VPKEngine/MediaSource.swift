@@ -502,4 +502,3 @@ extension DecodedFrame {
       pixelFormat: pixelFormatName(frame.pointee.format), md5: md5)
   }
 }
-

@@ -6,7 +6,6 @@ import Foundation
 import Testing
 import VPKTestSupport
 
-
 /// A folder of scripts next to a copy of a test clip, removed at the end.
 struct ScriptFolder {
   let url: URL
