@@ -323,6 +323,17 @@ final class MediaSource {
 
   // MARK: - Seeking
 
+  /// The time of the keyframe at or before `seconds` in the container's index (by decode time, as the index keeps
+  /// it), or nil when the container has no index entry there (MPEG-TS, raw streams, before the first keyframe).
+  func keyframeTime(atOrBefore seconds: Double) -> Double? {
+    guard let format, let stream = format.pointee.streams[Int(streamIndex)] else { return nil }
+    let ticks = av_rescale_q(
+      Int64(((seconds + startTime) * Double(AV_TIME_BASE)).rounded(.down)), vpk_time_base_q(), timeBase)
+    let index = av_index_search_timestamp(stream, ticks, AVSEEK_FLAG_BACKWARD)
+    guard index >= 0, let entry = avformat_index_get_entry(stream, index) else { return nil }
+    return Double(entry.pointee.timestamp) * av_q2d(timeBase) - startTime
+  }
+
   /// Moves the demuxer to the keyframe at or before `seconds` and empties the decoder. At or before
   /// the start it rewinds to the first byte where the format allows it: formats with no index
   /// (MPEG-TS) seek by timestamp to any packet, not to a keyframe.

@@ -625,33 +625,28 @@ final class PlaybackEngine: @unchecked Sendable {
     guard let source else { return }
     let request = pending.request
     let target = request.target.seconds
-    resetForNewPosition()
-
-    let first = seekToKeyframe(before: target, discardBefore: request.mode == .exact ? target : nil)
-    var shown = first
-    if request.mode == .exact, let firstFrame = first, firstFrame.time <= target {
-      // Decode forward to the frame whose display interval contains the target.
-      while true {
-        switch interruption() {
-        case .none: break
-        case .newerSeek(let newer):
-          source.discardNonReferenceBefore = nil
-          emit(.superseded(request.id, by: newer))
-          return
-        case .shutdown:
-          return
-        }
-        switch source.next() {
-        case .frame(let frame):
-          if frame.time <= target + 1e-6 {
-            shown = frame
-            continue
-          }
-          ahead.append(Scheduled(frame: frame, offset: 0))
-        case .endOfStream:
-          sourceEnded = true
-        }
-        break
+    var shown: DecodedFrame?
+    if request.mode == .exact && canDecodeOn(to: target) {
+      // Forward within the frames' own GOP: decoding on from where the decoder is passes fewer frames than a
+      // seek back to the keyframe would. Frames already decoded ahead up to the target are taken as they are.
+      withLock { lateness.removeAll() }
+      while let head = ahead.first, head.frame.time <= target + 1e-6 {
+        shown = head.frame
+        ahead.removeFirst()
+      }
+      if ahead.isEmpty && !sourceEnded {
+        guard case .reached(let frame) = decodeOn(to: target, for: request) else { return }
+        shown = frame ?? shown
+      }
+      // Nothing new up to the target: it lies within the frame on screen, which stays.
+      if shown == nil { shown = withLock { current } }
+    } else {
+      resetForNewPosition()
+      let first = seekToKeyframe(before: target, discardBefore: request.mode == .exact ? target : nil)
+      shown = first
+      if request.mode == .exact, let firstFrame = first, firstFrame.time <= target {
+        guard case .reached(let frame) = decodeOn(to: target, for: request) else { return }
+        shown = frame ?? shown
       }
     }
     source.discardNonReferenceBefore = nil
@@ -674,6 +669,56 @@ final class PlaybackEngine: @unchecked Sendable {
         SeekResult(
           id: request.id, target: request.target, position: MediaTime(seconds: position), mode: request.mode,
           milliseconds: milliseconds)))
+  }
+
+  private enum DecodeOnOutcome {
+    /// The newest frame that starts at or before the target (nil: none came), the next ones queued ahead.
+    case reached(DecodedFrame?)
+    /// A newer seek or a shutdown came first; the seek was answered as superseded, or not at all.
+    case interrupted
+  }
+
+  /// Decodes forward to the frame whose display interval contains `target`, skipping the frames before it that
+  /// nothing references. The first frame after it goes to the frames ahead.
+  private func decodeOn(to target: Double, for request: SeekRequest) -> DecodeOnOutcome {
+    guard let source else { return .interrupted }
+    source.discardNonReferenceBefore = target
+    defer { source.discardNonReferenceBefore = nil }
+    var shown: DecodedFrame?
+    while true {
+      switch interruption() {
+      case .none: break
+      case .newerSeek(let newer):
+        emit(.superseded(request.id, by: newer))
+        return .interrupted
+      case .shutdown:
+        return .interrupted
+      }
+      switch source.next() {
+      case .frame(let frame):
+        if frame.time <= target + 1e-6 {
+          shown = frame
+          continue
+        }
+        ahead.append(Scheduled(frame: frame, offset: 0))
+      case .endOfStream:
+        sourceEnded = true
+      }
+      return .reached(shown)
+    }
+  }
+
+  /// Whether an exact seek to `target` can decode on from the frames decoded so far instead of seeking: the
+  /// target is after the frame on screen, and the keyframe at or before it (by the container's index) is no later
+  /// than the newest frame decoded, so no keyframe closer to the target is skipped. Not across loop passes, and
+  /// not without an index (MPEG-TS, raw streams): those always seek.
+  private func canDecodeOn(to target: Double) -> Bool {
+    guard let source, !sourceEnded, !atEnd, decodeOffset == 0, previousPassOffset == 0 else { return false }
+    let (onScreen, offset) = withLock { (current?.time, presentedOffset) }
+    guard offset == 0, let onScreen, onScreen < target else { return false }
+    let newest = max(onScreen, ahead.last?.frame.time ?? onScreen)
+    guard let keyframe = source.keyframeTime(atOrBefore: target) else { return false }
+    return keyframe <= newest + 1e-6
   }
 
   /// Shows `frame` (if any) with the clock at `position`, ready to play on from there.

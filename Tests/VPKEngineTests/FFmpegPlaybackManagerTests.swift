@@ -171,6 +171,39 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
   }
 
   @Test(arguments: [TestClip.h264BFrames, .mpeg4, .vp9, .mpegTS, .mpeg4AVI])
+  func forwardScrubsDecodeOnFromWhereTheDecoderIsAndLandExactly(clip: TestClip) async throws {
+    // Given a clip and ffmpeg's list of its frames
+    let url = try TestMedia.url(for: clip)
+    let reference = try FrameMD5.entries(of: url, streamTimeBase: true)
+    var opened = try await OpenedManager(url)
+    // When scrubbing forward in small steps (within the frame on screen, within a GOP, across GOP boundaries),
+    // then back and forward again
+    for target in [0.5, 0.52, 0.9, 1.45, 1.98, 2.3, 3.1, 4.7, 1.2, 1.3, 2.05] {
+      let result = try await opened.seek(to: target)
+      // Then each lands on the frame whose interval contains the target, as a seek from the keyframe would
+      let frame = try #require(opened.manager.currentFrame())
+      let expected = reference.entry(containing: target)
+      #expect(result.position.seconds == target)
+      #expect(frame.md5 == expected.hash, "\(clip) at \(target): showed \(frame.time.seconds), ffmpeg \(expected.time)")
+    }
+    opened.manager.shutdown()
+  }
+
+  @Test func aForwardScrubWithinAGOPDecodesOnlyTheFramesInBetween() async throws {
+    // Given H.264 with one 250-frame GOP over its 10 s, landed at 5.0 s
+    var opened = try await OpenedManager(try TestMedia.url(for: .h264BFrames))
+    _ = try await opened.seek(to: 5.0)
+    let before = opened.manager.snapshot().framesDecoded
+    // When scrubbing on to 5.5 s
+    _ = try await opened.seek(to: 5.5)
+    // Then only the frames after those decoded ahead are decoded (15 frames, plus a few ahead), not the 80-odd
+    // reference frames a seek back to the keyframe at 0 would decode
+    let decoded = opened.manager.snapshot().framesDecoded - before
+    #expect(decoded <= 30, "decoded \(decoded) frames")
+    opened.manager.shutdown()
+  }
+
+  @Test(arguments: [TestClip.h264BFrames, .mpeg4, .vp9, .mpegTS, .mpeg4AVI])
   func keyframeScrubLandsOnAKeyframeAtOrBeforeTheTarget(clip: TestClip) async throws {
     var opened = try await OpenedManager(try TestMedia.url(for: clip))
     let duration = try #require(opened.spy.info?.duration).seconds
