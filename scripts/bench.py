@@ -343,14 +343,14 @@ class Results:
             value=None, note="", samples=None):
         """value: what the target is checked on (the ratio when there is a peer)."""
         checked = ratio if value is None else value
-        if checked is None:
+        if checked is None or target_value is None:
             passed = None
         elif target_op == "<=":
             passed = checked <= target_value
         else:
             passed = abs(checked) <= target_value
         row = {"figure": figure, "clip": clip, "vpk": vpk, "unit": unit, "peer_name": peer_name, "peer": peer,
-               "ratio": ratio, "value": checked, "target": f"{target_op} {target_value:g}", "pass": passed,
+               "ratio": ratio, "value": checked, "target": f"{target_op} {target_value:g}" if target_value is not None else "(extra)", "pass": passed,
                "note": note, "samples": samples or {}}
         self.rows.append(row)
         log(f"bench: {format_row(row)}")
@@ -476,10 +476,32 @@ class Bench:
                                  samples={"vpk": ours, "mpv": theirs, "vpk_engine_ms": engine})
                 if mode == "exact":
                     exact_median = median(ours)
+            self.forward(clip, session, mpv)
             self.burst(clip, session, exact_median)
         finally:
             session.close()
             mpv.close()
+
+    def forward(self, clip, session, mpv):
+        """Not one of the issue's figures: an exact scrub 1 s forward from the last, inside the same GOP (the
+        common case of dragging a slider forward), where vpk decodes on instead of seeking back."""
+        ours, theirs = [], []
+        for rep in range(self.reps(2, 1)):
+            for index, target in enumerate(self.targets(clip)):
+                for turn in ((0, 1) if (rep + index) % 2 == 0 else (1, 0)):
+                    time.sleep(0.05)
+                    if turn == 0:
+                        session.scrub(target)
+                        time.sleep(0.05)
+                        ours.append(session.scrub(target + 1.0)[0])
+                    else:
+                        mpv.seek(target, "absolute+exact")
+                        time.sleep(0.05)
+                        theirs.append(mpv.seek(target + 1.0, "absolute+exact"))
+        self.results.add(f"forward exact scrub, +1 s in the GOP (median of {len(ours)})", clip, median(ours), "ms",
+                         "<=", None, peer=median(theirs), peer_name="mpv", ratio=median(ours) / median(theirs),
+                         note="extra: scrub to T, then to T + 1 s, the second timed",
+                         samples={"vpk": ours, "mpv": theirs})
 
     def burst(self, clip, session, exact_median):
         duration = self.durations[clip]
@@ -756,7 +778,8 @@ def main():
 
 
 def FIGURE_ORDER(figure):
-    order = ["decode throughput vs ffmpeg", "decode throughput vs mpv", "exact scrub", "keyframe scrub", "scrub burst",
+    order = ["decode throughput vs ffmpeg", "decode throughput vs mpv", "exact scrub", "keyframe scrub", "forward exact scrub",
+             "scrub burst",
              "ready", "paused", "playing", "pacing drift", "pacing p99", "memory", "long run"]
     for index, prefix in enumerate(order):
         if figure.startswith(prefix):
