@@ -24,12 +24,12 @@ let package = Package(
     // The FFmpeg-backed playback manager: the only code that imports CFFmpeg.
     .target(name: "VPKEngine", dependencies: ["CFFmpeg", "VideoPlaybackKit"]),
     // Keeps descriptors 0, 1 and 2 open from before main, so no file opened later can land on them.
-    .target(name: "CVPKStandardStreams"),
+    .target(name: "CVPKProcessSetup"),
     // The command-line tool.
     .executableTarget(
       name: "vpk",
       dependencies: [
-        "VideoPlaybackKit", "VPKEngine", "CVPKStandardStreams",
+        "VideoPlaybackKit", "VPKEngine", "CVPKProcessSetup",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
