@@ -78,6 +78,8 @@ final class MediaSource {
   /// Packets the decoder refused, frames it could not produce or flagged as damaged; playback goes on.
   private(set) var decodeErrors = 0
   private(set) var framesDecoded = 0
+  /// The timestamp of the newest frame handed out since the last seek (nil right after one): where the decoder is.
+  private(set) var newestFramePTS: Int64?
   /// A read error other than the end of the file, reported once.
   private(set) var readError: PlaybackError?
 
@@ -290,6 +292,7 @@ final class MediaSource {
         let duration = duration(of: frame)
         let time = Double(ticks) * av_q2d(timeBase) - startTime
         nextExpectedTicks = ticks + max(1, Int64((duration / av_q2d(timeBase)).rounded()))
+        newestFramePTS = ticks
         return DecodedFrame(frame: frame, time: time, duration: duration, pts: ticks)
       }
       if result == vpk_averror_eagain() { return nil }
@@ -339,6 +342,7 @@ final class MediaSource {
   /// (MPEG-TS) seek by timestamp to any packet, not to a keyframe.
   func seek(to seconds: Double) -> Bool {
     guard let format, let codec else { return false }
+    newestFramePTS = nil
     var result: Int32 = -1
     let byteSeekable = (format.pointee.iformat.pointee.flags & AVFMT_NO_BYTE_SEEK) == 0
     if seconds <= 0 && byteSeekable && (format.pointee.iformat.pointee.flags & AVFMT_TS_DISCONT) != 0 {

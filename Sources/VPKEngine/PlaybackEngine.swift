@@ -709,14 +709,17 @@ final class PlaybackEngine: @unchecked Sendable {
   }
 
   /// Whether an exact seek to `target` can decode on from the frames decoded so far instead of seeking: the
-  /// target is after the frame on screen, and the keyframe at or before it (by the container's index) is no later
-  /// than the newest frame decoded, so no keyframe closer to the target is skipped. Not across loop passes, and
-  /// not without an index (MPEG-TS, raw streams): those always seek.
+  /// newest frame held (ahead, or on screen) is the newest the decoder gave, so the decoder's next frames follow
+  /// it (not so after a seek that was overtaken half-way); the target is after the frame on screen; and the
+  /// keyframe at or before it (by the container's index) is no later than that newest frame, so no keyframe
+  /// closer to the target is skipped. Not across loop passes, and not without an index (MPEG-TS, raw streams).
   private func canDecodeOn(to target: Double) -> Bool {
     guard let source, !sourceEnded, !atEnd, decodeOffset == 0, previousPassOffset == 0 else { return false }
-    let (onScreen, offset) = withLock { (current?.time, presentedOffset) }
-    guard offset == 0, let onScreen, onScreen < target else { return false }
-    let newest = max(onScreen, ahead.last?.frame.time ?? onScreen)
+    let (onScreenFrame, offset) = withLock { (current, presentedOffset) }
+    guard offset == 0, let onScreenFrame, onScreenFrame.time < target else { return false }
+    let newestHeld = ahead.last?.frame ?? onScreenFrame
+    guard let decoderAt = source.newestFramePTS, decoderAt == newestHeld.pts else { return false }
+    let newest = newestHeld.time
     guard let keyframe = source.keyframeTime(atOrBefore: target) else { return false }
     return keyframe <= newest + 1e-6
   }

@@ -189,6 +189,24 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     opened.manager.shutdown()
   }
 
+  @Test func aScrubAfterASupersededOneLandsOnTheRightFrame() async throws {
+    // Given one 10 s GOP, landed at 1.0 s, and ffmpeg's frames
+    let url = try TestMedia.url(for: .h264BFrames)
+    let reference = try await Task.detached { try FrameMD5.entries(of: url, streamTimeBase: true) }.value
+    var opened = try await OpenedManager(url)
+    for pause in 0..<12 {
+      _ = try await opened.seek(to: 1.0)
+      // When a far scrub is overtaken, after it has started decoding, by a near one ahead of the screen
+      opened.manager.seek(SeekRequest(id: 1000 + pause, target: MediaTime(seconds: 9.5), mode: .exact))
+      try await Task.sleep(for: .milliseconds(pause))
+      let near = try await opened.seek(to: 1.5)
+      // Then the near one shows its own frame, whatever the overtaken seek left in the decoder
+      #expect(near.position.seconds == 1.5)
+      #expect(opened.manager.currentFrame()?.md5 == reference.entry(containing: 1.5).hash, "after \(pause) ms")
+    }
+    opened.manager.shutdown()
+  }
+
   @Test func aForwardScrubWithinAGOPDecodesOnlyTheFramesInBetween() async throws {
     // Given H.264 with one 250-frame GOP over its 10 s, landed at 5.0 s
     var opened = try await OpenedManager(try TestMedia.url(for: .h264BFrames))
