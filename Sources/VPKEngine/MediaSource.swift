@@ -80,6 +80,8 @@ final class MediaSource {
   private(set) var framesDecoded = 0
   /// The timestamp of the newest frame handed out since the last seek (nil right after one): where the decoder is.
   private(set) var newestFramePTS: Int64?
+  /// The headers gave no pixel format (streams not probed): the first decoded frame fills it in.
+  private var pixelFormatPending = false
   /// A read error other than the end of the file, reported once.
   private(set) var readError: PlaybackError?
 
@@ -194,6 +196,7 @@ final class MediaSource {
     let frameRate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
     self.nominalFrameDuration = frameRate.num > 0 && frameRate.den > 0 ? av_q2d(av_inv_q(frameRate)) : nil
     self.info = Self.describe(format: format, path: path)
+    self.pixelFormatPending = hasVideo && info.video?.pixelFormat == "unknown"
   }
 
   deinit {
@@ -279,8 +282,9 @@ final class MediaSource {
       if result >= 0 {
         spareFrame = nil  // handed out: the DecodedFrame owns and frees it
         framesDecoded += 1
-        if hasVideo, info.video?.pixelFormat == "unknown" {
+        if pixelFormatPending {
           info.video?.pixelFormat = pixelFormatName(frame.pointee.format)  // the headers did not say
+          pixelFormatPending = false
         }
         // Decoders that conceal damage (H.264) return the frame but flag it.
         if frame.pointee.decode_error_flags != 0 || (frame.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 {
