@@ -53,6 +53,9 @@ public final class FFmpegPlaybackManager: PlaybackManager {
 
   public func currentFrame() -> FrameIdentity? { engine?.currentFrame() }
 
+  /// How many times the engine thread has woken from a sleep (for tests).
+  var engineWakeups: Int { engine?.wakeupCount ?? 0 }
+
   public func shutdown() {
     guard !isShutDown else { return }
     isShutDown = true

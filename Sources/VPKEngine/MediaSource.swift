@@ -37,6 +37,13 @@ final class DecodedFrame: @unchecked Sendable {
     self.pts = pts
   }
 
+  /// Bytes of the buffers the frame holds (its planes, or its samples).
+  var byteCount: Int {
+    withUnsafeBytes(of: frame.pointee.buf) { buffers in
+      buffers.bindMemory(to: UnsafeMutablePointer<AVBufferRef>?.self).reduce(0) { $0 + Int($1?.pointee.size ?? 0) }
+    }
+  }
+
   deinit {
     var pointer: UnsafeMutablePointer<AVFrame>? = frame
     av_frame_free(&pointer)

@@ -5,6 +5,11 @@
 // frames wait ahead of the clock; paused, the thread sleeps on a condition with no timeout.
 // Everything it has to say goes out, in order, through `emit`.
 //
+// Playing on the wall clock, frames are shown lazily: a frame decoded ahead is on screen for
+// `status` and `frame` from its due time on, whether or not the thread has woken for it. The thread
+// wakes only when a frame matters: a progress mark, a loop, the end, a wait, or a refill of the
+// frames ahead, which it decodes in one go. That keeps paced playback near the CPU cost of decoding.
+//
 // Clocks: on the wall clock frames are shown when real time reaches them; on the free clock at
 // once; on the virtual clock time stands still until a wait moves it, and then jumps from one due
 // frame to the next. On the virtual clock the engine also finishes decoding ahead before it
@@ -39,10 +44,14 @@ final class PlaybackEngine: @unchecked Sendable {
     case shutdown
   }
 
-  /// Frames decoded ahead of the clock.
+  /// Frames decoded ahead of the clock: paused, seeking, and on the free and virtual clocks.
   private static let framesAhead = 6
+  /// Playing on the wall clock, frames decoded ahead: as many as fit in `wallAheadBytes`, within these
+  /// bounds. A deeper queue means fewer, longer refills, and fewer wake-ups of the decoder's threads.
+  private static let wallFramesAhead = 6...30
+  private static let wallAheadBytes = 24 << 20
   /// While playing on the wall clock, decoding ahead resumes only when this few frames are left and
-  /// then fills up to `framesAhead` in one go: fewer wake-ups per frame than topping up one by one.
+  /// then fills up in one go: fewer wake-ups per frame than topping up one by one.
   private static let refillBelow = 2
   /// Frames a backward step keeps while it decodes; a longer step seeks to the frame it found.
   private static let stepFramesKept = 16
@@ -55,6 +64,8 @@ final class PlaybackEngine: @unchecked Sendable {
   private struct Scheduled {
     var frame: DecodedFrame
     var offset: Double
+    /// Clock time when it was decoded: a frame is shown late only if it was decoded after its due time.
+    var decodedAt: Double
     var due: Double { frame.time + offset }
   }
 
@@ -99,10 +110,17 @@ final class PlaybackEngine: @unchecked Sendable {
   private var lastFrameEndShared = 0.0
   private var lateness: [Double] = []
   private var latenessNext = 0
+  /// `ahead` as last published to other threads: on the wall clock the frames in it whose time has
+  /// come are on screen before the engine thread presents them.
+  private var aheadShared: [Scheduled] = []
+  /// How many times the thread has woken from a sleep: a diagnostic for tests of lazy presentation.
+  private var wakeups = 0
 
   // The engine thread's own.
   private var source: MediaSource?
-  private var ahead: [Scheduled] = []
+  private var ahead: [Scheduled] = [] {
+    didSet { withLock { aheadShared = ahead } }
+  }
   private var sourceEnded = false
   /// The loop offset of the frames being decoded now, and where the current pass's frames end.
   private var decodeOffset = 0.0
@@ -120,6 +138,8 @@ final class PlaybackEngine: @unchecked Sendable {
   private var activeWait: ActiveWait?
   /// A refill of the frames ahead is under way (see `refillBelow`).
   private var refilling = false
+  /// How many frames playing on the wall clock keeps ahead (from the first frame's size).
+  private var wallAheadLimit = PlaybackEngine.framesAhead
 
   init(
     path: String, configuration: PlaybackConfiguration, access: MediaAccess = MediaAccess(),
@@ -167,24 +187,37 @@ final class PlaybackEngine: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     let limit = duration > 0 ? duration : lastFrameEndShared
-    let position = min(max(0, clock.position(at: now()) - presentedOffset), limit)
+    let timeline = clock.position(at: now())
+    let visible = visibleLocked(at: timeline)
+    let position = min(max(0, timeline - visible.offset), limit)
     var p99: Double?
     if clock.kind == .wall, !lateness.isEmpty {
       let sorted = lateness.sorted()
       p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)] * 1000
     }
     return PlaybackSnapshot(
-      position: MediaTime(seconds: position), framesDecoded: framesDecoded, decodeErrors: decodeErrors, loops: loops,
-      latenessP99: p99)
+      position: MediaTime(seconds: position), framesDecoded: framesDecoded, decodeErrors: decodeErrors,
+      loops: loops + (visible.offset > presentedOffset + 1e-9 ? 1 : 0), latenessP99: p99)
   }
 
   /// The frame on screen with its MD5 (computed on the caller's thread), nil with no video frame.
   func currentFrame() -> FrameIdentity? {
     condition.lock()
-    let frame = hasVideo ? current : nil
+    let frame = hasVideo ? visibleLocked(at: clock.position(at: now())).frame : nil
     let timeBase = self.timeBase
     condition.unlock()
     return frame?.identity(timeBase: timeBase)
+  }
+
+  /// The frame on screen at timeline time `timeline` and its loop offset (call with the lock held): the
+  /// newest frame decoded ahead whose time has come, else the one the engine thread presented last.
+  private func visibleLocked(at timeline: Double) -> (frame: DecodedFrame?, offset: Double) {
+    var visible = (frame: current, offset: presentedOffset)
+    for scheduled in aheadShared {
+      guard scheduled.due <= timeline + 1e-9 else { break }
+      visible = (scheduled.frame, scheduled.offset)
+    }
+    return visible
   }
 
   /// Clock time now (call with the lock held, or from the engine thread).
@@ -215,7 +248,10 @@ final class PlaybackEngine: @unchecked Sendable {
     // sent right after `ready` must find it.
     if case .frame(let first) = source.next() {
       decodedPassEnd = max(first.time + first.duration, 0)
-      present(Scheduled(frame: first, offset: 0), jump: true)
+      wallAheadLimit = min(
+        max(Self.wallAheadBytes / max(first.byteCount, 1), Self.wallFramesAhead.lowerBound),
+        Self.wallFramesAhead.upperBound)
+      present(scheduled(first, offset: 0), jump: true)
     } else {
       sourceEnded = true
     }
@@ -268,6 +304,7 @@ final class PlaybackEngine: @unchecked Sendable {
       case .pause:
         playing = false
         withLock { clock.pause(at: now()) }
+        catchUp()
       case .rate(let rate):
         withLock {
           clock.setRate(rate, at: now())
@@ -312,11 +349,14 @@ final class PlaybackEngine: @unchecked Sendable {
       if let head = ahead.first {
         let headDue = withLock { clock.dueTime(of: head.due) } ?? .infinity
         if headDue <= now {
-          ahead.removeFirst()
-          present(head, jump: false, dueAt: headDue, now: now)
+          // Every frame whose time has come, in order (several when shown lazily).
+          while let head = ahead.first, let headDue = withLock({ clock.dueTime(of: head.due) }), headDue <= now {
+            ahead.removeFirst()
+            present(head, jump: false, dueAt: headDue)
+          }
           return
         }
-        due = headDue
+        due = clock.kind == .wall ? nextWake() : headDue
       } else if sourceEnded {
         let endDue = withLock { clock.dueTime(of: lastFrameEnd) } ?? .infinity
         if endDue <= now {
@@ -340,7 +380,35 @@ final class PlaybackEngine: @unchecked Sendable {
     idle(until: due, now: now)
   }
 
-  private var canDecodeMore: Bool { !sourceEnded && ahead.count < Self.framesAhead }
+  private var canDecodeMore: Bool {
+    !sourceEnded && ahead.count < (playing && clock.kind == .wall ? wallAheadLimit : Self.framesAhead)
+  }
+
+  /// Playing on the wall clock, with frames ahead: the clock time of the first frame that needs the engine
+  /// thread. Up to then the frames due are on screen without it (see `visibleLocked`).
+  private func nextWake() -> Double? {
+    guard let last = ahead.last else { return nil }
+    // The frame that leaves `refillBelow` frames ahead; at the end of the stream, the last frame.
+    let refillIndex = ahead.count - 1 - Self.refillBelow
+    var wake = sourceEnded || refillIndex < 0 ? last.due : ahead[refillIndex].due
+    for scheduled in ahead {
+      guard scheduled.due < wake else { break }
+      // A loop (the `ended` event), or a progress mark.
+      if scheduled.offset > presentedOffset + 1e-9
+        || nextProgressMark.map({ scheduled.frame.time >= $0 - 1e-9 }) == true
+      {
+        wake = scheduled.due
+        break
+      }
+    }
+    if let wait = activeWait, case .position(let target) = wait.request.until {
+      // Waits for a position are checked as frames are presented: wake at the frame that reaches it.
+      if let reaching = ahead.first(where: { $0.offset == presentedOffset && $0.frame.time >= target.seconds - 1e-9 }) {
+        wake = min(wake, reaching.due)
+      }
+    }
+    return withLock { clock.dueTime(of: wake) }
+  }
 
   /// Waits until clock time `due` (or a wait's deadline, whichever is first), or forever when there
   /// is neither. On the virtual clock, time jumps there instead, but only while a wait is running.
@@ -369,9 +437,13 @@ final class PlaybackEngine: @unchecked Sendable {
       } else {
         condition.wait()
       }
+      wakeups += 1
     }
     condition.unlock()
   }
+
+  /// `wakeups`, read under the lock.
+  var wakeupCount: Int { withLock { wakeups } }
 
   /// Decodes ahead to the limit: on the virtual clock, before anything is reported, so counters and
   /// errors are the same on every run.
@@ -384,7 +456,7 @@ final class PlaybackEngine: @unchecked Sendable {
     guard let source else { return }
     switch source.next() {
     case .frame(let frame):
-      ahead.append(Scheduled(frame: frame, offset: decodeOffset))
+      ahead.append(scheduled(frame, offset: decodeOffset))
       decodedPassEnd = max(decodedPassEnd, frame.time + frame.duration)
     case .endOfStream:
       if configuration.loops, decodedPassEnd > 0, source.seek(to: 0) {
@@ -422,9 +494,14 @@ final class PlaybackEngine: @unchecked Sendable {
     }
   }
 
+  /// A frame just decoded, placed `offset` along the timeline.
+  private func scheduled(_ frame: DecodedFrame, offset: Double) -> Scheduled {
+    Scheduled(frame: frame, offset: offset, decodedAt: withLock { now() })
+  }
+
   /// Puts a frame on screen. With `jump`, the clock jumps to it (a seek, a step); else (playback)
   /// the free clock follows the frame and the others keep their own time.
-  private func present(_ scheduled: Scheduled, jump: Bool, dueAt: Double? = nil, now: Double? = nil) {
+  private func present(_ scheduled: Scheduled, jump: Bool, dueAt: Double? = nil) {
     let wrapped = scheduled.offset > presentedOffset + 1e-9
     let frame = scheduled.frame
     lastFrameEnd = max(scheduled.due + frame.duration, 0)
@@ -437,9 +514,10 @@ final class PlaybackEngine: @unchecked Sendable {
     } else if clock.kind == .free {
       clock.jump(to: max(scheduled.due, scheduled.offset), at: self.now())
     }
-    if clock.kind == .wall, let dueAt, let now {
-      // How late the frame is shown, for the p99 in `status`.
-      let late = max(0, now - dueAt)
+    if clock.kind == .wall, let dueAt {
+      // How late the frame is shown, for the p99 in `status`: it is on screen from its due time if it was decoded by
+      // then (see `visibleLocked`), else from when it was.
+      let late = max(0, scheduled.decodedAt - dueAt)
       if lateness.count < Self.latenessSamples {
         lateness.append(late)
       } else {
@@ -462,6 +540,16 @@ final class PlaybackEngine: @unchecked Sendable {
       reportProgress(at: max(frame.time, 0))
       // Most frames are shown with no wait running: then there is nothing to check.
       if activeWait != nil { finishWaitIfDone(now: withLock { self.now() }) }
+    }
+  }
+
+  /// Presents the frames decoded ahead whose time has come: on the wall clock they are on screen before the engine
+  /// thread gets to them (see `visibleLocked`). Pauses, steps and seeks start from the frame on screen.
+  private func catchUp() {
+    let timeline = withLock { clock.position(at: now()) }
+    while let head = ahead.first, head.due <= timeline + 1e-9 {
+      ahead.removeFirst()
+      present(head, jump: false)
     }
   }
 
@@ -623,6 +711,7 @@ final class PlaybackEngine: @unchecked Sendable {
 
   private func perform(_ pending: SeekPending) {
     guard let source else { return }
+    catchUp()
     let request = pending.request
     let target = request.target.seconds
     var shown: DecodedFrame?
@@ -700,7 +789,7 @@ final class PlaybackEngine: @unchecked Sendable {
           shown = frame
           continue
         }
-        ahead.append(Scheduled(frame: frame, offset: 0))
+        ahead.append(scheduled(frame, offset: 0))
       case .endOfStream:
         sourceEnded = true
       }
@@ -729,7 +818,7 @@ final class PlaybackEngine: @unchecked Sendable {
     if let frame {
       decodedPassEnd = max(decodedPassEnd, frame.time + frame.duration)
       for scheduled in ahead { decodedPassEnd = max(decodedPassEnd, scheduled.frame.time + scheduled.frame.duration) }
-      present(Scheduled(frame: frame, offset: 0), jump: true)
+      present(scheduled(frame, offset: 0), jump: true)
     }
     withLock { clock.jump(to: position, at: now()) }
     if sourceEnded && ahead.isEmpty { lastFrameEnd = max(lastFrameEnd, position) }
@@ -762,6 +851,7 @@ final class PlaybackEngine: @unchecked Sendable {
   private func performStep(_ request: StepRequest) {
     playing = false
     withLock { clock.pause(at: now()) }
+    catchUp()
     let moved = request.count > 0 ? stepForward(request.count) : stepBackward(-request.count)
     guard let moved else { return }  // shutting down
     publishCounters()
@@ -838,7 +928,7 @@ final class PlaybackEngine: @unchecked Sendable {
       // Already on the first frame: it stays on screen, and playback goes on after it.
       resetForNewPosition()
       let again = after.first ?? currentFrame
-      ahead = after.dropFirst().map { Scheduled(frame: $0, offset: 0) }
+      ahead = after.dropFirst().map { scheduled($0, offset: 0) }
       land(on: again, at: max(again.time, 0))
       return 0
     }
@@ -846,7 +936,7 @@ final class PlaybackEngine: @unchecked Sendable {
     resetForNewPosition()
     if let index = kept.firstIndex(where: { abs($0.time - targetTime) < 1e-9 }) {
       let target = kept[index]
-      ahead = (kept[(index + 1)...] + after).map { Scheduled(frame: $0, offset: 0) }
+      ahead = (kept[(index + 1)...] + after).map { scheduled($0, offset: 0) }
       land(on: target, at: max(target.time, 0))
     } else {
       // Too far back to have kept it: land on it as an exact seek would.
@@ -861,7 +951,7 @@ final class PlaybackEngine: @unchecked Sendable {
           shown = frame
           continue
         }
-        ahead.append(Scheduled(frame: frame, offset: 0))
+        ahead.append(scheduled(frame, offset: 0))
         break
       }
       source.discardNonReferenceBefore = nil

@@ -159,6 +159,65 @@ import VideoPlaybackKit
     opened.manager.shutdown()
   }
 
+  @Test func theWallClockShowsEachFrameOnTimeWithoutWakingForEach() async throws {
+    // Given a clip playing on the wall clock with no progress events
+    let url = try TestMedia.url(for: .h264BFrames)
+    let reference = try await Task.detached { try FrameMD5.entries(of: url, streamTimeBase: true) }.value
+    let opened = try await OpenedManager(url, clock: .wall, progress: nil)
+    let wakeupsBefore = opened.manager.engineWakeups
+    opened.manager.play()
+    // When the frame on screen is read again and again for 1.5 s
+    let end = ContinuousClock.now + .milliseconds(1500)
+    var samples = 0
+    while ContinuousClock.now < end {
+      let before = opened.manager.snapshot().position.seconds
+      let frame = try #require(opened.manager.currentFrame())
+      let after = opened.manager.snapshot().position.seconds
+      // Then it is always ffmpeg's frame for a time between the readings before and after, although the engine
+      // thread sleeps through most frames
+      let first = try #require(reference.firstIndex { $0 == reference.entry(containing: before) })
+      let last = try #require(reference.firstIndex { $0 == reference.entry(containing: after) })
+      #expect(reference[first...last].contains { $0.hash == frame.md5 }, "at \(before)–\(after)")
+      samples += 1
+      try await Task.sleep(for: .milliseconds(13))
+    }
+    opened.manager.pause()
+    let shown = reference.filter { $0.time <= opened.manager.snapshot().position.seconds }.count
+    let wakeups = opened.manager.engineWakeups - wakeupsBefore
+    #expect(samples > 20)
+    #expect(shown >= 40)
+    // And the engine thread woke for refills only: not once a frame
+    #expect(wakeups * 3 < shown, "\(wakeups) wake-ups for \(shown) frames")
+    opened.manager.shutdown()
+  }
+
+  @Test func aPauseOnTheWallClockKeepsTheFrameOnScreenAndStepsOnFromIt() async throws {
+    // Given a clip playing on the wall clock, its frames shown without the engine thread
+    let url = try TestMedia.url(for: .h264BFrames)
+    let reference = try await Task.detached { try FrameMD5.entries(of: url, streamTimeBase: true) }.value
+    var opened = try await OpenedManager(url, clock: .wall, progress: nil)
+    opened.manager.play()
+    try await Task.sleep(for: .milliseconds(700))
+    // When it pauses
+    opened.manager.pause()
+    var position = opened.manager.snapshot().position.seconds
+    while true {
+      try await Task.sleep(for: .milliseconds(50))
+      let now = opened.manager.snapshot().position.seconds
+      if now == position { break }
+      position = now
+    }
+    // Then the frame on screen is ffmpeg's at the paused position
+    let paused = reference.entry(containing: position)
+    #expect(opened.manager.currentFrame()?.md5 == paused.hash)
+    // And a step shows the frame right after it
+    let index = try #require(reference.firstIndex { $0 == paused })
+    let result = try await opened.step(1)
+    #expect(result.moved == 1)
+    #expect(opened.manager.currentFrame()?.md5 == reference[index + 1].hash)
+    opened.manager.shutdown()
+  }
+
   @Test func theWallClockPacesAndReportsLateness() async throws {
     var opened = try await OpenedManager(try TestMedia.url(for: .h264BFrames), clock: .wall, progress: nil)
     opened.manager.play()
