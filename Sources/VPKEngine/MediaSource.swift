@@ -74,6 +74,7 @@ final class MediaSource {
   /// The I/O context the demuxer reads through; opened and closed here.
   private var io: UnsafeMutablePointer<AVIOContext>?
   private var codec: UnsafeMutablePointer<AVCodecContext>?
+  private let decoder: UnsafePointer<AVCodec>?
   private var packet: UnsafeMutablePointer<AVPacket>?
   /// A frame to receive into, reused until a decoded frame is handed out (most packets give none yet).
   private var spareFrame: UnsafeMutablePointer<AVFrame>?
@@ -179,23 +180,13 @@ final class MediaSource {
       format.pointee.streams[i]!.pointee.discard = AVDISCARD_ALL
     }
 
-    guard let codec = avcodec_alloc_context3(decoder) else {
+    self.decoder = decoder
+    do {
+      codec = try Self.openDecoder(decoder, for: stream)
+    } catch {
       avformat_close_input(&self.format)
       avio_closep(&self.io)
-      throw PlaybackError(.decoderUnavailable, "out of memory opening the decoder")
-    }
-    self.codec = codec
-    avcodec_parameters_to_context(codec, stream.pointee.codecpar)
-    codec.pointee.thread_count = 0  // as many threads as the ffmpeg tool uses
-    codec.pointee.pkt_timebase = stream.pointee.time_base
-    result = avcodec_open2(codec, decoder, nil)
-    if result < 0 {
-      avcodec_free_context(&self.codec)
-      avformat_close_input(&self.format)
-      avio_closep(&self.io)
-      throw PlaybackError(
-        .decoderUnavailable,
-        "cannot open the \(String(cString: decoder.pointee.name)) decoder (\(ffmpegErrorText(result)))")
+      throw error
     }
     packet = av_packet_alloc()
 
@@ -204,6 +195,38 @@ final class MediaSource {
     self.nominalFrameDuration = frameRate.num > 0 && frameRate.den > 0 ? av_q2d(av_inv_q(frameRate)) : nil
     self.info = Self.describe(format: format, path: path)
     self.pixelFormatPending = hasVideo && info.video?.pixelFormat == "unknown"
+  }
+
+  /// A decoder for the stream, opened.
+  private static func openDecoder(
+    _ decoder: UnsafePointer<AVCodec>, for stream: UnsafeMutablePointer<AVStream>
+  ) throws(PlaybackError) -> UnsafeMutablePointer<AVCodecContext> {
+    guard let codec = avcodec_alloc_context3(decoder) else {
+      throw PlaybackError(.decoderUnavailable, "out of memory opening the decoder")
+    }
+    avcodec_parameters_to_context(codec, stream.pointee.codecpar)
+    codec.pointee.thread_count = 0  // as many threads as the ffmpeg tool uses
+    codec.pointee.pkt_timebase = stream.pointee.time_base
+    let result = avcodec_open2(codec, decoder, nil)
+    if result < 0 {
+      var freed: UnsafeMutablePointer<AVCodecContext>? = codec
+      avcodec_free_context(&freed)
+      throw PlaybackError(
+        .decoderUnavailable,
+        "cannot open the \(String(cString: decoder.pointee.name)) decoder (\(ffmpegErrorText(result)))")
+    }
+    return codec
+  }
+
+  /// At the end of the stream, when nothing more will be decoded until a seek: replaces the decoder with a fresh
+  /// one, so the frames its pools and threads kept for playing at full speed are given back. The frame on screen
+  /// stays valid (it holds its own buffer). Nothing changes if the new decoder cannot be opened.
+  func releaseDecoderMemory() {
+    guard decoderDrained, let format, let decoder, let stream = format.pointee.streams[Int(streamIndex)],
+      let fresh = try? Self.openDecoder(decoder, for: stream)
+    else { return }
+    avcodec_free_context(&codec)
+    codec = fresh
   }
 
   deinit {

@@ -588,6 +588,9 @@ final class PlaybackEngine: @unchecked Sendable {
     publishCounters()
     emit(.ended(end, loops: loopsNow))
     _ = finishWaitIfDone(now: withLock { self.now() })
+    // Nothing more is decoded until a seek: the decoder gives back what playing at full speed kept (after the
+    // event, which this does not delay).
+    source?.releaseDecoderMemory()
   }
 
   // MARK: - Waiting

@@ -425,6 +425,33 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     opened.manager.shutdown()
   }
 
+  @Test(arguments: [TestClip.h264BFrames, .vp9, .mpegTS])
+  func afterTheEndTheFrameStaysAndScrubsStillLandExactly(clip: TestClip) async throws {
+    // Given a clip played to the end, where the engine gives the decoder's memory back
+    let url = try TestMedia.url(for: clip)
+    let reference = try await Task.detached { try FrameMD5.entries(of: url, streamTimeBase: true) }.value
+    var opened = try await OpenedManager(url, progress: nil)
+    try await opened.playToEnd()
+    // Then the last frame is still on screen, intact
+    #expect(opened.manager.currentFrame()?.md5 == reference.last?.hash, "\(clip)")
+    // And, paused, scrubs back (exact and keyframe), a step and playing on decode as before
+    opened.manager.pause()
+    for target in [2.0, 0.5, 3.7] {
+      let result = try await opened.seek(to: target)
+      #expect(result.position.seconds == target)
+      #expect(opened.manager.currentFrame()?.md5 == reference.entry(containing: target).hash, "\(clip) at \(target)")
+    }
+    let index = try #require(reference.firstIndex { $0 == reference.entry(containing: 3.7) })
+    _ = try await opened.step(1)
+    #expect(opened.manager.currentFrame()?.md5 == reference[index + 1].hash, "\(clip) step")
+    let keyframe = try await opened.seek(to: 4.0, mode: .keyframe)
+    #expect(keyframe.position.seconds <= 4.0)
+    opened.spy.endedAt = nil
+    try await opened.playToEnd()
+    #expect(opened.manager.currentFrame()?.md5 == reference.last?.hash, "\(clip) second end")
+    opened.manager.shutdown()
+  }
+
   @Test func progressMarksComeOnceEachInOrder() async throws {
     // Given a fractional interval (0.3 / 0.1 is 2.9999… in binary)
     let opened = try await OpenedManager(try TestMedia.url(for: .mpeg4), progress: 0.1)
