@@ -68,6 +68,17 @@ func resources(settling baseline: (fds: Int, threads: Int)? = nil) -> (fds: Int,
   return now
 }
 
+/// A manager preparing `path` on the free clock, run until the file is ready (or failed to open).
+@MainActor
+func openedManager(_ path: String) -> (manager: FFmpegPlaybackManager, recorder: Recorder) {
+  let manager = FFmpegPlaybackManager()
+  let recorder = Recorder()
+  manager.delegate = recorder
+  manager.prepare(path: path, configuration: PlaybackConfiguration(clock: .free, progressInterval: 1))
+  run(until: "ready") { recorder.ready || recorder.failure != nil }
+  return (manager, recorder)
+}
+
 @MainActor
 func main() {
   var arguments = Array(CommandLine.arguments.dropFirst())
@@ -83,25 +94,14 @@ func main() {
   guard let path = arguments.first else { fail("usage: VPKLeakCheck FILE [--scrubs N] [--cycles M] [--seed S]") }
 
   // Warm up once (FFmpeg's and the runtime's one-time tables and threads), then take the baseline.
-  do {
-    let manager = FFmpegPlaybackManager()
-    let recorder = Recorder()
-    manager.delegate = recorder
-    manager.prepare(path: path, configuration: PlaybackConfiguration(clock: .free, progressInterval: 1))
-    run(until: "the warm-up open") { recorder.ready || recorder.failure != nil }
-    manager.shutdown()
-  }
+  openedManager(path).manager.shutdown()
   let baseline = resources()
 
   // The session: scrubs to seeded targets, each waited for, then play to the end. In a scope of its own, so the
   // manager is gone before the counts (and before exit: valgrind cannot see the Swift runtime's encoded pointer from
   // a live object to its weak-reference side table, and would call the table lost).
   do {
-    let manager = FFmpegPlaybackManager()
-    let recorder = Recorder()
-    manager.delegate = recorder
-    manager.prepare(path: path, configuration: PlaybackConfiguration(clock: .free, progressInterval: 1))
-    run(until: "ready") { recorder.ready || recorder.failure != nil }
+    let (manager, recorder) = openedManager(path)
     if let failure = recorder.failure { fail("cannot open \(path): \(failure.message)") }
     for id in 1...max(1, scrubs) {
       seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -121,12 +121,7 @@ func main() {
 
   // Open and close again and again.
   for _ in 0..<cycles {
-    let manager = FFmpegPlaybackManager()
-    let recorder = Recorder()
-    manager.delegate = recorder
-    manager.prepare(path: path, configuration: PlaybackConfiguration(clock: .free, progressInterval: 1))
-    run(until: "ready") { recorder.ready || recorder.failure != nil }
-    manager.shutdown()
+    openedManager(path).manager.shutdown()
   }
   let afterCycles = resources(settling: baseline)
   print(
