@@ -119,7 +119,8 @@ final class PlaybackEngine: @unchecked Sendable {
   // The engine thread's own.
   private var source: MediaSource?
   private var ahead: [Scheduled] = [] {
-    didSet { withLock { aheadShared = ahead } }
+    // Only the wall clock shows frames the thread has not presented; the other clocks present each one as it comes due.
+    didSet { if clock.kind == .wall { withLock { aheadShared = ahead } } }
   }
   private var sourceEnded = false
   /// The loop offset of the frames being decoded now, and where the current pass's frames end.
@@ -356,7 +357,7 @@ final class PlaybackEngine: @unchecked Sendable {
           }
           return
         }
-        due = clock.kind == .wall ? nextWake() : headDue
+        due = headDue
       } else if sourceEnded {
         let endDue = withLock { clock.dueTime(of: lastFrameEnd) } ?? .infinity
         if endDue <= now {
@@ -377,6 +378,8 @@ final class PlaybackEngine: @unchecked Sendable {
     }
     refilling = false
     if finishWaitIfDone(now: now) { return }
+    // Frames are shown lazily on the wall clock: sleep past the ones that need nothing from this thread.
+    if pacedPlayback && !ahead.isEmpty { due = nextWake() ?? due }
     idle(until: due, now: now)
   }
 
