@@ -352,8 +352,7 @@ final class PlaybackEngine: @unchecked Sendable {
         if headDue <= now {
           // Every frame whose time has come, in order (several when shown lazily).
           while let head = ahead.first, let headDue = withLock({ clock.dueTime(of: head.due) }), headDue <= now {
-            ahead.removeFirst()
-            present(head, jump: false, dueAt: headDue)
+            presentFirstAhead(dueAt: headDue)
           }
           return
         }
@@ -546,13 +545,26 @@ final class PlaybackEngine: @unchecked Sendable {
     }
   }
 
+  /// Takes the first frame ahead and puts it on screen, as playback reaches it. On the wall clock it leaves `ahead`
+  /// only once it is on screen, so another thread reading the frame on screen (`visibleLocked`) never misses it. On
+  /// the others it leaves first: presenting it may finish a wait, which decodes ahead again (`settleIfVirtual`).
+  private func presentFirstAhead(dueAt: Double? = nil) {
+    guard let head = ahead.first else { return }
+    if clock.kind == .wall {
+      present(head, jump: false, dueAt: dueAt)
+      ahead.removeFirst()
+    } else {
+      ahead.removeFirst()
+      present(head, jump: false, dueAt: dueAt)
+    }
+  }
+
   /// Presents the frames decoded ahead whose time has come: on the wall clock they are on screen before the engine
   /// thread gets to them (see `visibleLocked`). Pauses, steps and seeks start from the frame on screen.
   private func catchUp() {
     let timeline = withLock { clock.position(at: now()) }
     while let head = ahead.first, head.due <= timeline + 1e-9 {
-      ahead.removeFirst()
-      present(head, jump: false)
+      presentFirstAhead()
     }
   }
 
