@@ -364,11 +364,14 @@ final class MediaSource {
   /// it), or nil when the container has no index entry there (MPEG-TS, raw streams, before the first keyframe).
   func keyframeTime(atOrBefore seconds: Double) -> Double? {
     guard let format, let stream = format.pointee.streams[Int(streamIndex)] else { return nil }
-    let ticks = av_rescale_q(
-      Int64(((seconds + startTime) * Double(AV_TIME_BASE)).rounded(.down)), vpk_time_base_q(), timeBase)
-    let index = av_index_search_timestamp(stream, ticks, AVSEEK_FLAG_BACKWARD)
+    let index = av_index_search_timestamp(stream, ticks(at: seconds), AVSEEK_FLAG_BACKWARD)
     guard index >= 0, let entry = avformat_index_get_entry(stream, index) else { return nil }
     return Double(entry.pointee.timestamp) * av_q2d(timeBase) - startTime
+  }
+
+  /// Media time `seconds` in the driving stream's ticks, rounded down.
+  private func ticks(at seconds: Double) -> Int64 {
+    av_rescale_q(Int64(((seconds + startTime) * Double(AV_TIME_BASE)).rounded(.down)), vpk_time_base_q(), timeBase)
   }
 
   /// Moves the demuxer to the keyframe at or before `seconds` and empties the decoder. At or before
@@ -383,11 +386,10 @@ final class MediaSource {
       result = av_seek_frame(format, -1, 0, AVSEEK_FLAG_BYTE)
     }
     if result < 0 {
-      let ticks = av_rescale_q(
-        Int64(((seconds + startTime) * Double(AV_TIME_BASE)).rounded(.down)), vpk_time_base_q(), timeBase)
-      result = avformat_seek_file(format, streamIndex, Int64.min, ticks, ticks, 0)
+      let target = ticks(at: seconds)
+      result = avformat_seek_file(format, streamIndex, Int64.min, target, target, 0)
       if result < 0 {
-        result = av_seek_frame(format, streamIndex, ticks, AVSEEK_FLAG_BACKWARD)
+        result = av_seek_frame(format, streamIndex, target, AVSEEK_FLAG_BACKWARD)
       }
       if result < 0 && seconds <= 0 && byteSeekable {
         // A raw stream (no timestamps, no index) can still go back to its first byte.
@@ -403,7 +405,6 @@ final class MediaSource {
 
   // MARK: - Describing
 
-  /// The container's duration, else the longest stream's, else nil (a raw stream, a file written to a pipe).
   /// Demuxers whose headers give every stream's codec, size, start and duration up front (MP4's moov box). For
   /// them `avformat_find_stream_info`, which decodes several frames to learn what the headers already say (most
   /// of the time it takes to open a 1080p H.264 file), is skipped when every stream is fully described.
@@ -449,6 +450,7 @@ final class MediaSource {
     return earliest ?? 0
   }
 
+  /// The container's duration, else the longest stream's, else nil (a raw stream, a file written to a pipe).
   private static func duration(of format: UnsafeMutablePointer<AVFormatContext>) -> MediaTime? {
     if format.pointee.duration > 0 && format.pointee.duration != vpk_nopts_value() {
       return MediaTime(seconds: Double(format.pointee.duration) / Double(AV_TIME_BASE))
