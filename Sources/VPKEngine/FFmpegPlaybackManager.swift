@@ -13,6 +13,8 @@ public final class FFmpegPlaybackManager: PlaybackManager {
   private var events: Task<Void, Never>?
   private var isShutDown = false
   private let access: MediaAccess
+  /// See `PlaybackEngine.realtimeLoadLimit`; tests lower it to see playing give up the one-thread decoder.
+  var realtimeLoadLimit = PlaybackEngine.realtimeLoadLimit
 
   /// - Parameter showsFFmpegWarnings: let FFmpeg write its own warnings and errors to standard error
   ///   (`--verbose`); otherwise only fatal ones, since vpk reports what matters as events.
@@ -25,7 +27,9 @@ public final class FFmpegPlaybackManager: PlaybackManager {
   public func prepare(path: String, configuration: PlaybackConfiguration) {
     guard engine == nil, !isShutDown else { return }
     let (stream, continuation) = AsyncStream.makeStream(of: EngineEvent.self)
-    let engine = PlaybackEngine(path: path, configuration: configuration, access: access) { continuation.yield($0) }
+    let engine = PlaybackEngine(
+      path: path, configuration: configuration, access: access, realtimeLoadLimit: realtimeLoadLimit
+    ) { continuation.yield($0) }
     self.engine = engine
     events = Task { @MainActor [weak self] in
       for await event in stream {
@@ -55,6 +59,8 @@ public final class FFmpegPlaybackManager: PlaybackManager {
 
   /// How many times the engine thread has woken from a sleep (for tests).
   var engineWakeups: Int { engine?.wakeupCount ?? 0 }
+  /// Threads of the engine's decoder (for tests).
+  var decoderThreads: Int { engine?.decoderThreadCount ?? 0 }
 
   public func shutdown() {
     guard !isShutDown else { return }

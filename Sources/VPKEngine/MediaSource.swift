@@ -50,6 +50,17 @@ final class DecodedFrame: @unchecked Sendable {
   }
 }
 
+/// How the decoder uses the CPUs. FFmpeg's frame threads decode fastest flat out (seeking, the free clock); one
+/// thread costs less CPU for the same frames when playback only needs real time (no hand-offs between threads,
+/// and the reference frames stay in one core's cache).
+enum DecoderThreading: Sendable, Equatable {
+  case throughput
+  case realtime
+
+  /// `AVCodecContext.thread_count`: 0 lets FFmpeg choose, as the ffmpeg tool does.
+  var threadCount: Int32 { self == .throughput ? 0 : 1 }
+}
+
 /// What reading the next frame gave.
 enum DecodeStep {
   case frame(DecodedFrame)
@@ -97,11 +108,47 @@ final class MediaSource {
   /// not decoded at all.
   var discardNonReferenceBefore: Double?
 
+  /// How the decoder decodes now.
+  private(set) var threading: DecoderThreading
+  /// How the engine wants it to decode: a seek changes the decoder at once (it is emptied anyway); while reading
+  /// on, a new decoder takes over at the next keyframe (see `Handover`).
+  var wantedThreading: DecoderThreading
+  /// Threads the decoder runs on, as FFmpeg set them up (for tests).
+  var decoderThreadCount: Int { Int(codec?.pointee.thread_count ?? 0) }
+  /// A change of decoder under way, and how many have been completed (a diagnostic for tests).
+  private var handover: Handover?
+  private(set) var handovers = 0
+  /// Frames the new decoder gave while it was being fed a handover's packets, in order; returned first.
+  private var handedOverFrames: [DecodedFrame] = []
+  /// The new decoder's frames before its first keyframe are dropped: the old decoder gave them.
+  private var dropFramesBefore: Int64?
+
+  /// A change of decoder at a keyframe. The old decoder goes on decoding the packets from the keyframe on, which
+  /// are kept, until it gives a frame at or after the keyframe's time: by then it has given every frame shown
+  /// before the keyframe, including an open GOP's leading frames, which follow the keyframe in decode order and
+  /// refer to frames before it. The new decoder then decodes the kept packets from the keyframe, and its frames
+  /// before the keyframe's time (leading frames it cannot decode right) are dropped. Every frame comes out once,
+  /// in order, decoded from all its references.
+  private struct Handover {
+    let keyPTS: Int64
+    let threading: DecoderThreading
+    /// Opened when the handover starts, so a decoder that cannot be opened leaves the old one alone.
+    let decoder: UnsafeMutablePointer<AVCodecContext>
+    var packets: [UnsafeMutablePointer<AVPacket>]
+  }
+  /// A handover still waiting for the old decoder after this many packets is given up (a stream whose
+  /// timestamps never pass the keyframe's); the next keyframe tries again.
+  private static let handoverPacketLimit = 64
+
   /// The flag that interrupts FFmpeg's I/O; the caller keeps it alive as long as this source.
   private let stop: StopFlag
 
-  init(path: String, access: MediaAccess = MediaAccess(), stop: StopFlag) throws(PlaybackError) {
+  init(
+    path: String, access: MediaAccess = MediaAccess(), threading: DecoderThreading = .throughput, stop: StopFlag
+  ) throws(PlaybackError) {
     self.stop = stop
+    self.threading = threading
+    self.wantedThreading = threading
     let url = try Self.checkSource(path, access: access)
 
     // The file is opened and probed here, so the demuxer is known (and refused if it would open other files or
@@ -182,7 +229,7 @@ final class MediaSource {
 
     self.decoder = decoder
     do {
-      codec = try Self.openDecoder(decoder, for: stream)
+      codec = try Self.openDecoder(decoder, for: stream, threading: threading)
     } catch {
       avformat_close_input(&self.format)
       avio_closep(&self.io)
@@ -199,13 +246,13 @@ final class MediaSource {
 
   /// A decoder for the stream, opened.
   private static func openDecoder(
-    _ decoder: UnsafePointer<AVCodec>, for stream: UnsafeMutablePointer<AVStream>
+    _ decoder: UnsafePointer<AVCodec>, for stream: UnsafeMutablePointer<AVStream>, threading: DecoderThreading
   ) throws(PlaybackError) -> UnsafeMutablePointer<AVCodecContext> {
     guard let codec = avcodec_alloc_context3(decoder) else {
       throw PlaybackError(.decoderUnavailable, "out of memory opening the decoder")
     }
     avcodec_parameters_to_context(codec, stream.pointee.codecpar)
-    codec.pointee.thread_count = 0  // as many threads as the ffmpeg tool uses
+    codec.pointee.thread_count = threading.threadCount
     codec.pointee.pkt_timebase = stream.pointee.time_base
     let result = avcodec_open2(codec, decoder, nil)
     if result < 0 {
@@ -222,14 +269,20 @@ final class MediaSource {
   /// one, so the frames its pools and threads kept for playing at full speed are given back. The frame on screen
   /// stays valid (it holds its own buffer). Nothing changes if the new decoder cannot be opened.
   func releaseDecoderMemory() {
-    guard decoderDrained, let format, let decoder, let stream = format.pointee.streams[Int(streamIndex)],
-      let fresh = try? Self.openDecoder(decoder, for: stream)
-    else { return }
+    guard decoderDrained, let fresh = freshDecoder(wantedThreading) else { return }
     avcodec_free_context(&codec)
     codec = fresh
+    threading = wantedThreading
+  }
+
+  /// A new decoder for the driving stream, or nil if it cannot be opened (the caller keeps the one it has).
+  private func freshDecoder(_ threading: DecoderThreading) -> UnsafeMutablePointer<AVCodecContext>? {
+    guard let format, let decoder, let stream = format.pointee.streams[Int(streamIndex)] else { return nil }
+    return try? Self.openDecoder(decoder, for: stream, threading: threading)
   }
 
   deinit {
+    cancelHandover()
     av_packet_free(&packet)
     av_frame_free(&spareFrame)
     avcodec_free_context(&codec)
@@ -274,10 +327,13 @@ final class MediaSource {
 
   /// Decodes until the next frame of the driving stream, or the end.
   func next() -> DecodeStep {
-    guard let codec, let format, let packet else { return .endOfStream }
+    guard let format, let packet else { return .endOfStream }
     while true {
+      if !handedOverFrames.isEmpty { return .frame(handedOverFrames.removeFirst()) }
+      guard let codec else { return .endOfStream }
       let received = receiveFrame(codec)
       if let received { return .frame(received) }
+      if self.codec != codec { continue }  // a handover completed: the new decoder's frames come next
       if decoderDrained { return .endOfStream }
       if demuxerDrained {
         // Everything is sent; the decoder has been told, keep receiving until it says EOF.
@@ -290,11 +346,13 @@ final class MediaSource {
             .readError, "reading stopped early (\(ffmpegErrorText(result))); the file may be damaged")
         }
         demuxerDrained = true
+        cancelHandover()  // the old decoder finishes the stream
         avcodec_send_packet(codec, nil)
         continue
       }
       defer { av_packet_unref(packet) }
       guard packet.pointee.stream_index == streamIndex else { continue }
+      keepForHandover(packet)
       codec.pointee.skip_frame = shouldDiscard(packet.pointee) ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
       let sent = avcodec_send_packet(codec, packet)
       if sent < 0 && sent != vpk_averror_eagain() {
@@ -310,6 +368,24 @@ final class MediaSource {
       guard let frame = spareFrame else { return nil }
       let result = avcodec_receive_frame(codec, frame)
       if result >= 0 {
+        let pts = frame.pointee.best_effort_timestamp
+        if let keyPTS = handover?.keyPTS {
+          if pts == vpk_nopts_value() {
+            cancelHandover()  // no timestamps to tell the decoders' frames apart: keep the old decoder
+          } else if pts >= keyPTS {
+            // The old decoder has given every frame before the keyframe; the new one decodes this frame again.
+            av_frame_unref(frame)
+            completeHandover()
+            return nil
+          }
+        }
+        if let dropBefore = dropFramesBefore {
+          if pts != vpk_nopts_value() && pts < dropBefore {
+            av_frame_unref(frame)  // a leading frame of the keyframe's GOP, given by the old decoder
+            continue
+          }
+          dropFramesBefore = nil
+        }
         spareFrame = nil  // handed out: the DecodedFrame owns and frees it
         framesDecoded += 1
         if pixelFormatPending {
@@ -321,7 +397,6 @@ final class MediaSource {
           decodeErrors += 1
         }
         // A frame with no timestamp at all (the last one out of some AVI files) follows the one before.
-        let pts = frame.pointee.best_effort_timestamp
         let ticks = pts != vpk_nopts_value() ? pts : (nextExpectedTicks ?? 0)
         let duration = duration(of: frame)
         let time = Double(ticks) * av_q2d(timeBase) - startTime
@@ -358,6 +433,61 @@ final class MediaSource {
     return start + 2 * duration <= before
   }
 
+  // MARK: - Changing decoders
+
+  /// Keeps a packet of the driving stream for a handover under way, or starts one at a keyframe when the engine
+  /// wants the decoder to decode differently. Not while seeking: a seek changes the decoder itself.
+  private func keepForHandover(_ packet: UnsafeMutablePointer<AVPacket>) {
+    if handover == nil {
+      guard wantedThreading != threading, hasVideo, discardNonReferenceBefore == nil,
+        (packet.pointee.flags & AV_PKT_FLAG_KEY) != 0, packet.pointee.pts != vpk_nopts_value(),
+        let fresh = freshDecoder(wantedThreading)
+      else { return }
+      handover = Handover(keyPTS: packet.pointee.pts, threading: wantedThreading, decoder: fresh, packets: [])
+    }
+    guard handover!.packets.count < Self.handoverPacketLimit, let copy = av_packet_clone(packet) else {
+      cancelHandover()
+      return
+    }
+    handover!.packets.append(copy)
+  }
+
+  /// The old decoder has given every frame before the keyframe: the new one takes over from the keyframe.
+  private func completeHandover() {
+    guard let change = handover else { return }
+    handover = nil
+    avcodec_free_context(&codec)
+    codec = change.decoder
+    threading = change.threading
+    handovers += 1
+    dropFramesBefore = change.keyPTS
+    for packet in change.packets {
+      while true {
+        let sent = avcodec_send_packet(change.decoder, packet)
+        if sent == vpk_averror_eagain(), let frame = receiveFrame(change.decoder) {
+          handedOverFrames.append(frame)  // the decoder wants its output taken before more input
+          continue
+        }
+        if sent < 0 { decodeErrors += 1 }
+        break
+      }
+      var freed: UnsafeMutablePointer<AVPacket>? = packet
+      av_packet_free(&freed)
+    }
+  }
+
+  /// Gives up a handover: the old decoder goes on, and the new one and the packets kept for it are freed.
+  private func cancelHandover() {
+    guard let change = handover else { return }
+    handover = nil
+    var unused: UnsafeMutablePointer<AVCodecContext>? = change.decoder
+    avcodec_free_context(&unused)
+    for packet in change.packets {
+      var freed: UnsafeMutablePointer<AVPacket>? = packet
+      av_packet_free(&freed)
+    }
+  }
+
   // MARK: - Seeking
 
   /// The time of the keyframe at or before `seconds` in the container's index (by decode time, as the index keeps
@@ -378,8 +508,11 @@ final class MediaSource {
   /// the start it rewinds to the first byte where the format allows it: formats with no index
   /// (MPEG-TS) seek by timestamp to any packet, not to a keyframe.
   func seek(to seconds: Double) -> Bool {
-    guard let format, let codec else { return false }
+    guard let format, codec != nil else { return false }
     newestFramePTS = nil
+    cancelHandover()
+    handedOverFrames.removeAll()
+    dropFramesBefore = nil
     var result: Int32 = -1
     let byteSeekable = (format.pointee.iformat.pointee.flags & AVFMT_NO_BYTE_SEEK) == 0
     if seconds <= 0 && byteSeekable && (format.pointee.iformat.pointee.flags & AVFMT_TS_DISCONT) != 0 {
@@ -396,7 +529,14 @@ final class MediaSource {
         result = av_seek_frame(format, -1, 0, AVSEEK_FLAG_BYTE)
       }
     }
-    avcodec_flush_buffers(codec)
+    if threading != wantedThreading, let fresh = freshDecoder(wantedThreading) {
+      // Emptied either way: a new decoder is as good as a flushed one.
+      avcodec_free_context(&codec)
+      codec = fresh
+      threading = wantedThreading
+    } else {
+      avcodec_flush_buffers(codec)
+    }
     demuxerDrained = false
     decoderDrained = false
     nextExpectedTicks = nil

@@ -57,6 +57,10 @@ final class PlaybackEngine: @unchecked Sendable {
   private static let stepFramesKept = 16
   /// At most one decode-error event a second of clock time; the count is always in `status`.
   private static let errorReportInterval = 1.0
+  /// Playing on the wall clock, one decoder thread may use this share of real time (its CPU time per second of
+  /// media, times the rate) before playing goes back to FFmpeg's threads: above it, a run of hard frames would
+  /// leave too little margin to keep them on time.
+  static let realtimeLoadLimit = 0.5
   /// Frame lateness samples kept for the p99 in `status` (wall clock).
   private static let latenessSamples = 4096
 
@@ -82,6 +86,7 @@ final class PlaybackEngine: @unchecked Sendable {
 
   private let path: String
   private let configuration: PlaybackConfiguration
+  private let realtimeLoadLimit: Double
   private let access: MediaAccess
   private let emit: @Sendable (EngineEvent) -> Void
 
@@ -115,6 +120,8 @@ final class PlaybackEngine: @unchecked Sendable {
   private var aheadShared: [Scheduled] = []
   /// How many times the thread has woken from a sleep: a diagnostic for tests of lazy presentation.
   private var wakeups = 0
+  /// The decoder's threads: a diagnostic for tests of real-time decoding.
+  private var decoderThreads = 0
 
   // The engine thread's own.
   private var source: MediaSource?
@@ -141,13 +148,19 @@ final class PlaybackEngine: @unchecked Sendable {
   private var refilling = false
   /// How many frames playing on the wall clock keeps ahead (from the first frame's size).
   private var wallAheadLimit = PlaybackEngine.framesAhead
+  /// Decoding on one thread while playing on the wall clock: the thread's CPU seconds and the media seconds
+  /// decoded since the last check against `realtimeLoadLimit`.
+  private var realtimeLoad = (cpu: 0.0, media: 0.0)
+  /// One decoder thread could not keep up at this rate: playing uses FFmpeg's threads until the rate changes.
+  private var realtimeTooSlow = false
 
   init(
     path: String, configuration: PlaybackConfiguration, access: MediaAccess = MediaAccess(),
-    emit: @escaping @Sendable (EngineEvent) -> Void
+    realtimeLoadLimit: Double = PlaybackEngine.realtimeLoadLimit, emit: @escaping @Sendable (EngineEvent) -> Void
   ) {
     self.path = path
     self.configuration = configuration
+    self.realtimeLoadLimit = realtimeLoadLimit
     self.access = access
     self.emit = emit
     self.clock = EngineClock(kind: configuration.clock)
@@ -231,7 +244,10 @@ final class PlaybackEngine: @unchecked Sendable {
   private func run() {
     let source: MediaSource
     do {
-      source = try MediaSource(path: path, access: access, stop: stopFlag)
+      // A session that plays on the wall clock as soon as it is ready starts on the real-time decoder.
+      let threading: DecoderThreading =
+        configuration.startsPlaying && configuration.clock == .wall ? .realtime : .throughput
+      source = try MediaSource(path: path, access: access, threading: threading, stop: stopFlag)
       opening.store(false, ordering: .releasing)
     } catch {
       opening.store(false, ordering: .releasing)
@@ -311,6 +327,8 @@ final class PlaybackEngine: @unchecked Sendable {
           clock.setRate(rate, at: now())
           lateness.removeAll()
         }
+        realtimeTooSlow = false  // measured again at this rate
+        realtimeLoad = (0, 0)
       case .wait(let request):
         begin(request)
       case .seek(let request, let requestedAt):
@@ -454,10 +472,22 @@ final class PlaybackEngine: @unchecked Sendable {
     while canDecodeMore { decodeOne() }
   }
 
+  /// The decoder playing wants: one thread on the wall clock (it only needs real time, and costs less CPU for the
+  /// same frames), FFmpeg's threads flat out on the free and virtual clocks. Nil while paused: the decoder stays
+  /// as it is, since what comes next is a seek (which changes it at once) or playing on.
+  private var playbackThreading: DecoderThreading? {
+    guard playing && !atEnd else { return nil }
+    return clock.kind == .wall && !realtimeTooSlow ? .realtime : .throughput
+  }
+
   private func decodeOne() {
     guard let source else { return }
+    if let wanted = playbackThreading { source.wantedThreading = wanted }
+    let measuring = playing && clock.kind == .wall && source.threading == .realtime
+    let cpuBefore = measuring ? threadCPUSeconds() : 0
     switch source.next() {
     case .frame(let frame):
+      if measuring { noteRealtimeLoad(cpu: threadCPUSeconds() - cpuBefore, media: frame.duration) }
       ahead.append(scheduled(frame, offset: decodeOffset))
       decodedPassEnd = max(decodedPassEnd, frame.time + frame.duration)
     case .endOfStream:
@@ -472,11 +502,32 @@ final class PlaybackEngine: @unchecked Sendable {
     publishCounters()
   }
 
+  /// Checks, once a second of media, whether one decoder thread keeps up with the wall clock at this rate.
+  private func noteRealtimeLoad(cpu: Double, media: Double) {
+    realtimeLoad.cpu += cpu
+    realtimeLoad.media += media
+    guard realtimeLoad.media >= 1 else { return }
+    let share = realtimeLoad.cpu * withLock { clock.rate } / realtimeLoad.media
+    if share > realtimeLoadLimit { realtimeTooSlow = true }
+    realtimeLoad = (0, 0)
+  }
+
+  /// CPU seconds of the calling thread (the engine thread, which runs a one-thread decoder itself).
+  private func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+
+  /// Threads of the decoder, as last published (for tests).
+  var decoderThreadCount: Int { withLock { decoderThreads } }
+
   private func publishCounters() {
     guard let source else { return }
     condition.lock()
     framesDecoded = source.framesDecoded
     decodeErrors = source.decodeErrors
+    decoderThreads = source.decoderThreadCount
     let now = self.now()
     condition.unlock()
     if source.decodeErrors > reportedErrors
@@ -706,6 +757,8 @@ final class PlaybackEngine: @unchecked Sendable {
     guard let source else { return nil }
     var seekPoint = target
     var backoff = 0.5
+    // Seeks decode from the keyframe to the target as fast as FFmpeg's threads go; playing changes back later.
+    source.wantedThreading = .throughput
     while true {
       if !source.seek(to: seekPoint) && seekPoint > 0 {
         // The demuxer cannot seek there (a raw stream): start from the beginning and decode forward.

@@ -360,7 +360,8 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     manager.prepare(
       path: path,
       configuration: PlaybackConfiguration(
-        clock: options.clock, progressInterval: options.progressInterval, loops: options.endAction == .loop))
+        clock: options.clock, progressInterval: options.progressInterval, loops: options.endAction == .loop,
+        startsPlaying: options.autoplay))
   }
 
   private func unload(commandID: Int) {

@@ -93,10 +93,16 @@ struct OpenedManager {
   let spy = ManagerDelegateSpy()
   private var nextID = 1
 
-  init(_ url: URL, clock: ClockKind = .free, progress: Double? = 1, loops: Bool = false) async throws {
+  init(
+    _ url: URL, clock: ClockKind = .free, progress: Double? = 1, loops: Bool = false, startsPlaying: Bool = false,
+    realtimeLoadLimit: Double? = nil
+  ) async throws {
     manager.delegate = spy
+    if let realtimeLoadLimit { manager.realtimeLoadLimit = realtimeLoadLimit }
     manager.prepare(
-      path: url.path, configuration: PlaybackConfiguration(clock: clock, progressInterval: progress, loops: loops))
+      path: url.path,
+      configuration: PlaybackConfiguration(
+        clock: clock, progressInterval: progress, loops: loops, startsPlaying: startsPlaying))
     try await spy.wait("ready or failure") { [spy] in spy.info != nil || spy.openError != nil }
   }
 
@@ -461,6 +467,58 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     #expect(marks == marks.sorted())
     #expect(Set(marks.map { ($0 * 10).rounded(.down) }).count == marks.count)
     #expect(marks.count == 60)
+    opened.manager.shutdown()
+  }
+
+  @Test func playingOnTheWallClockDecodesOnOneThreadAndSeekingOnFFmpegs() async throws {
+    // Given a session that plays on the wall clock as soon as it is ready (a keyframe every second)
+    let url = try TestMedia.url(for: .h264OpenGOP)
+    let reference = try await Task.detached { try FrameMD5.entries(of: url, streamTimeBase: true) }.value
+    var opened = try await OpenedManager(url, clock: .wall, progress: nil, startsPlaying: true)
+    // Then it opens on the one-thread decoder
+    #expect(opened.manager.decoderThreads == 1)
+    // When, paused, it scrubs into another GOP (a scrub forward in the same GOP decodes on without seeking)
+    _ = try await opened.seek(to: 2.5)
+    // Then the scrub decoded on FFmpeg's threads, and lands exactly
+    #expect(opened.manager.decoderThreads > 1)
+    #expect(opened.manager.currentFrame()?.md5 == reference.entry(containing: 2.5).hash)
+    // When it plays on past the next keyframe (at 3 s), fast
+    opened.manager.setRate(4)
+    opened.manager.play()
+    _ = try await opened.wait(.position(MediaTime(seconds: 3.5)))
+    // Then playing went back to one thread, and the frames are still ffmpeg's
+    #expect(opened.manager.decoderThreads == 1)
+    opened.manager.pause()
+    let frame = try #require(opened.manager.currentFrame())
+    #expect(frame.md5 == reference.entry(containing: frame.time.seconds).hash)
+    try await opened.playToEnd()
+    #expect(opened.manager.currentFrame()?.md5 == reference.last?.hash)
+    opened.manager.shutdown()
+  }
+
+  @Test func aFreeClockSessionDecodesOnFFmpegsThreadsFromTheStart() async throws {
+    // Given a session on the free clock that plays at once
+    let opened = try await OpenedManager(
+      try TestMedia.url(for: .h264OpenGOP), clock: .free, progress: nil, startsPlaying: true)
+    // Then its decoder has FFmpeg's threads, for throughput
+    #expect(opened.manager.decoderThreads > 1)
+    opened.manager.shutdown()
+  }
+
+  @Test func playingGoesBackToFFmpegsThreadsWhenOneThreadCannotKeepUp() async throws {
+    // Given a wall-clock session where any decoding counts as too much for one thread
+    let url = try TestMedia.url(for: .h264OpenGOP)
+    let reference = try await Task.detached { try FrameMD5.entries(of: url, streamTimeBase: true) }.value
+    var opened = try await OpenedManager(url, clock: .wall, progress: nil, startsPlaying: true, realtimeLoadLimit: 0)
+    #expect(opened.manager.decoderThreads == 1)
+    // When it plays past a second of media and the keyframe after it (at 2 s)
+    opened.manager.setRate(4)
+    opened.manager.play()
+    _ = try await opened.wait(.position(MediaTime(seconds: 2.5)))
+    // Then the decoder changed to FFmpeg's threads, and the frames are still ffmpeg's
+    #expect(opened.manager.decoderThreads > 1)
+    try await opened.playToEnd()
+    #expect(opened.manager.currentFrame()?.md5 == reference.last?.hash)
     opened.manager.shutdown()
   }
 

@@ -19,6 +19,7 @@ struct TestMediaTests {
     .emptyFile: nil,
     .randomBytes: nil,
     .textFile: nil,
+    .h264OpenGOP: ["video:h264"],
   ]
 
   @Test(arguments: TestClip.allCases)

@@ -167,6 +167,24 @@ public enum FFprobe {
     return value.isEmpty || value == "N/A" ? nil : value
   }
 
+  /// Video packets that follow a keyframe in decode order but are shown before it (an open GOP's leading frames),
+  /// from `ffprobe -select_streams v:0 -show_entries packet=pts,flags`.
+  public static func leadingFrameCount(_ url: URL) throws -> Int {
+    let text = try probe(url, ["-select_streams", "v:0", "-show_entries", "packet=pts,flags", "-of", "csv=p=0"])
+    var keyPTS: Int64?
+    var count = 0
+    for line in text.split(whereSeparator: \.isNewline) {
+      let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+      guard fields.count >= 2, let pts = Int64(fields[0]) else { continue }
+      if fields[1].hasPrefix("K") {
+        keyPTS = pts
+      } else if let keyPTS, pts < keyPTS {
+        count += 1
+      }
+    }
+    return count
+  }
+
   private static func probe(_ url: URL, _ arguments: [String]) throws -> String {
     let result = try Tool.run("ffprobe", ["-v", "error"] + arguments + [url.path])
     guard result.status == 0 else {

@@ -32,11 +32,14 @@ public enum TestClip: String, CaseIterable, Sendable {
   case noStreams
   /// Plain text, named `.mp4`.
   case textFile
+  /// H.264 with open GOPs (x264 `open-gop`, 3 B-frames, a keyframe every 30 frames) 320x240, 30 fps, 4 s, no audio;
+  /// MP4. After each keyframe but the first come B-frames shown before it that refer to the GOP before.
+  case h264OpenGOP
 
   /// The file name extension the clip is made with.
   public var fileExtension: String {
     switch self {
-    case .h264BFrames, .mpeg4, .truncatedMP4, .emptyFile, .randomBytes, .textFile: "mp4"
+    case .h264BFrames, .mpeg4, .truncatedMP4, .emptyFile, .randomBytes, .textFile, .h264OpenGOP: "mp4"
     case .vp9: "webm"
     case .mpegTS: "ts"
     case .mpeg4AVI: "avi"
@@ -138,6 +141,12 @@ public enum TestMedia {
         ["-map", "0", "-c:s", "srt", "-f", "matroska"])
     case .textFile:
       return .bytes(Data(String(repeating: "This is a text file, not a video.\n", count: 32).utf8))
+    case .h264OpenGOP:
+      return .ffmpeg(
+        lavfiVideo(size: "320x240", rate: 30, seconds: 4) + [
+          "-c:v", "libx264", "-preset", "veryfast", "-bf", "3", "-x264-params",
+          "open-gop=1:keyint=30:min-keyint=30:scenecut=0", "-pix_fmt", "yuv420p", "-f", "mp4",
+        ])
     }
   }
 

@@ -1,0 +1,82 @@
+// MediaSource on real media: the decoder changes between FFmpeg's frame threads and one thread, at keyframes
+// or at a seek, without losing, repeating or spoiling a frame (checked against ffmpeg's framemd5).
+
+import Foundation
+import Testing
+import VPKTestSupport
+
+@testable import VPKEngine
+
+@Suite struct MediaSourceTests {
+  /// Every frame `source` gives until the end, as (pts, md5); after each frame the source is asked for the other
+  /// kind of decoder, so it changes at every keyframe it can.
+  private func decodeToEnd(_ source: MediaSource, alternating: Bool) -> [(pts: Int64, md5: String)] {
+    var frames: [(pts: Int64, md5: String)] = []
+    while case .frame(let frame) = source.next() {
+      frames.append((frame.pts, frame.identity(timeBase: source.timeBaseParts).md5))
+      if alternating { source.wantedThreading = source.threading == .realtime ? .throughput : .realtime }
+    }
+    return frames
+  }
+
+  @Test func theOpenGOPClipHasLeadingFrames() throws {
+    // The handover test below is only worth something if the clip has frames that refer across a keyframe.
+    #expect(try FFprobe.leadingFrameCount(TestMedia.url(for: .h264OpenGOP)) >= 3)
+  }
+
+  @Test(arguments: [TestClip.h264OpenGOP, .h264BFrames, .mpeg4, .vp9, .mpegTS])
+  func changingDecodersAtEveryKeyframeKeepsEveryFrameExact(clip: TestClip) throws {
+    // Given a clip and ffmpeg's own frames of it
+    let url = try TestMedia.url(for: clip)
+    let reference = try FrameMD5.entries(of: url, streamTimeBase: true)
+    for start in [DecoderThreading.throughput, .realtime] {
+      // When it is decoded to the end, the wanted decoder flipping after every frame
+      let source = try MediaSource(path: url.path, threading: start, stop: StopFlag())
+      let frames = decodeToEnd(source, alternating: true)
+      // Then every frame came out once, in order, as ffmpeg decodes it
+      // (ffmpeg's framemd5 counts from the first frame; WebM and MPEG-TS start later than 0)
+      let firstPTS = frames.first?.pts ?? 0
+      #expect(frames.map { $0.pts - firstPTS } == reference.map { $0.pts - reference[0].pts }, "\(clip) from \(start)")
+      #expect(frames.map(\.md5) == reference.map(\.hash), "\(clip) from \(start)")
+      #expect(source.decodeErrors == 0, "\(clip) from \(start)")
+      // And the decoder did change, at the keyframes after the first
+      #expect(source.handovers >= 1, "\(clip) from \(start)")
+    }
+  }
+
+  @Test func theOpenGOPClipChangesDecoderAtEachOfItsKeyframes() throws {
+    // Given 4 s with a keyframe every second
+    let source = try MediaSource(path: TestMedia.url(for: .h264OpenGOP).path, stop: StopFlag())
+    // When it is decoded with the wish flipping after every frame
+    _ = decodeToEnd(source, alternating: true)
+    // Then each keyframe after the first changed the decoder
+    #expect(source.handovers == 3)
+  }
+
+  @Test func eachKindOfDecoderRunsOnItsThreads() throws {
+    // Given this machine's FFmpeg, which gives frame threads to a decoder asked for as many as it likes
+    let url = try TestMedia.url(for: .h264BFrames)
+    // Then the real-time decoder has one thread, the throughput decoder more (this machine has 2 cores)
+    #expect(try MediaSource(path: url.path, threading: .realtime, stop: StopFlag()).decoderThreadCount == 1)
+    #expect(try MediaSource(path: url.path, threading: .throughput, stop: StopFlag()).decoderThreadCount > 1)
+  }
+
+  @Test(arguments: [DecoderThreading.throughput, .realtime])
+  func aSeekChangesTheDecoderAtOnce(to wanted: DecoderThreading) throws {
+    // Given a source decoding the other way, some frames in
+    let url = try TestMedia.url(for: .h264OpenGOP)
+    let reference = try FrameMD5.entries(of: url, streamTimeBase: true)
+    let source = try MediaSource(
+      path: url.path, threading: wanted == .realtime ? .throughput : .realtime, stop: StopFlag())
+    for _ in 0..<5 { _ = source.next() }
+    // When the engine wants the other decoder and seeks into the third GOP (keyframe at 2 s)
+    source.wantedThreading = wanted
+    #expect(source.seek(to: 2.5))
+    // Then the new decoder is in place at once, with no handover waiting for a keyframe
+    #expect(source.threading == wanted)
+    #expect(source.handovers == 0)
+    // And from the keyframe on, its frames are ffmpeg's
+    let frames = decodeToEnd(source, alternating: false).filter { $0.pts >= reference[60].pts }
+    #expect(frames.map(\.md5) == reference[60...].map(\.hash))
+  }
+}
