@@ -473,11 +473,13 @@ final class PlaybackEngine: @unchecked Sendable {
   }
 
   /// The decoder playing wants: one thread on the wall clock (it only needs real time, and costs less CPU for the
-  /// same frames), FFmpeg's threads flat out on the free and virtual clocks. Nil while paused: the decoder stays
-  /// as it is, since what comes next is a seek (which changes it at once) or playing on.
+  /// same frames); flat out on the free and virtual clocks, any threaded decoder (the one a seek left is as fast).
+  /// Nil while paused: the decoder stays as it is, since what comes next is a seek (which changes it at once) or
+  /// playing on.
   private var playbackThreading: DecoderThreading? {
-    guard playing && !atEnd else { return nil }
-    return clock.kind == .wall && !realtimeTooSlow ? .realtime : .throughput
+    guard playing && !atEnd, let source else { return nil }
+    if clock.kind == .wall && !realtimeTooSlow { return .realtime }
+    return source.threading.isThreaded ? source.threading : .throughput
   }
 
   private func decodeOne() {
@@ -757,8 +759,8 @@ final class PlaybackEngine: @unchecked Sendable {
     guard let source else { return nil }
     var seekPoint = target
     var backoff = 0.5
-    // Seeks decode from the keyframe to the target as fast as FFmpeg's threads go; playing changes back later.
-    source.wantedThreading = .throughput
+    // Seeks decode from the keyframe to the target as fast as frame threads go; playing changes back later.
+    source.wantedThreading = .seeking
     while true {
       if !source.seek(to: seekPoint) && seekPoint > 0 {
         // The demuxer cannot seek there (a raw stream): start from the beginning and decode forward.

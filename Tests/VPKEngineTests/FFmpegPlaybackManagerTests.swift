@@ -479,8 +479,8 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     #expect(opened.manager.decoderThreads == 1)
     // When, paused, it scrubs into another GOP (a scrub forward in the same GOP decodes on without seeking)
     _ = try await opened.seek(to: 2.5)
-    // Then the scrub decoded on FFmpeg's threads, and lands exactly
-    #expect(opened.manager.decoderThreads > 1)
+    // Then the scrub decoded on the seeking decoder's frame threads, and lands exactly
+    #expect(opened.manager.decoderThreads == min(ProcessInfo.processInfo.activeProcessorCount + 2, 16))
     #expect(opened.manager.currentFrame()?.md5 == reference.entry(containing: 2.5).hash)
     // When it plays on past the next keyframe (at 3 s), fast
     opened.manager.setRate(4)
@@ -496,12 +496,17 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     opened.manager.shutdown()
   }
 
-  @Test func aFreeClockSessionDecodesOnFFmpegsThreadsFromTheStart() async throws {
+  @Test func aFreeClockSessionDecodesOnFrameThreadsThroughout() async throws {
     // Given a session on the free clock that plays at once
-    let opened = try await OpenedManager(
-      try TestMedia.url(for: .h264OpenGOP), clock: .free, progress: nil, startsPlaying: true)
+    let url = try TestMedia.url(for: .h264OpenGOP)
+    var opened = try await OpenedManager(url, clock: .free, progress: nil, startsPlaying: true)
     // Then its decoder has FFmpeg's threads, for throughput
-    #expect(opened.manager.decoderThreads > 1)
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    #expect(opened.manager.decoderThreads == min(cores + 1, 16))
+    // And after a scrub, playing flat out keeps the seeking decoder (as fast) instead of changing at a keyframe
+    _ = try await opened.seek(to: 1.5)
+    try await opened.playToEnd()
+    #expect(opened.manager.decoderThreads == min(cores + 2, 16))
     opened.manager.shutdown()
   }
 

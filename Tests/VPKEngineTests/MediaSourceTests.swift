@@ -8,13 +8,19 @@ import VPKTestSupport
 @testable import VPKEngine
 
 @Suite struct MediaSourceTests {
-  /// Every frame `source` gives until the end, as (pts, md5); after each frame the source is asked for the other
-  /// kind of decoder, so it changes at every keyframe it can.
+  /// Every frame `source` gives until the end, as (pts, md5); when `alternating`, after each frame the source is
+  /// asked for another kind of decoder (in turn), so it changes at every keyframe it can.
   private func decodeToEnd(_ source: MediaSource, alternating: Bool) -> [(pts: Int64, md5: String)] {
     var frames: [(pts: Int64, md5: String)] = []
     while case .frame(let frame) = source.next() {
       frames.append((frame.pts, frame.identity(timeBase: source.timeBaseParts).md5))
-      if alternating { source.wantedThreading = source.threading == .realtime ? .throughput : .realtime }
+      if alternating {
+        switch source.threading {
+        case .realtime: source.wantedThreading = .throughput
+        case .throughput: source.wantedThreading = .seeking
+        case .seeking: source.wantedThreading = .realtime
+        }
+      }
     }
     return frames
   }
@@ -54,11 +60,17 @@ import VPKTestSupport
   }
 
   @Test func eachKindOfDecoderRunsOnItsThreads() throws {
-    // Given this machine's FFmpeg, which gives frame threads to a decoder asked for as many as it likes
+    // Given this machine's FFmpeg and its cores
     let url = try TestMedia.url(for: .h264BFrames)
-    // Then the real-time decoder has one thread, the throughput decoder more (this machine has 2 cores)
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    // Then the real-time decoder has one thread, the throughput decoder FFmpeg's choice (a thread more than the
+    // cores, at most 16), and the seeking decoder one more than that (at most 16)
     #expect(try MediaSource(path: url.path, threading: .realtime, stop: StopFlag()).decoderThreadCount == 1)
-    #expect(try MediaSource(path: url.path, threading: .throughput, stop: StopFlag()).decoderThreadCount > 1)
+    #expect(
+      try MediaSource(path: url.path, threading: .throughput, stop: StopFlag()).decoderThreadCount
+        == min(cores + 1, 16))
+    #expect(
+      try MediaSource(path: url.path, threading: .seeking, stop: StopFlag()).decoderThreadCount == min(cores + 2, 16))
   }
 
   @Test(arguments: [DecoderThreading.throughput, .realtime])
