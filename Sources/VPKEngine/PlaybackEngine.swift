@@ -755,12 +755,17 @@ final class PlaybackEngine: @unchecked Sendable {
   /// Seeks the source so that the next frames are those from the keyframe at or before `target`.
   /// Returns the first frame, or nil at the end of the stream. Containers index by decode time, so
   /// with B-frames the keyframe found can show after the target: then it steps further back.
-  private func seekToKeyframe(before target: Double, discardBefore: Double?) -> DecodedFrame? {
+  /// `keyframeOnly`: only the keyframe's own frame is wanted (a keyframe scrub), not a run of frames after it.
+  private func seekToKeyframe(before target: Double, discardBefore: Double?, keyframeOnly: Bool = false)
+    -> DecodedFrame?
+  {
     guard let source else { return nil }
     var seekPoint = target
     var backoff = 0.5
-    // Seeks decode from the keyframe to the target as fast as frame threads go; playing changes back later.
-    source.wantedThreading = .seeking
+    // A run of frames from the keyframe on decodes fastest on the seeking decoder. For the keyframe alone, each
+    // frame thread more delays the first frame (every thread takes a packet before one comes out): FFmpeg's choice
+    // (1080p H.264 keyframe scrubs: 14.1 ms against 15.9 on the seeking decoder). Playing changes back later.
+    source.wantedThreading = keyframeOnly ? .throughput : .seeking
     while true {
       if !source.seek(to: seekPoint) && seekPoint > 0 {
         // The demuxer cannot seek there (a raw stream): start from the beginning and decode forward.
@@ -804,7 +809,8 @@ final class PlaybackEngine: @unchecked Sendable {
       if shown == nil { shown = withLock { current } }
     } else {
       resetForNewPosition()
-      let first = seekToKeyframe(before: target, discardBefore: request.mode == .exact ? target : nil)
+      let first = seekToKeyframe(
+        before: target, discardBefore: request.mode == .exact ? target : nil, keyframeOnly: request.mode == .keyframe)
       shown = first
       if request.mode == .exact, let firstFrame = first, firstFrame.time <= target {
         guard case .reached(let frame) = decodeOn(to: target, for: request) else { return }

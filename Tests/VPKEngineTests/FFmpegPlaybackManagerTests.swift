@@ -510,6 +510,28 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     opened.manager.shutdown()
   }
 
+  @Test func anExactScrubDecodesOnTheSeekingDecoderAndAKeyframeScrubOnFFmpegsChoice() async throws {
+    // Given a paused session (a keyframe every second)
+    let url = try TestMedia.url(for: .h264OpenGOP)
+    let reference = try await Task.detached { try FrameMD5.entries(of: url, streamTimeBase: true) }.value
+    var opened = try await OpenedManager(url, clock: .wall, progress: nil)
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    // When it scrubs exactly, then to a keyframe in another GOP, then exactly again
+    _ = try await opened.seek(to: 2.5)
+    let afterExact = opened.manager.decoderThreads
+    let keyframe = try await opened.seek(to: 1.5, mode: .keyframe)
+    let afterKeyframe = opened.manager.decoderThreads
+    _ = try await opened.seek(to: 3.2)
+    // Then the run to an exact target had a frame thread more than FFmpeg's choice, the lone keyframe FFmpeg's choice
+    #expect(afterExact == min(cores + 2, 16))
+    #expect(afterKeyframe == min(cores + 1, 16))
+    #expect(opened.manager.decoderThreads == min(cores + 2, 16))
+    // And each landed on ffmpeg's frame
+    #expect(keyframe.position.seconds == 1.0)
+    #expect(opened.manager.currentFrame()?.md5 == reference.entry(containing: 3.2).hash)
+    opened.manager.shutdown()
+  }
+
   @Test func playingGoesBackToFFmpegsThreadsWhenOneThreadCannotKeepUp() async throws {
     // Given a wall-clock session where any decoding counts as too much for one thread
     let url = try TestMedia.url(for: .h264OpenGOP)
