@@ -488,8 +488,7 @@ final class MediaSource {
         if sent < 0 { decodeErrors += 1 }
         break
       }
-      var freed: UnsafeMutablePointer<AVPacket>? = packet
-      av_packet_free(&freed)
+      Self.free(packet)
     }
   }
 
@@ -499,10 +498,13 @@ final class MediaSource {
     handover = nil
     var unused: UnsafeMutablePointer<AVCodecContext>? = change.decoder
     avcodec_free_context(&unused)
-    for packet in change.packets {
-      var freed: UnsafeMutablePointer<AVPacket>? = packet
-      av_packet_free(&freed)
-    }
+    change.packets.forEach(Self.free)
+  }
+
+  /// Frees a packet kept for a handover.
+  private static func free(_ packet: UnsafeMutablePointer<AVPacket>) {
+    var freed: UnsafeMutablePointer<AVPacket>? = packet
+    av_packet_free(&freed)
   }
 
   // MARK: - Seeking

@@ -129,6 +129,16 @@ import Testing
     #expect(!h.output.lines.contains { $0.hasPrefix("seeked") })
   }
 
+  @Test(arguments: [true, false])
+  func theManagerIsToldWhetherPlayingStartsOnReady(autoplay: Bool) {
+    // Given a session that plays on ready, or one started with --paused
+    let h = InteractorHarness(options: PlaybackOptions(autoplay: autoplay))
+    // When it opens its file
+    h.interactor.start()
+    // Then the configuration carries the hint the engine prepares its decoder by
+    #expect(h.manager.configuration?.startsPlaying == autoplay)
+  }
+
   @Test func endExitsWithSuccessByDefault() {
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
     h.manager.reachEnd(at: 60)
