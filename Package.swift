@@ -19,8 +19,11 @@ let package = Package(
       pkgConfig: "libavformat libavcodec libavutil",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "pkg-config"])]
     ),
-    // The VIPER module: contract, entities, interactor, presenter, router, builder, views. No FFmpeg.
+    // The VIPER module: contract, entities, interactor, presenter, router, builder, views, input and the command
+    // language. No FFmpeg, no scripts.
     .target(name: "VideoPlaybackKit"),
+    // `vpk test`: runs playback test scripts as sessions of the module, and writes their summary and JUnit report.
+    .target(name: "VPKScripts", dependencies: ["VideoPlaybackKit"]),
     // The FFmpeg-backed playback manager: the only code that imports CFFmpeg.
     .target(name: "VPKEngine", dependencies: ["CFFmpeg", "VideoPlaybackKit"]),
     // Keeps descriptors 0, 1 and 2 open from before main, so no file opened later can land on them.
@@ -29,7 +32,7 @@ let package = Package(
     .executableTarget(
       name: "vpk",
       dependencies: [
-        "VideoPlaybackKit", "VPKEngine", "CVPKProcessSetup",
+        "VideoPlaybackKit", "VPKEngine", "VPKScripts", "CVPKProcessSetup",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -40,9 +43,11 @@ let package = Package(
     // Drives the engine through scrubs, a play to the end and open/close cycles for scripts/leaks (valgrind),
     // without dispatchMain, which valgrind 3.19 cannot run.
     .executableTarget(name: "VPKLeakCheck", dependencies: ["VPKEngine", "VideoPlaybackKit"]),
-    // Test support: media made on demand with ffmpeg, ffmpeg/ffprobe reference answers, running the vpk executable.
-    .target(name: "VPKTestSupport", path: "Tests/VPKTestSupport"),
+    // Test support: media made on demand with ffmpeg, ffmpeg/ffprobe reference answers, running the vpk executable,
+    // and a fake playback manager for the module's and the script runner's tests.
+    .target(name: "VPKTestSupport", dependencies: ["VideoPlaybackKit"], path: "Tests/VPKTestSupport"),
     .testTarget(name: "VideoPlaybackKitTests", dependencies: ["VideoPlaybackKit", "VPKTestSupport"]),
+    .testTarget(name: "VPKScriptsTests", dependencies: ["VPKScripts", "VideoPlaybackKit", "VPKTestSupport"]),
     .testTarget(name: "VPKEngineTests", dependencies: ["VPKEngine", "VideoPlaybackKit", "VPKTestSupport"]),
     .testTarget(name: "VPKEndToEndTests", dependencies: ["VideoPlaybackKit", "VPKTestSupport"]),
   ],

@@ -88,6 +88,13 @@ private func canonicalText(_ command: Command) -> String? {
   }
 }
 
+/// Every word of the command language, from its one table of verbs: names, aliases, the synonyms it
+/// answers with a suggestion, the seek modes, and the wait conditions.
+let commandWords: [String] =
+  CommandVerbs.all.flatMap { [$0.name] + $0.aliases } + CommandVerbs.synonyms.keys.sorted()
+  + SeekMode.allCases.map(\.rawValue) + ["ended", "paused", "seeked", "position", "timeout"]
+  + ExpectField.allCases.map(\.rawValue) + ExpectOperator.allCases.map(\.rawValue)
+
 #if VPK_FUZZ
   /// libFuzzer's entry point for programs that have their own `main` (SwiftPM names an executable's main
   /// `VPKFuzz_main` and points `main` at it, so libFuzzer's own `main` is never linked).
@@ -116,8 +123,14 @@ private func canonicalText(_ command: Command) -> String? {
   struct VPKFuzzReplay {
     static func main() throws {
       let paths = CommandLine.arguments.dropFirst()
+      if paths.first == "--dictionary" {
+        // The fuzzer's dictionary (scripts/fuzz), one libFuzzer entry per line: every word the language knows.
+        for word in commandWords { print("\"\(word)\"") }
+        return
+      }
       guard !paths.isEmpty else {
         print("usage: VPKFuzz FILE…   (runs the command-input checks on each file; scripts/fuzz runs the fuzzer)")
+        print("       VPKFuzz --dictionary   (prints the command words for the fuzzer's dictionary)")
         return
       }
       for path in paths {

@@ -1,5 +1,6 @@
-// Contract: every protocol of the playback module, by role. Reading this file tells what the
-// module does. Arrows follow DESIGN's picture:
+// Contract: every protocol of the playback module, by role, and nothing else: reading this file
+// tells what the module does. The values they pass are in Entities/; the roles that implement them
+// are in Module/ (interactor, presenter, router, builder), Views/ and Input/, and the engine target.
 //
 //   stdin ─► CommandReader ─on…─► Presenter ─submit…─► Interactor ─► PlaybackManager (engine)
 //                                      ▲                   │   ▲              │
@@ -11,22 +12,6 @@
 // and calls its delegate back on the main actor, in order.
 
 // MARK: - View
-
-/// One line of input as the command reader saw it.
-public enum InputLine: Sendable, Equatable {
-  case text(String)
-  /// A line longer than the reader's limit; its bytes were discarded.
-  case tooLong(byteCount: Int)
-  /// A line whose bytes are not valid UTF-8.
-  case invalidUTF8
-}
-
-/// Why the session is being asked to stop from outside.
-public enum TerminationSignal: String, Sendable {
-  case interrupt = "SIGINT"
-  case terminate = "SIGTERM"
-  case hangUp = "SIGHUP"
-}
 
 /// The view's input side: what the command reader and the process forward to the presenter.
 @MainActor
@@ -84,7 +69,7 @@ public protocol PlaybackInteractorOutput: AnyObject {
   /// `close` unloaded the media; the session is idle.
   func presentClosed(commandID: Int)
   /// The session is over; `reason` says why (quit, end of media, input ended, a signal).
-  func presentShutdown(reason: String, status: PlaybackStatus, commandID: Int?)
+  func presentShutdown(reason: ShutdownReason, status: PlaybackStatus, commandID: Int?)
 }
 
 // MARK: - Interactor
@@ -104,25 +89,6 @@ public protocol PlaybackInteractorInput: AnyObject {
 }
 
 // MARK: - Playback manager (the engine)
-
-/// How the engine should pace and report.
-public struct PlaybackConfiguration: Sendable, Equatable {
-  public var clock: ClockKind
-  /// Media seconds between progress reports; nil for none.
-  public var progressInterval: Double?
-  /// At the end, go on from the start without a gap (reporting each end) instead of stopping.
-  public var loops: Bool
-  /// The session will play as soon as the file is ready: a hint that lets the engine prepare for playing (on the
-  /// wall clock, a decoder that needs only real time) rather than for seeking.
-  public var startsPlaying: Bool
-
-  public init(clock: ClockKind, progressInterval: Double?, loops: Bool = false, startsPlaying: Bool = false) {
-    self.clock = clock
-    self.progressInterval = progressInterval
-    self.loops = loops
-    self.startsPlaying = startsPlaying
-  }
-}
 
 /// Plays one file: opens, decodes, paces by its clock, seeks, and reports to its delegate.
 /// It starts paused at the beginning; every call returns at once and the work happens on the
@@ -180,39 +146,4 @@ public protocol PlaybackRouting: AnyObject {
   func gotoMedia(replacing current: (any PlaybackManager)?, wantsNew: Bool) -> (any PlaybackManager)?
   /// The session is over; the process should leave with this status. `report` lists what failed.
   func closeSession(exitCode: Int32, report: SessionReport)
-}
-
-/// What a session leaves behind for whoever ran it (`vpk test` reads it to pass or fail a script).
-public struct SessionReport: Sendable, Equatable {
-  /// One thing that went wrong, tied to the command (and line) that caused it.
-  public struct Failure: Sendable, Equatable {
-    public var commandID: Int?
-    public var source: SourceLine?
-    public var code: PlaybackError.Code
-    /// For a failed expect: the expected and actual values, as the presenter would show them.
-    public var expected: ExpectValue?
-    public var actual: ExpectValue?
-    public var message: String
-
-    public init(
-      commandID: Int?, source: SourceLine?, code: PlaybackError.Code, expected: ExpectValue? = nil,
-      actual: ExpectValue? = nil, message: String
-    ) {
-      self.commandID = commandID
-      self.source = source
-      self.code = code
-      self.expected = expected
-      self.actual = actual
-      self.message = message
-    }
-  }
-
-  /// Failed expects and waits: what makes a session's exit status 1.
-  public var failedChecks: [Failure] = []
-  /// Commands answered with an `error` and not acknowledged by an `expect error == <code>` after them.
-  public var commandErrors: [Failure] = []
-  public var commandCount = 0
-  public var expectCount = 0
-
-  public init() {}
 }

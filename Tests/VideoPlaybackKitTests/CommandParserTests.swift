@@ -63,7 +63,7 @@ private func parseError(_ line: String) -> PlaybackError? {
 
   @Test func verbListIsTheCanonicalVerbs() {
     #expect(
-      CommandParser.verbs == [
+      CommandVerbs.names == [
         "play", "pause", "toggle", "scrub", "skip", "step", "rate", "status", "info", "frame", "open", "close",
         "wait", "expect", "help", "quit",
       ])
@@ -71,7 +71,7 @@ private func parseError(_ line: String) -> PlaybackError? {
     let arguments = [
       "scrub": " 1", "skip": " 1", "rate": " 2", "open": " clip.mp4", "wait": " 1", "expect": " state == paused",
     ]
-    for verb in CommandParser.verbs {
+    for verb in CommandVerbs.names {
       let line = verb + (arguments[verb] ?? "")
       guard case .command(let command) = parser.parse(line) else {
         Issue.record("\(verb) did not parse")

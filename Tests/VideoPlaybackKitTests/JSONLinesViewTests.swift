@@ -143,7 +143,7 @@ struct JSONLinesViewTests {
     // Given a presenter driving a JSON view
     let output = CapturedTextOutput()
     let view = JSONLinesView(output: output, onClosed: {})
-    let presenter = PlaybackPresenter()
+    let presenter = PlaybackPresenter(interactor: InteractorSpy())
     presenter.view = view
     // When it presents a session's events, with awkward strings in them
     presenter.presentLoading(path: "clip.mp4")
@@ -260,10 +260,9 @@ struct JSONLinesViewProtocolTests {
     // Given a presenter over a JSON view, When a JSON command with an id is answered
     let output = CapturedTextOutput()
     let view = JSONLinesView(output: output, onClosed: {})
-    let presenter = PlaybackPresenter()
     let interactor = InteractorSpy()
+    let presenter = PlaybackPresenter(interactor: interactor)
     presenter.view = view
-    presenter.interactor = interactor
     presenter.onInputLine(.text(#"{"command":"rate","args":[2],"id":"r"}"#))
     presenter.presentRate(2, commandID: 1)
     // Then the line carries the client's id and the ordinal

@@ -59,9 +59,8 @@ struct PresenterHarness {
   let interactor = InteractorSpy()
 
   init(maxLineBytes: Int = 65_536) {
-    presenter = PlaybackPresenter(maxLineBytes: maxLineBytes)
+    presenter = PlaybackPresenter(interactor: interactor, maxLineBytes: maxLineBytes)
     presenter.view = view
-    presenter.interactor = interactor
   }
 }
 
@@ -473,11 +472,11 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When the session ends by quit, by input ending, and by a signal with no duration known
-    harness.presenter.presentShutdown(reason: "quit", status: status(), commandID: 11)
+    harness.presenter.presentShutdown(reason: .quit, status: status(), commandID: 11)
     harness.presenter.presentShutdown(
-      reason: "input ended", status: status(.ended, position: 60), commandID: nil)
+      reason: .inputEnded, status: status(.ended, position: 60), commandID: nil)
     harness.presenter.presentShutdown(
-      reason: "SIGINT", status: status(.idle, position: 0, duration: nil), commandID: nil)
+      reason: .signal(.interrupt), status: status(.idle, position: 0, duration: nil), commandID: nil)
     // Then shutdown lines, with notice severity
     #expect(
       harness.view.texts == [
@@ -541,7 +540,7 @@ struct PlaybackPresenterEventTests {
 
   @Test func withNoViewNothingBreaks() {
     // Given a presenter whose view has gone
-    let presenter = PlaybackPresenter()
+    let presenter = PlaybackPresenter(interactor: InteractorSpy())
     // When it presents
     presenter.presentReady(sampleInfo(), commandID: nil)
     presenter.presentHelp(commandID: 1)
@@ -568,7 +567,7 @@ struct PlaybackPresenterStatusLineTests {
     let harness = PresenterHarness()
     // When playback passes 83.456 seconds of 300
     harness.presenter.presentProgress(position: time(83.456), duration: time(300), state: .playing, rate: 1)
-    // Then the line in DESIGN §3
+    // Then the documented status line
     #expect(
       harness.view.statusLines == ["▶ 00:01:23.456 / 00:05:00.000  27.8%  [█████░░░░░░░░░░░░░]"])
   }
@@ -627,7 +626,7 @@ struct PlaybackPresenterStatusLineTests {
     // Given the status line's states
     // When each is formatted
     let glyphs = PlaybackState.allCases.map { state in
-      PlaybackPresenter.statusLine(state: state, position: .zero, duration: nil).prefix(1)
+      StatusLineText.line(state: state, position: .zero, duration: nil).prefix(1)
     }
     // Then each has its glyph
     #expect(glyphs == ["○", "…", "▶", "⏸", "■"])
@@ -642,7 +641,7 @@ struct PlaybackPresenterStatusLineTests {
     harness.presenter.presentStatus(status(), commandID: 4)
     harness.presenter.presentInfo(sampleInfo(), commandID: 5)
     harness.presenter.presentHelp(commandID: 6)
-    harness.presenter.presentShutdown(reason: "quit", status: status(), commandID: 7)
+    harness.presenter.presentShutdown(reason: .quit, status: status(), commandID: 7)
     // Then the status line is never redrawn
     #expect(harness.view.statusLines.isEmpty)
     #expect(harness.view.events.count == 6)
@@ -651,7 +650,7 @@ struct PlaybackPresenterStatusLineTests {
   @Test func longTimes() {
     // Given times past 99 hours and below zero
     // When formatted as a status line
-    let line = PlaybackPresenter.statusLine(
+    let line = StatusLineText.line(
       state: .playing, position: time(-1.5), duration: time(360_000.5))
     // Then hours grow to three digits and the sign shows
     #expect(line == "▶ -00:00:01.500 / 100:00:00.500  0.0%  [\(emptyBar)]")
@@ -673,7 +672,7 @@ struct PlaybackPresenterFormattingTests {
     // Given a number of seconds
     // When it is formatted
     // Then it has exactly three decimals, rounded half away from zero on its decimal form
-    #expect(PlaybackPresenter.seconds(value) == text)
+    #expect(NumberText.seconds(value) == text)
   }
 
   @Test(
@@ -688,19 +687,19 @@ struct PlaybackPresenterFormattingTests {
     // Given a number of seconds
     // When it is formatted as a clock
     // Then HH:MM:SS.mmm, rounded as `seconds` rounds
-    #expect(PlaybackPresenter.clock(value) == text)
+    #expect(NumberText.clock(value) == text)
   }
 
   @Test func roundingAgreesBetweenSecondsAndClock() {
     // Given values near a rounding boundary
     for value in [59.9995, 0.0005, 3599.9995, 1.0005, 2.675] {
       // When formatted both ways
-      let seconds = PlaybackPresenter.seconds(value)
-      let clock = PlaybackPresenter.clock(value)
+      let seconds = NumberText.seconds(value)
+      let clock = NumberText.clock(value)
       // Then the clock's seconds and milliseconds match the seconds' text
       let secondsPart = Double(seconds)!.truncatingRemainder(dividingBy: 60)
       #expect(
-        clock.hasSuffix(PlaybackPresenter.fixed(secondsPart, decimals: 3).leftPadded(to: 6)),
+        clock.hasSuffix(NumberText.fixed(secondsPart, decimals: 3).leftPadded(to: 6)),
         "\(value)")
     }
   }
@@ -709,15 +708,15 @@ struct PlaybackPresenterFormattingTests {
     // Given values that are not finite
     // When formatted
     // Then seconds names them and the clock shows dashes
-    #expect(PlaybackPresenter.seconds(.nan) == "nan")
-    #expect(PlaybackPresenter.seconds(.infinity) == "inf")
-    #expect(PlaybackPresenter.seconds(-.infinity) == "-inf")
-    #expect(PlaybackPresenter.clock(.nan) == "--:--:--.---")
-    #expect(PlaybackPresenter.clock(.infinity) == "--:--:--.---")
-    #expect(PlaybackPresenter.clock(1e300) == "--:--:--.---")
-    #expect(PlaybackPresenter.rounded(.infinity, decimals: 6) == .infinity)
+    #expect(NumberText.seconds(.nan) == "nan")
+    #expect(NumberText.seconds(.infinity) == "inf")
+    #expect(NumberText.seconds(-.infinity) == "-inf")
+    #expect(NumberText.clock(.nan) == "--:--:--.---")
+    #expect(NumberText.clock(.infinity) == "--:--:--.---")
+    #expect(NumberText.clock(1e300) == "--:--:--.---")
+    #expect(NumberText.rounded(.infinity, decimals: 6) == .infinity)
     #expect(
-      PlaybackPresenter.statusLine(state: .playing, position: time(.nan), duration: time(60))
+      StatusLineText.line(state: .playing, position: time(.nan), duration: time(60))
         == "▶ --:--:--.--- / 00:01:00.000")
   }
 
@@ -731,17 +730,17 @@ struct PlaybackPresenterFormattingTests {
     // Given a rate
     // When it is formatted with up to three decimals
     // Then trailing zeros and a bare point are gone
-    #expect(PlaybackPresenter.trimmed(value, decimals: 3) == text)
+    #expect(NumberText.trimmed(value, decimals: 3) == text)
   }
 
   @Test func roundedForJSON() {
     // Given numbers with binary noise
     // When rounded for JSON
     // Then they print in their short form
-    #expect(PlaybackPresenter.rounded(12.345000000001, decimals: 6).description == "12.345")
-    #expect(PlaybackPresenter.rounded(0.1 + 0.2, decimals: 6).description == "0.3")
-    #expect(PlaybackPresenter.rounded(-0.0, decimals: 6).sign == .plus)
-    #expect(PlaybackPresenter.rounded(27.777777, decimals: 1) == 27.8)
+    #expect(NumberText.rounded(12.345000000001, decimals: 6).description == "12.345")
+    #expect(NumberText.rounded(0.1 + 0.2, decimals: 6).description == "0.3")
+    #expect(NumberText.rounded(-0.0, decimals: 6).sign == .plus)
+    #expect(NumberText.rounded(27.777777, decimals: 1) == 27.8)
   }
 
   @Test(
@@ -759,7 +758,7 @@ struct PlaybackPresenterFormattingTests {
     // Given a string value
     // When it is written after `key=`
     // Then it is bare when safe, else quoted with escapes, and never spans lines
-    let quoted = PlaybackPresenter.quoted(value)
+    let quoted = TextQuoting.value(value)
     #expect(quoted == text)
     #expect(!quoted.contains("\n") && !quoted.contains("\r"))
   }
@@ -773,7 +772,7 @@ struct PlaybackPresenterFormattingTests {
     // Given a path
     // When its file name is taken
     // Then the last component, or the path itself when it has none
-    #expect(PlaybackPresenter.fileName(path) == name)
+    #expect(StatusLineText.fileName(path) == name)
   }
 }
 
@@ -897,16 +896,20 @@ struct PlaybackPresenterInputTests {
 
   @Test func holdsTheViewWeaklyAndTheInteractorStrongly() {
     // Given a presenter given a view and an interactor that nothing else holds
-    let presenter = PlaybackPresenter()
+    let presenter: PlaybackPresenter
+    weak var interactor: InteractorSpy?
     do {
+      let spy = InteractorSpy()
+      interactor = spy
+      presenter = PlaybackPresenter(interactor: spy)
       let view = ViewSpy()
       presenter.view = view
-      presenter.interactor = InteractorSpy()
     }
     // When they leave scope
     // Then the view is gone and the interactor stays
     #expect(presenter.view == nil)
-    #expect(presenter.interactor != nil)
+    #expect(interactor != nil)
+    withExtendedLifetime(presenter) {}
   }
 }
 
@@ -1156,11 +1159,10 @@ private final class ImmediateInteractor: PlaybackInteractorInput {
 struct PlaybackPresenterImmediateAnswerTests {
   @Test func anAnswerPresentedDuringSubmitCarriesTheClientsID() {
     // Given an interactor that answers before `submit` returns the command's number
-    let presenter = PlaybackPresenter()
-    let view = ViewSpy()
     let interactor = ImmediateInteractor()
+    let presenter = PlaybackPresenter(interactor: interactor)
+    let view = ViewSpy()
     presenter.view = view
-    presenter.interactor = interactor
     interactor.presenter = presenter
     // When JSON commands with ids arrive (one valid, one not), and a text command after them
     presenter.onInputLine(.text(#"{"command":"help","id":"h1"}"#))

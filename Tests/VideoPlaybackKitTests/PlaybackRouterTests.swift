@@ -1,4 +1,5 @@
 import Testing
+import VPKTestSupport
 
 @testable import VideoPlaybackKit
 
@@ -23,7 +24,7 @@ import Testing
     // Given a router whose delegate is an interactor, and a current manager reporting to it
     let made = Made()
     let router = router(made)
-    let interactor = PlaybackInteractor(manager: nil, path: nil, options: PlaybackOptions())
+    let interactor = PlaybackInteractor(path: nil, options: PlaybackOptions(), router: RouterSpy())
     router.managerDelegate = interactor
     let old = FakePlaybackManager()
     old.delegate = interactor

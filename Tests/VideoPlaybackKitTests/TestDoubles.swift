@@ -1,145 +1,11 @@
-// Test doubles shared by the role tests: a playback manager that reports only what a test tells it
-// to (or, for whole sessions, answers by itself), and spies for the interactor's output and router.
+// Test doubles shared by the role tests: spies for the interactor's output and router, and a harness
+// that wires an interactor to them and to a FakePlaybackManager (in VPKTestSupport, which the script
+// runner's tests share).
 
 import Foundation
+import VPKTestSupport
 
 @testable import VideoPlaybackKit
-
-/// A playback manager that records what it was asked and reports only what a test tells it to.
-/// With `autoResponds`, it answers by itself on a later turn of the main actor, as the engine
-/// would: it becomes ready, lands seeks, finishes steps and satisfies waits.
-@MainActor
-final class FakePlaybackManager: PlaybackManager {
-  weak var delegate: (any PlaybackManagerDelegate)?
-  var calls: [String] = []
-  var seeks: [SeekRequest] = []
-  var steps: [StepRequest] = []
-  var waits: [PlaybackWait] = []
-  var rates: [Double] = []
-  var position = MediaTime.zero
-  var frame: FrameIdentity?
-  var framesDecoded = 0
-  var decodeErrors = 0
-  var loops = 0
-  var latenessP99: Double?
-  var configuration: PlaybackConfiguration?
-  var preparedPath: String?
-  var isShutDown = false
-
-  /// Answer every request by itself (for whole sessions: the Builder and `vpk test`).
-  var autoResponds = false
-  /// With `autoResponds`: the duration of the media it pretends to open.
-  var autoDuration = 10.0
-  /// With `autoResponds`: never answer waits (to test timeouts).
-  var autoIgnoresWaits = false
-
-  init(autoResponds: Bool = false) { self.autoResponds = autoResponds }
-
-  func prepare(path: String, configuration: PlaybackConfiguration) {
-    calls.append("prepare \(path)")
-    preparedPath = path
-    self.configuration = configuration
-    if autoResponds {
-      later { manager in
-        if path.hasSuffix("missing.mp4") {
-          manager.delegate?.playbackManager(manager, didFailToOpen: PlaybackError(.fileNotFound, "no such file"))
-        } else {
-          manager.becomeReady(duration: manager.autoDuration, path: path)
-        }
-      }
-    }
-  }
-  func play() { calls.append("play") }
-  func pause() { calls.append("pause") }
-  func seek(_ request: SeekRequest) {
-    calls.append("seek \(request.id) \(request.target.seconds) \(request.mode)")
-    seeks.append(request)
-    if autoResponds { later { $0.land(request) } }
-  }
-  func step(_ request: StepRequest) {
-    calls.append("step \(request.id) \(request.count)")
-    steps.append(request)
-    if autoResponds {
-      later { $0.finishStep(request, moved: request.count, at: $0.position.seconds + Double(request.count) / 30) }
-    }
-  }
-  func setRate(_ rate: Double) {
-    calls.append("rate \(rate)")
-    rates.append(rate)
-  }
-  func wait(_ request: PlaybackWait) {
-    calls.append("wait \(request.id) \(request.until) timeout \(request.timeout.map { String($0) } ?? "none")")
-    waits.append(request)
-    if autoResponds && !autoIgnoresWaits {
-      later { manager in
-        let at: Double
-        switch request.until {
-        case .elapsed(let seconds): at = min(manager.position.seconds + seconds, manager.autoDuration)
-        case .position(let target): at = target.seconds
-        case .ended: at = manager.autoDuration
-        }
-        manager.finishWait(request, .satisfied, at: at)
-      }
-    }
-  }
-  func snapshot() -> PlaybackSnapshot {
-    PlaybackSnapshot(
-      position: position, framesDecoded: framesDecoded, decodeErrors: decodeErrors, loops: loops,
-      latenessP99: latenessP99)
-  }
-  func currentFrame() -> FrameIdentity? { frame }
-  func shutdown() {
-    calls.append("shutdown")
-    isShutDown = true
-  }
-
-  private func later(_ work: @escaping @MainActor (FakePlaybackManager) -> Void) {
-    Task { @MainActor [weak self] in
-      guard let self, !self.isShutDown else { return }
-      work(self)
-    }
-  }
-
-  // What the real engine would report.
-  static func info(duration: Double? = 60, video: Bool = true, path: String = "clip.mp4") -> MediaInfo {
-    MediaInfo(
-      path: path, container: "mov,mp4,m4a,3gp,3g2,mj2", duration: duration.map(MediaTime.init), streamCount: 1,
-      video: video
-        ? VideoStreamInfo(codec: "h264", width: 320, height: 240, frameRate: 30, pixelFormat: "yuv420p") : nil,
-      audio: video ? nil : AudioStreamInfo(codec: "aac", sampleRate: 48000, channels: 2))
-  }
-  func becomeReady(duration: Double? = 60, video: Bool = true, path: String = "clip.mp4") {
-    delegate?.playbackManager(self, didBecomeReady: Self.info(duration: duration, video: video, path: path))
-  }
-  func failToOpen(_ code: PlaybackError.Code = .fileNotFound) {
-    delegate?.playbackManager(self, didFailToOpen: PlaybackError(code, "cannot open"))
-  }
-  func land(_ request: SeekRequest, at position: Double? = nil) {
-    self.position = MediaTime(seconds: position ?? request.target.seconds)
-    delegate?.playbackManager(
-      self,
-      didFinishSeek: SeekResult(
-        id: request.id, target: request.target, position: self.position, mode: request.mode, milliseconds: 1))
-  }
-  func supersede(_ request: SeekRequest, by newer: SeekRequest) {
-    delegate?.playbackManager(self, didSupersedeSeek: request.id, by: newer.id)
-  }
-  func finishStep(_ request: StepRequest, moved: Int, at position: Double) {
-    self.position = MediaTime(seconds: position)
-    delegate?.playbackManager(
-      self, didFinishStep: StepResult(id: request.id, requested: request.count, moved: moved, position: self.position))
-  }
-  func finishWait(_ request: PlaybackWait, _ outcome: WaitOutcome, at position: Double) {
-    self.position = MediaTime(seconds: position)
-    delegate?.playbackManager(
-      self, didFinishWait: WaitResult(id: request.id, outcome: outcome, position: self.position))
-  }
-  func reachEnd(at position: Double, loops: Int = 1) {
-    self.position = MediaTime(seconds: position)
-    self.loops = loops
-    delegate?.playbackManager(self, didReachEnd: self.position, loops: loops)
-  }
-}
 
 /// Records every `present…` call as a short line, so tests read like transcripts.
 @MainActor
@@ -193,9 +59,9 @@ final class InteractorOutputSpy: PlaybackInteractorOutput {
     lines.append("expect #\(commandID) \(held ? "pass" : "fail") \(expectation.field.rawValue)")
   }
   func presentClosed(commandID: Int) { lines.append("closed #\(commandID)") }
-  func presentShutdown(reason: String, status: PlaybackStatus, commandID: Int?) {
+  func presentShutdown(reason: ShutdownReason, status: PlaybackStatus, commandID: Int?) {
     shutdownStatus = status
-    lines.append("shutdown #\(commandID ?? 0) \(reason)")
+    lines.append("shutdown #\(commandID ?? 0) \(reason.text)")
   }
 }
 
@@ -208,12 +74,20 @@ final class RouterSpy: PlaybackRouting {
   var gotos: [String] = []
   /// The managers made for `open`, in order.
   var made: [FakePlaybackManager] = []
+  /// The manager for the file the session starts with (the harness's own).
+  var nextManager: FakePlaybackManager?
   /// The managers handed in to be replaced (shut down here, their delegate left as it was so a
   /// test can make a stale report reach the interactor).
   var replaced: [FakePlaybackManager] = []
   weak var managerDelegate: (any PlaybackManagerDelegate)?
 
   func gotoMedia(replacing current: (any PlaybackManager)?, wantsNew: Bool) -> (any PlaybackManager)? {
+    if wantsNew, current == nil, let first = nextManager {
+      // The harness's own manager, for the file the session starts with: not counted as made for `open`.
+      nextManager = nil
+      first.delegate = managerDelegate
+      return first
+    }
     gotos.append(wantsNew ? "new" : "none")
     if let current = current as? FakePlaybackManager {
       current.shutdown()
@@ -244,12 +118,11 @@ struct InteractorHarness {
     options: PlaybackOptions = PlaybackOptions(autoplay: false), path: String? = "clip.mp4",
     baseDirectory: String? = nil
   ) {
-    interactor = PlaybackInteractor(
-      manager: path == nil ? nil : manager, path: path, options: options, baseDirectory: baseDirectory)
+    interactor = PlaybackInteractor(path: path, options: options, baseDirectory: baseDirectory, router: router)
     interactor.presenter = output
-    interactor.router = router
     router.managerDelegate = interactor
-    manager.delegate = interactor
+    // The first file's manager is the harness's own, so tests can drive it.
+    if path != nil { router.nextManager = manager }
   }
 
   /// Started and ready: the output so far is cleared.

@@ -3,14 +3,6 @@
 // the status line can be redrawn in place without wiping what the person is typing; the text
 // view shows the typed text after the status line.
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// What typing at the terminal produced.
 public enum TypedInput: Sendable, Equatable {
   /// The line being typed changed; this is all of it so far.
@@ -99,33 +91,5 @@ public struct TerminalLineEditor: Sendable {
   /// Removes one character's bytes (a UTF-8 lead byte and its continuation bytes).
   private mutating func removeLastCharacter() {
     while let last = bytes.popLast(), last & 0xC0 == 0x80 {}
-  }
-}
-
-/// Puts a terminal into the mode the line editor needs (no echo, no line buffering; signals such
-/// as ^C still work) and puts it back as it was.
-final class TerminalMode: @unchecked Sendable {
-  private let fileDescriptor: Int32
-  /// The settings to restore; set once at creation, read once at restore.
-  private let saved: termios
-
-  /// Nil when the descriptor is not a terminal or its settings cannot be changed.
-  init?(fileDescriptor: Int32) {
-    guard isatty(fileDescriptor) == 1 else { return nil }
-    var settings = termios()
-    guard tcgetattr(fileDescriptor, &settings) == 0 else { return nil }
-    self.fileDescriptor = fileDescriptor
-    self.saved = settings
-    settings.c_lflag &= ~tcflag_t(ICANON | ECHO)
-    withUnsafeMutableBytes(of: &settings.c_cc) { cc in
-      cc[Int(VMIN)] = 1
-      cc[Int(VTIME)] = 0
-    }
-    guard tcsetattr(fileDescriptor, TCSANOW, &settings) == 0 else { return nil }
-  }
-
-  func restore() {
-    var settings = saved
-    _ = tcsetattr(fileDescriptor, TCSANOW, &settings)
   }
 }

@@ -1,11 +1,17 @@
-// PlaybackBuilder: the one composition root of the playback module. It makes the view, the
-// presenter, the interactor and the router, and wires them with weak back-references:
-//   PlaybackModule ─► view, presenter, router, reader
-//   presenter ─► interactor ─► manager;   interactor ┄► presenter, router;   presenter ┄► view;
-//   manager ┄► interactor (delegate);   router ─► makeManager    (─► strong, ┄► weak)
+// PlaybackBuilder: the one composition root of the playback module. It makes the router, the
+// interactor, the presenter, the view and the command reader, passes each its dependencies through
+// `init`, and sets the three back-references, each one weak property:
+//
+//   PlaybackModule ─► presenter ─► interactor ─► router ─► makeManager (the app's factory)
+//   PlaybackModule ─► view, reader           (─► strong, held for the session)
+//   presenter.view ┄► view                   the module owns the view; the presenter only displays on it
+//   interactor.presenter ┄► presenter        the presenter owns the interactor
+//   router.managerDelegate ┄► interactor     the interactor owns the router; every manager the router
+//                                            makes reports to the interactor
+//
 // Playback managers come from outside through `makeManager` (the app passes one that makes the
-// FFmpeg engine, tests a fake), so this module never depends on FFmpeg. The router calls it again
-// for every `open`.
+// FFmpeg engine, tests a fake), so this module never depends on FFmpeg; the router is the only
+// caller of it, for the first file and for every `open`.
 
 import Foundation
 
@@ -61,90 +67,49 @@ public enum PlaybackBuilder {
       // A terminal shows progress in place on its status line (never as lines): keep it moving smoothly.
       options.progressInterval = terminalRefreshInterval
     }
-    let presenter = PlaybackPresenter()
-    let manager = path == nil ? nil : makeManager()
-    let interactor = PlaybackInteractor(
-      manager: manager, path: path, options: options, baseDirectory: baseDirectory)
+    let reader = makeReader(format: format, input: input, isTerminal: isTerminal)
+    let router = PlaybackRouter(makeManager: makeManager) { [reader] code, report in
+      reader?.restoreTerminal()
+      onClose(code, report)
+    }
+    let interactor = PlaybackInteractor(path: path, options: options, baseDirectory: baseDirectory, router: router)
+    let presenter = PlaybackPresenter(interactor: interactor)
     let outputClosed: @MainActor () -> Void = { [weak presenter] in presenter?.onOutputClosed() }
     let view: any PlaybackView
-    var reader: CommandReader?
     var echo: (@MainActor (InputLine) -> Void)?
+    var showTyped: (@Sendable (TypedInput) -> Void)?
     switch format {
     case .text:
       let textView = TextStatusView(
         output: output, isTerminal: isTerminal, useColor: useColor, onClosed: outputClosed)
       view = textView
-      if case .standardInput = input {
-        // On a terminal, vpk edits the typed line itself, so redraws never wipe it.
-        var showTyped: (@Sendable (TypedInput) -> Void)?
-        if isTerminal {
-          showTyped = { [weak textView] typed in
-            // The main queue keeps keystrokes in order; the view lives on the main actor.
-            DispatchQueue.main.async { MainActor.assumeIsolated { textView?.displayTypedInput(typed) } }
-          }
+      if reader?.editsTerminalInput == true {
+        // vpk edits the typed line itself, so redraws never wipe it: the view shows it after the status line.
+        showTyped = { [weak textView] typed in
+          // The main queue keeps keystrokes in order; the view lives on the main actor.
+          DispatchQueue.main.async { MainActor.assumeIsolated { textView?.displayTypedInput(typed) } }
         }
-        reader = CommandReader(fileDescriptor: STDIN_FILENO, onTyped: showTyped)
-        if reader?.editsTerminalInput == true {
-          textView.displayTypedInput(.editing(""))
-          echo = { [weak textView] line in
-            if case .text(let text) = line { textView?.displayTypedInput(.submitted(text)) }
-          }
+        textView.displayTypedInput(.editing(""))
+        echo = { [weak textView] line in
+          if case .text(let text) = line { textView?.displayTypedInput(.submitted(text)) }
         }
       }
     case .json:
       view = JSONLinesView(output: output, onClosed: outputClosed)
-      if case .standardInput = input { reader = CommandReader(fileDescriptor: STDIN_FILENO) }
     }
-    let router = PlaybackRouter(makeManager: makeManager) { [reader] code, report in
-      reader?.restoreTerminal()
-      onClose(code, report)
-    }
+    // The back-references (see the picture at the top of this file).
     presenter.view = view
-    presenter.interactor = interactor
     interactor.presenter = presenter
-    interactor.router = router
     router.managerDelegate = interactor
-    manager?.delegate = interactor
     let scripted: [String]? = if case .lines(let lines) = input { lines } else { nil }
     return PlaybackModule(
-      view: view, presenter: presenter, router: router, reader: reader, echo: echo, scriptedInput: scripted)
-  }
-}
-
-/// A built playback module: holds its parts for as long as the session runs.
-@MainActor
-public final class PlaybackModule {
-  /// Where view events enter the module (the command reader, signals).
-  public var eventHandler: any PlaybackViewEventHandler { presenter }
-
-  private let view: any PlaybackView
-  private let presenter: PlaybackPresenter
-  private let router: PlaybackRouter
-  private let reader: CommandReader?
-  private let echo: (@MainActor (InputLine) -> Void)?
-  private let scriptedInput: [String]?
-  private var input: Task<Void, Never>?
-
-  init(
-    view: any PlaybackView, presenter: PlaybackPresenter, router: PlaybackRouter, reader: CommandReader?,
-    echo: (@MainActor (InputLine) -> Void)?, scriptedInput: [String]?
-  ) {
-    self.echo = echo
-    self.view = view
-    self.presenter = presenter
-    self.router = router
-    self.reader = reader
-    self.scriptedInput = scriptedInput
+      view: view, presenter: presenter, reader: reader, echo: echo, showTyped: showTyped, scriptedInput: scripted)
   }
 
-  /// Starts loading the media and reading commands.
-  public func start() {
-    presenter.onStart()
-    if let scriptedInput {
-      for line in scriptedInput { presenter.onInputLine(.text(line)) }
-      presenter.onInputEnded()
-    } else if let reader {
-      input = Task { [presenter, echo] in await reader.run(forwardingTo: presenter, echo: echo) }
-    }
+  /// The command reader for standard input (none for scripted lines). On a terminal, with the text
+  /// view, it edits the typed line itself.
+  private static func makeReader(format: OutputFormat, input: InputSource, isTerminal: Bool) -> CommandReader? {
+    guard case .standardInput = input else { return nil }
+    return CommandReader(fileDescriptor: STDIN_FILENO, editsTerminal: format == .text && isTerminal)
   }
 }

@@ -2,6 +2,8 @@
 // actions' test reporters) read: one test suite, one test case per script, a <failure> per failed
 // script with every failing line, an <error> for a script that could not be read.
 
+import VideoPlaybackKit
+
 public struct JUnitReport {
   public var results: [PlaybackScriptResult]
 
@@ -40,7 +42,7 @@ public struct JUnitReport {
     return text
   }
 
-  private func seconds(_ value: Double) -> String { PlaybackPresenter.fixed(value, decimals: 3) }
+  private func seconds(_ value: Double) -> String { NumberText.fixed(value, decimals: 3) }
 
   /// Escapes text for XML attributes and content; characters XML 1.0 cannot hold become U+FFFD.
   static func escape(_ text: String) -> String {

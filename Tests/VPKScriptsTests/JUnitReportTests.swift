@@ -1,6 +1,8 @@
 import Testing
+import VPKTestSupport
+import VideoPlaybackKit
 
-@testable import VideoPlaybackKit
+@testable import VPKScripts
 
 @Suite struct JUnitReportTests {
   private func result(

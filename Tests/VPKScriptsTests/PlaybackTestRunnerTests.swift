@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+import VPKTestSupport
+import VideoPlaybackKit
 
-@testable import VideoPlaybackKit
+@testable import VPKScripts
 
 /// A folder of scripts for one test, removed at the end.
 private final class ScriptFolder {

@@ -12,27 +12,12 @@
 // - `wait` and `expect` make a session a test: failed checks are reported and make the exit status 1.
 // - `open` and `close` ask the router for a fresh playback manager (or none): the session goes on.
 
-/// Exit statuses of a playback session (documented in README.md).
-public enum SessionExitCode {
-  /// `quit`, the end of the media, or input ended with nothing left to play.
-  public static let success: Int32 = 0
-  /// An `expect` or a `wait` failed (the session otherwise ended normally).
-  public static let checksFailed: Int32 = 1
-  /// The media given on the command line could not be opened (missing, not media …).
-  public static let mediaUnreadable: Int32 = 3
-  /// Hung up (SIGHUP, 128 + 1).
-  public static let hungUp: Int32 = 129
-  /// Interrupted by SIGINT (128 + 2).
-  public static let interrupted: Int32 = 130
-  /// Terminated by SIGTERM (128 + 15).
-  public static let terminated: Int32 = 143
-}
-
 @MainActor
 public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerDelegate {
-  /// The presenter, held weakly: the presenter owns the interactor.
+  /// The presenter: a back-reference, held weakly (the presenter owns the interactor), set once by the Builder.
   public weak var presenter: (any PlaybackInteractorOutput)?
-  public weak var router: (any PlaybackRouting)?
+  /// Where the session goes next, and the one place that makes playback managers.
+  private let router: any PlaybackRouting
 
   private var manager: (any PlaybackManager)?
   /// The file given when the session started (nil: start idle).
@@ -77,12 +62,10 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
   private var report = SessionReport()
 
   /// - Parameters:
-  ///   - manager: the manager for `path`; nil when the session starts idle.
   ///   - path: the file to open at start, nil to start idle (`vpk play --idle`, scripts).
-  public init(
-    manager: (any PlaybackManager)?, path: String?, options: PlaybackOptions, baseDirectory: String? = nil
-  ) {
-    self.manager = manager
+  ///   - router: makes the playback manager for every file, and closes the session.
+  public init(path: String?, options: PlaybackOptions, baseDirectory: String? = nil, router: any PlaybackRouting) {
+    self.router = router
     self.initialPath = path
     self.options = options
     self.baseDirectory = baseDirectory
@@ -129,7 +112,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     case .terminate: code = SessionExitCode.terminated
     case .hangUp: code = SessionExitCode.hungUp
     }
-    close(reason: signal.rawValue, exitCode: code, commandID: nil)
+    close(reason: .signal(signal), exitCode: code, commandID: nil)
   }
 
   public func outputClosed() {
@@ -137,7 +120,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     guard phase != .closed else { return }
     phase = .closed
     manager?.shutdown()
-    router?.closeSession(exitCode: SessionExitCode.success, report: report)
+    router.closeSession(exitCode: SessionExitCode.success, report: report)
   }
 
   // MARK: - Running commands in order
@@ -183,7 +166,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     let id = numbered.id
     switch numbered.command {
     case .help: presenter?.presentHelp(commandID: id)
-    case .quit: close(reason: "quit", exitCode: SessionExitCode.success, commandID: id)
+    case .quit: close(reason: .quit, exitCode: SessionExitCode.success, commandID: id)
     case .open(let path): load(resolved(path), commandID: id, source: numbered.source)
     case .close: unload(commandID: id)
     case .status: presenter?.presentStatus(currentStatus(), commandID: id)
@@ -198,11 +181,8 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     let id = numbered.id
     let command = numbered.command
     guard phase == .ready, let info, let manager else {
-      let message =
-        phase == .idle
-        ? "no media is loaded; \(command.verb) needs a file: open one with open <path>"
-        : "no media is loaded; \(command.verb) needs a file that opened"
-      reportError(PlaybackError(.notReady, message), commandID: id, source: numbered.source)
+      reportError(
+        PlaybackError(.noMedia(verb: command.verb, idle: phase == .idle)), commandID: id, source: numbered.source)
       return
     }
     switch command {
@@ -210,18 +190,14 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     case .pause: pause(id: id)
     case .toggle: state == .playing ? pause(id: id) : play(id: id)
     case .scrub(.percent, _) where info.duration == nil:
-      reportError(
-        PlaybackError(.unavailable, "this media does not say how long it is; scrub to a time in seconds instead of %"),
-        commandID: id, source: numbered.source)
+      reportError(PlaybackError(.percentOfUnknownDuration), commandID: id, source: numbered.source)
     case .scrub(let time, let mode):
       seek(to: time.resolved(duration: info.duration), mode: mode ?? options.seekMode, id: id)
     case .skip(let delta, let mode):
       seek(to: expectedPosition() + delta, mode: mode ?? options.seekMode, id: id)
     case .step(let count):
       guard info.video != nil else {
-        reportError(
-          PlaybackError(.unavailable, "this media has no video stream; step moves between video frames"),
-          commandID: id, source: numbered.source)
+        reportError(PlaybackError(.noVideoToStep), commandID: id, source: numbered.source)
         return
       }
       if state == .playing { manager.pause() }
@@ -230,10 +206,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
       manager.step(StepRequest(id: id, count: count))
     case .rate(let newRate):
       guard options.clock != .free else {
-        reportError(
-          PlaybackError(
-            .unavailable, "the free clock runs as fast as decoding allows; rate applies to the wall and virtual clocks"),
-          commandID: id, source: numbered.source)
+        reportError(PlaybackError(.rateOnFreeClock), commandID: id, source: numbered.source)
         return
       }
       rate = newRate
@@ -269,7 +242,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
   private func seek(to target: MediaTime, mode: SeekMode, id: Int) {
     let duration = info?.duration
     guard target.seconds.isFinite else {
-      reportError(PlaybackError(.badArgument, "that target is not a finite time"), commandID: id, source: nil)
+      reportError(PlaybackError(.targetNotFinite), commandID: id, source: nil)
       return
     }
     if state == .ended { state = .paused }
@@ -305,15 +278,11 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
 
   private func reportFrame(id: Int, info: MediaInfo, source: SourceLine?) {
     guard info.video != nil else {
-      reportError(
-        PlaybackError(.unavailable, "this media has no video stream; frame reports video frames only"),
-        commandID: id, source: source)
+      reportError(PlaybackError(.noVideoForFrame), commandID: id, source: source)
       return
     }
     guard let frame = manager?.currentFrame() else {
-      reportError(
-        PlaybackError(.unavailable, "no frame has been decoded yet; play or scrub first"), commandID: id,
-        source: source)
+      reportError(PlaybackError(.noFrameYet), commandID: id, source: source)
       return
     }
     presenter?.presentFrame(frame, commandID: id)
@@ -323,7 +292,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     lastError = (error.code, commandID)
     if let commandID, commandID != Self.internalSeekID {
       report.commandErrors.append(
-        SessionReport.Failure(commandID: commandID, source: source, code: error.code, message: error.message))
+        SessionReport.Failure(commandID: commandID, source: source, error: error))
     }
     presenter?.presentError(error, commandID: commandID)
   }
@@ -338,15 +307,12 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     return (baseDirectory.hasSuffix("/") ? baseDirectory : baseDirectory + "/") + path
   }
 
-  /// Opens `path`, replacing what is loaded. The router tears the old manager down and the Builder
-  /// makes the new one; the new file's `ready` (or `error`) answers `commandID`.
+  /// Opens `path`, replacing what is loaded. The router tears the old manager down and asks the
+  /// Builder's factory for the new one; the new file's `ready` (or `error`) answers `commandID`.
   private func load(_ path: String, commandID: Int?, source: SourceLine? = nil) {
-    if commandID != nil || manager == nil {
-      manager = router?.gotoMedia(replacing: manager, wantsNew: true)
-    }
+    manager = router.gotoMedia(replacing: manager, wantsNew: true)
     guard let manager else {
-      reportError(
-        PlaybackError(.unavailable, "vpk cannot open media in this session"), commandID: commandID, source: nil)
+      reportError(PlaybackError(.cannotOpenMedia), commandID: commandID, source: nil)
       return
     }
     info = nil
@@ -365,7 +331,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
   }
 
   private func unload(commandID: Int) {
-    manager = router?.gotoMedia(replacing: manager, wantsNew: false)
+    manager = router.gotoMedia(replacing: manager, wantsNew: false)
     manager = nil
     info = nil
     path = nil
@@ -381,10 +347,9 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     let id = numbered.id
     let position = expectedPosition()
     func satisfied() { presenter?.presentWaited(condition, position: position, commandID: id) }
-    func impossible(_ why: String) {
+    func impossible(_ obstacle: WaitObstacle) {
       failWait(
-        PlaybackError(.waitImpossible, "wait \(condition.description) can never be satisfied: \(why)"),
-        commandID: id, source: numbered.source)
+        PlaybackError(.waitNeverSatisfied(condition, because: obstacle)), commandID: id, source: numbered.source)
     }
     guard phase == .ready, let manager else {
       if case .duration(let seconds) = condition {
@@ -392,7 +357,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
       } else if case .seeked = condition {
         satisfied()
       } else {
-        impossible("no media is loaded; open a file first")
+        impossible(.noMedia)
       }
       return
     }
@@ -405,21 +370,21 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
       until = .elapsed(seconds)
     case .ended:
       if state == .ended { return satisfied() }
-      guard state == .playing else { return impossible("playback is paused; play first") }
+      guard state == .playing else { return impossible(.paused) }
       until = .ended
     case .paused:
       guard state == .playing else { return satisfied() }
       guard options.endAction != .loop else {
-        return impossible("playback loops (--at-end loop), so it never stops by itself")
+        return impossible(.loops)
       }
       until = .ended
     case .position(let spec):
       if case .percent = spec, info?.duration == nil {
-        return impossible("this media does not say how long it is; wait for a position in seconds")
+        return impossible(.unknownDuration)
       }
       let target = spec.resolved(duration: info?.duration)
       if position.seconds >= target.seconds - Expectation.equalityTolerance { return satisfied() }
-      guard state == .playing else { return impossible("playback is paused at \(position.seconds) s; play first") }
+      guard state == .playing else { return impossible(.pausedAt(position)) }
       until = .position(target)
     }
     sources[id] = numbered.source
@@ -446,7 +411,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
   private func failWait(_ error: PlaybackError, commandID: Int, source: SourceLine?) {
     lastError = (error.code, commandID)
     report.failedChecks.append(
-      SessionReport.Failure(commandID: commandID, source: source, code: error.code, message: error.message))
+      SessionReport.Failure(commandID: commandID, source: source, error: error))
     presenter?.presentError(error, commandID: commandID)
   }
 
@@ -483,8 +448,8 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     if !held {
       report.failedChecks.append(
         SessionReport.Failure(
-          commandID: numbered.id, source: numbered.source, code: .expectFailed, expected: expected, actual: actual,
-          message: "expect \(expectation.field.rawValue) \(expectation.op.rawValue) failed"))
+          commandID: numbered.id, source: numbered.source,
+          error: PlaybackError(.expectFailed(expectation.field, expectation.op)), expected: expected, actual: actual))
     }
     presenter?.presentExpectation(
       expectation, expected: expected, actual: actual, held: held, source: numbered.source, commandID: numbered.id)
@@ -537,15 +502,15 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     guard inputHasEnded, queue.isEmpty, outstanding.isEmpty else { return }
     switch phase {
     case .ready where state == .paused || state == .ended || isVirtual:
-      close(reason: "input ended", exitCode: SessionExitCode.success, commandID: nil)
+      close(reason: .inputEnded, exitCode: SessionExitCode.success, commandID: nil)
     case .idle:
-      close(reason: "input ended", exitCode: SessionExitCode.success, commandID: nil)
+      close(reason: .inputEnded, exitCode: SessionExitCode.success, commandID: nil)
     default:
       break
     }
   }
 
-  private func close(reason: String, exitCode: Int32, commandID: Int?) {
+  private func close(reason: ShutdownReason, exitCode: Int32, commandID: Int?) {
     guard phase != .closed else { return }
     // Closing abruptly (a signal) answers the seeks still running: none of them landed.
     for seek in outstandingSeeks where seek.id != Self.internalSeekID {
@@ -558,7 +523,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     presenter?.presentShutdown(reason: reason, status: status, commandID: commandID)
     let code =
       exitCode == SessionExitCode.success && !report.failedChecks.isEmpty ? SessionExitCode.checksFailed : exitCode
-    router?.closeSession(exitCode: code, report: report)
+    router.closeSession(exitCode: code, report: report)
   }
 
   // MARK: - PlaybackManagerDelegate
@@ -595,7 +560,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     state = .idle
     info = nil
     path = nil
-    self.manager = router?.gotoMedia(replacing: manager, wantsNew: false)
+    self.manager = router.gotoMedia(replacing: manager, wantsNew: false)
     self.manager = nil
     if let commandID {
       // An `open` that failed leaves the session idle and usable.
@@ -603,7 +568,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
       drain()
     } else {
       reportError(error, commandID: nil, source: nil)
-      close(reason: "open failed", exitCode: SessionExitCode.mediaUnreadable, commandID: nil)
+      close(reason: .openFailed, exitCode: SessionExitCode.mediaUnreadable, commandID: nil)
     }
   }
 
@@ -646,29 +611,23 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     else { return }  // already answered by the end
     outstanding.remove(at: index)
     let source = sources.removeValue(forKey: result.id)
-    let at = PlaybackPresenter.seconds(result.position.seconds)
     switch result.outcome {
     case .satisfied:
       presenter?.presentWaited(condition, position: result.position, commandID: result.id)
     case .timedOut:
       failWait(
-        PlaybackError(.waitTimeout, "wait \(condition.description) timed out at position \(at)"),
-        commandID: result.id, source: source)
+        PlaybackError(.waitTimedOut(condition, at: result.position)), commandID: result.id, source: source)
     case .notPlaying:
       failWait(
-        PlaybackError(.waitImpossible, "wait \(condition.description) can never be satisfied: playback is not moving"),
-        commandID: result.id, source: source)
+        PlaybackError(.waitNeverSatisfied(condition, because: .notMoving)), commandID: result.id, source: source)
     case .endedFirst:
       failWait(
-        PlaybackError(
-          .waitImpossible, "wait \(condition.description) can never be satisfied: the media ended first, at \(at)"),
+        PlaybackError(.waitNeverSatisfied(condition, because: .endedFirst(at: result.position))),
         commandID: result.id, source: source)
     case .neverInLoop:
       failWait(
-        PlaybackError(
-          .waitImpossible,
-          "wait \(condition.description) can never be satisfied: a whole pass of the looping media went by without it"),
-        commandID: result.id, source: source)
+        PlaybackError(.waitNeverSatisfied(condition, because: .wholeLoopWithout)), commandID: result.id,
+        source: source)
     }
     drain()
   }
@@ -684,7 +643,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
       manager.pause()
       answerWaitsSatisfiedByEnd(position: position)
       runQueued()
-      close(reason: "ended", exitCode: SessionExitCode.success, commandID: nil)
+      close(reason: .ended, exitCode: SessionExitCode.success, commandID: nil)
     case .pause:
       state = .ended
       manager.pause()

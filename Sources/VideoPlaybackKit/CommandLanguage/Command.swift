@@ -1,0 +1,77 @@
+// The commands of the command language (stdin, sockets and scripts alike), as values.
+
+/// One command of the command language (stdin and scripts).
+public enum Command: Sendable, Equatable {
+  case play
+  case pause
+  case toggle
+  case scrub(TimeSpec, SeekMode?)
+  case skip(Double, SeekMode?)
+  case status
+  case info
+  case frame
+  case help
+  case quit
+  /// Pause and show the frame this many frames after (or before, when negative) the one on screen.
+  case step(Int)
+  case rate(Double)
+  /// Load another file (a path as written; relative paths resolve against the session's folder).
+  case open(String)
+  /// Unload the file and go idle.
+  case close
+  case wait(WaitCondition, timeout: Double?)
+  case expect(Expectation)
+
+  /// The verb as the user writes it.
+  public var verb: String {
+    switch self {
+    case .play: "play"
+    case .pause: "pause"
+    case .toggle: "toggle"
+    case .scrub: "scrub"
+    case .skip: "skip"
+    case .status: "status"
+    case .info: "info"
+    case .frame: "frame"
+    case .help: "help"
+    case .quit: "quit"
+    case .step: "step"
+    case .rate: "rate"
+    case .open: "open"
+    case .close: "close"
+    case .wait: "wait"
+    case .expect: "expect"
+    }
+  }
+}
+
+/// Where a command came from: its line number in the input (1-based, counting every line) and its
+/// text, so a failure can point at it.
+public struct SourceLine: Sendable, Equatable {
+  public var number: Int
+  public var text: String
+
+  public init(number: Int, text: String) {
+    self.number = number
+    self.text = text
+  }
+}
+
+/// A command with the id it was given: its ordinal among the commands received (1, 2, 3 …).
+public struct NumberedCommand: Sendable, Equatable {
+  public var id: Int
+  public var command: Command
+  public var source: SourceLine?
+
+  public init(id: Int, command: Command, source: SourceLine? = nil) {
+    self.id = id
+    self.command = command
+    self.source = source
+  }
+}
+
+/// The `id` a client gave a JSON command; every event the command causes carries it back.
+public enum ClientID: Sendable, Equatable {
+  case string(String)
+  case number(Double)
+}

@@ -1,0 +1,86 @@
+// The grammar of the verbs with arguments of their own: step, rate and open.
+//
+//   step [count]      count := [sign] digit+  (not 0, at most 100000 frames)
+//   rate number       between 0.01 and 100
+//   open path         the rest of the line (a ` #` comment cut off), or a "double-quoted" string
+
+extension CommandParser {
+  func parseStep(_ arguments: [String]) -> ParsedLine {
+    guard let text = arguments.first else { return .command(.step(1)) }
+    guard arguments.count == 1 else { return .invalid(Self.bad("step takes one count: step, step +5 or step -1")) }
+    var bytes = Array(text.utf8)
+    var negative = false
+    if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+      negative = sign == UInt8(ascii: "-")
+      bytes.removeFirst()
+    }
+    guard !bytes.isEmpty, bytes.count <= 7, bytes.allSatisfy({ (48...57).contains($0) }),
+      let magnitude = Int(String(decoding: bytes, as: UTF8.self))
+    else {
+      return .invalid(Self.bad("step count \(Self.quoted(text)) is not a whole number; write step +5 or step -1"))
+    }
+    guard magnitude > 0 else { return .invalid(Self.bad("step needs a count other than 0: step +1 or step -1")) }
+    guard magnitude <= Self.maxStep else {
+      return .invalid(Self.bad("step moves at most \(Self.maxStep) frames at a time; scrub to go further"))
+    }
+    return .command(.step(negative ? -magnitude : magnitude))
+  }
+
+  func parseRate(_ arguments: [String]) -> ParsedLine {
+    let usage = "rate takes one speed between 0.01 and 100, e.g. rate 2 or rate 0.5"
+    guard arguments.count == 1, let text = arguments.first else { return .invalid(Self.bad(usage)) }
+    guard text.utf8.count <= Self.maxArgumentLength, let number = Self.decimal(Array(text.utf8)) else {
+      return .invalid(Self.bad("rate \(Self.quoted(text)) is not a number; \(usage)"))
+    }
+    guard Self.rateRange.contains(number.value) else {
+      return .invalid(Self.bad("rate \(Self.quoted(text)) is out of range; \(usage)"))
+    }
+    return .command(.rate(number.value))
+  }
+
+  /// `open <path>`: the rest of the line, or one double-quoted string (with `\"` and `\\`).
+  func parseOpen(_ line: String) -> ParsedLine {
+    let usage = "open needs a file: open movie.mp4, or open \"name with # or quotes.mp4\""
+    var scalars = Substring(line).unicodeScalars
+    if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
+    while let first = scalars.first, Self.isSeparator(first) { scalars.removeFirst() }
+    scalars.removeFirst(4)  // the verb
+    while let first = scalars.first, Self.isSeparator(first) { scalars.removeFirst() }
+    while let last = scalars.last, Self.isSeparator(last) || last == "\r" || last == "\n" { scalars.removeLast() }
+    var rest = String(scalars)
+    if rest.hasPrefix("\"") {
+      var path = ""
+      var escaped = false
+      var closedAt: String.Index?
+      for index in rest.indices.dropFirst() {
+        let character = rest[index]
+        if escaped {
+          path.append(character)
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else if character == "\"" {
+          closedAt = index
+          break
+        } else {
+          path.append(character)
+        }
+      }
+      guard let closedAt else { return .invalid(Self.bad("open: the quoted path has no closing quote; \(usage)")) }
+      let after = rest[rest.index(after: closedAt)...].drop { $0 == " " || $0 == "\t" }
+      guard after.isEmpty || after.hasPrefix("#") else {
+        return .invalid(Self.bad("open takes one path; put a path with spaces in double quotes"))
+      }
+      rest = path
+    } else if rest.hasPrefix("#") {
+      rest = ""  // `open # note`: the ` #` after the verb starts a comment, as on every other line
+    } else if let comment = rest.range(of: " #") ?? rest.range(of: "\t#") {
+      rest = String(rest[..<comment.lowerBound]).trimmingSeparators()
+    }
+    guard !rest.isEmpty else { return .invalid(Self.bad(usage)) }
+    guard !rest.unicodeScalars.contains(where: { $0.value == 0 }) else {
+      return .invalid(Self.bad("open: a path cannot hold a NUL character"))
+    }
+    return .command(.open(rest))
+  }
+}

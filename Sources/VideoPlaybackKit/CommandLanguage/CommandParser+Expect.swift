@@ -1,0 +1,91 @@
+// The grammar of `expect`: a field, an operator, a value read for the field's kind, and a tolerance.
+//
+//   expect field op value [tolerance]
+//   op := == | != | < | <= | > | >= | ~          tolerance := ±number | +-number | ± number
+
+extension CommandParser {
+  func parseExpect(_ arguments: [String]) -> ParsedLine {
+    let usage = "expect <field> <op> <value> [±tolerance], e.g. expect position ~ 10 ±0.001"
+    guard arguments.count >= 3 else {
+      return .invalid(Self.bad("expect needs a field, an operator and a value: \(usage)"))
+    }
+    let fieldName = Self.asciiLowercased(arguments[0])
+    guard let field = ExpectField(rawValue: fieldName) else {
+      // The list is abridged so the message stays one short line; README.md lists every field.
+      return .invalid(
+        PlaybackError(
+          .unknownField,
+          "expect: unknown field \(Self.quoted(arguments[0])); use state, position, duration, rate, loops, error, "
+            + "decode_errors, frame.md5 and the other frame.*, video.* and audio.* fields in README"))
+    }
+    guard let op = ExpectOperator(rawValue: arguments[1]) else {
+      return .invalid(
+        Self.bad("expect: \(Self.quoted(arguments[1])) is not an operator; use ==, !=, <, <=, >, >= or ~"))
+    }
+    // The tolerance: `±0.01`, `+-0.01`, or `±` and the number as two words.
+    var tolerance: Double?
+    var rest = Array(arguments.dropFirst(3))
+    if let last = rest.first, rest.count <= 2 {
+      var text: String?
+      if rest.count == 2, last == "±" || last == "+-" {
+        text = rest[1]
+      } else if rest.count == 1, last.hasPrefix("±") {
+        text = String(last.dropFirst())
+      } else if rest.count == 1, last.hasPrefix("+-") {
+        text = String(last.dropFirst(2))
+      }
+      if let text {
+        guard let number = Self.decimal(Array(text.utf8)), text.utf8.count <= Self.maxArgumentLength else {
+          return .invalid(Self.bad("expect: tolerance \(Self.quoted(text)) is not a number; write ±0.01"))
+        }
+        tolerance = number.value
+        rest = []
+      }
+    }
+    guard rest.isEmpty else { return .invalid(Self.bad("expect takes one value and an optional tolerance: \(usage)")) }
+    if tolerance != nil, field.kind != .time && field.kind != .number {
+      return .invalid(Self.bad("expect: a tolerance applies to numbers and times, not to \(field.rawValue)"))
+    }
+    let valueText = arguments[2]
+    let operand: ExpectOperand
+    if Self.asciiLowercased(valueText) == "none" {
+      guard !op.isOrdering else { return .invalid(Self.bad("expect: none can only be compared with == or !=")) }
+      operand = .value(.none)
+    } else {
+      switch field.kind {
+      case .time:
+        switch Self.parseTime(valueText, verb: "expect \(field.rawValue)", allowPercent: true) {
+        case .success(let time): operand = .time(time)
+        case .failure(let error): return .invalid(error)
+        }
+      case .number:
+        var bytes = Array(valueText.utf8)
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative || bytes.first == UInt8(ascii: "+") { bytes.removeFirst() }
+        guard valueText.utf8.count <= Self.maxArgumentLength, let number = Self.decimal(bytes) else {
+          return .invalid(
+            Self.bad(
+              "expect \(field.rawValue): \(Self.quoted(valueText)) is not a number, e.g. expect \(field.rawValue) == 2")
+          )
+        }
+        operand = .value(.number(negative ? -number.value : number.value))
+      case .string:
+        guard !op.isOrdering else {
+          return .invalid(Self.bad("expect \(field.rawValue) is text: compare it with == or !="))
+        }
+        operand = .value(.string(field == .state || field == .error ? Self.asciiLowercased(valueText) : valueText))
+      case .bool:
+        guard !op.isOrdering else {
+          return .invalid(Self.bad("expect \(field.rawValue) is true or false: use == or !="))
+        }
+        switch Self.asciiLowercased(valueText) {
+        case "true", "yes", "1": operand = .value(.bool(true))
+        case "false", "no", "0": operand = .value(.bool(false))
+        default:
+          return .invalid(Self.bad("expect \(field.rawValue): \(Self.quoted(valueText)) is not true or false"))
+        }
+      }
+    }
+    return .command(.expect(Expectation(field: field, op: op, expected: operand, tolerance: tolerance)))
+  }
+}

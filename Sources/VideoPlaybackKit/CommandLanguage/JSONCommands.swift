@@ -1,0 +1,138 @@
+// JSON commands: a line that starts with `{` is a JSON object naming a command of the same language,
+// `{"command": "scrub", "args": [10, "exact"], "id": "a1"}`. It is checked for shape, turned into a
+// text line, and parsed by the same grammar; the client's id comes back with every event it causes.
+
+import Foundation
+
+extension CommandParser {
+  /// The deepest nesting of arrays and objects a JSON command may have (it needs 2).
+  static let maxJSONDepth = 4
+  /// The longest client id, in characters.
+  static let maxClientIDLength = 256
+
+  /// Parses a line of either form: a text command, or (when it starts with `{`) a JSON object
+  /// `{"command": "scrub", "args": [10, "exact"], "id": "a1"}`. `command` may also hold a whole
+  /// line (`"scrub 10 exact"`); `args` and `id` are optional. The id comes back even when the
+  /// command is invalid, so the error can carry it.
+  public func parseInput(_ line: String) -> (line: ParsedLine, clientID: ClientID?) {
+    let trimmed = line.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
+    guard trimmed.hasPrefix("{") else { return (parse(line), nil) }
+    return parseJSON(String(trimmed))
+  }
+
+  func parseJSON(_ text: String) -> (line: ParsedLine, clientID: ClientID?) {
+    let shape =
+      "send {\"command\": \"scrub\", \"args\": [10], \"id\": \"a1\"} (args and id optional), one object per line"
+    guard Self.jsonDepth(text) <= Self.maxJSONDepth,
+      let data = text.data(using: .utf8),
+      let object = try? JSONSerialization.jsonObject(with: data, options: []) as? [String: Any]
+    else {
+      return (.invalid(PlaybackError(.badJSON, "not a JSON object; \(shape)")), nil)
+    }
+    var clientID: ClientID?
+    if let raw = object["id"] {
+      switch raw {
+      case let string as String where string.count <= Self.maxClientIDLength:
+        clientID = .string(string)
+      case let number as NSNumber where !Self.isBoolean(number) && number.doubleValue.isFinite:
+        clientID = .number(number.doubleValue)
+      default:
+        return (
+          .invalid(
+            PlaybackError(
+              .badID, "the id must be a string (at most \(Self.maxClientIDLength) characters) or a number; \(shape)")),
+          nil
+        )
+      }
+    }
+    let unknown = object.keys.filter { !["command", "args", "id"].contains($0) }.sorted()
+    guard unknown.isEmpty else {
+      return (
+        .invalid(
+          PlaybackError(
+            .badJSON, "unknown key \(Self.quoted(unknown[0])) in a JSON command; the keys are command, args and id")),
+        clientID
+      )
+    }
+    guard let command = object["command"] as? String else {
+      return (.invalid(PlaybackError(.badJSON, "a JSON command needs \"command\" as a string; \(shape)")), clientID)
+    }
+    var words: [String] = []
+    if let args = object["args"] {
+      guard let list = args as? [Any] else {
+        return (
+          .invalid(PlaybackError(.badJSON, "\"args\" must be an array of strings and numbers; \(shape)")), clientID
+        )
+      }
+      for arg in list {
+        switch arg {
+        case let string as String: words.append(string)
+        case let number as NSNumber where !Self.isBoolean(number) && number.doubleValue.isFinite:
+          let value = number.doubleValue
+          words.append(NumberText.wholeNumber(value).map { String($0) } ?? String(value))
+        default:
+          return (
+            .invalid(PlaybackError(.badJSON, "\"args\" must be an array of strings and numbers; \(shape)")), clientID
+          )
+        }
+      }
+    }
+    guard !command.contains(where: { $0 == "\n" || $0 == "\r" }) else {
+      return (.invalid(PlaybackError(.badJSON, "\"command\" must be one line; \(shape)")), clientID)
+    }
+    // `open` takes its path as it is, spaces and all; everything else is read as a text line.
+    if Self.asciiLowercased(command) == "open", words.count == 1 {
+      let path = words[0]
+      guard !path.isEmpty, !path.unicodeScalars.contains(where: { $0.value == 0 || $0 == "\n" || $0 == "\r" }) else {
+        return (.invalid(Self.bad("open needs a file path without control characters")), clientID)
+      }
+      return (.command(.open(path)), clientID)
+    }
+    if let spaced = words.first(where: { $0.isEmpty || $0.contains(where: { $0 == " " || $0 == "\t" || $0 == "#" }) }) {
+      return (.invalid(Self.bad("argument \(Self.quoted(spaced)) may not be empty or hold spaces or #")), clientID)
+    }
+    let line = ([command] + words).joined(separator: " ")
+    switch parse(line) {
+    case .empty:
+      return (.invalid(PlaybackError(.badJSON, "\"command\" is empty; \(shape)")), clientID)
+    case let parsed:
+      return (parsed, clientID)
+    }
+  }
+
+  /// The deepest nesting of `[` and `{` outside strings, counted without parsing (so a hostile
+  /// line cannot make the JSON parser recurse deeply).
+  static func jsonDepth(_ text: String) -> Int {
+    var depth = 0
+    var deepest = 0
+    var inString = false
+    var escaped = false
+    for byte in text.utf8 {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "\""): inString = true
+      case UInt8(ascii: "["), UInt8(ascii: "{"):
+        depth += 1
+        deepest = max(deepest, depth)
+      case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+      default: break
+      }
+    }
+    return deepest
+  }
+
+  /// JSONSerialization gives booleans as NSNumber too; tell them apart.
+  static func isBoolean(_ number: NSNumber) -> Bool {
+    // Booleans are the only NSNumbers JSONSerialization makes with the C type `char`.
+    String(cString: number.objCType) == "c"
+  }
+}

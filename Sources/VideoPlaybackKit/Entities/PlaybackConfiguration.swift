@@ -1,0 +1,20 @@
+// How the engine is asked to pace and report.
+
+/// How the engine should pace and report.
+public struct PlaybackConfiguration: Sendable, Equatable {
+  public var clock: ClockKind
+  /// Media seconds between progress reports; nil for none.
+  public var progressInterval: Double?
+  /// At the end, go on from the start without a gap (reporting each end) instead of stopping.
+  public var loops: Bool
+  /// The session will play as soon as the file is ready: a hint that lets the engine prepare for playing (on the
+  /// wall clock, a decoder that needs only real time) rather than for seeking.
+  public var startsPlaying: Bool
+
+  public init(clock: ClockKind, progressInterval: Double?, loops: Bool = false, startsPlaying: Bool = false) {
+    self.clock = clock
+    self.progressInterval = progressInterval
+    self.loops = loops
+    self.startsPlaying = startsPlaying
+  }
+}

@@ -1,0 +1,46 @@
+// How a session plays: its state, and the choices made on the command line (clock, end action, seek mode).
+
+/// Where playback is. `idle` before a file is opened, `loading` while it opens.
+public enum PlaybackState: String, Sendable, CaseIterable {
+  case idle, loading, playing, paused, ended
+}
+
+/// How a seek lands: `exact` shows the frame whose display interval contains the target;
+/// `keyframe` lands on the nearest keyframe at or before it, which is faster.
+public enum SeekMode: String, Sendable, CaseIterable {
+  case exact, keyframe
+}
+
+/// What to do when playback reaches the end of the media.
+public enum EndAction: String, Sendable, CaseIterable {
+  case exit, pause, loop
+}
+
+/// Which clock paces playback. `wall`: real time scaled by the rate. `free`: no waiting at all.
+/// `virtual`: time moves only when a `wait` moves it, so a session's output is the same every run.
+public enum ClockKind: String, Sendable, CaseIterable {
+  case wall, free, virtual
+}
+
+/// How the session was asked to play.
+public struct PlaybackOptions: Sendable, Equatable {
+  public var autoplay: Bool
+  public var start: TimeSpec?
+  public var clock: ClockKind
+  /// Media seconds between `progress` events; nil for none.
+  public var progressInterval: Double?
+  public var endAction: EndAction
+  public var seekMode: SeekMode
+
+  public init(
+    autoplay: Bool = true, start: TimeSpec? = nil, clock: ClockKind = .wall, progressInterval: Double? = 1,
+    endAction: EndAction = .exit, seekMode: SeekMode = .exact
+  ) {
+    self.autoplay = autoplay
+    self.start = start
+    self.clock = clock
+    self.progressInterval = progressInterval
+    self.endAction = endAction
+    self.seekMode = seekMode
+  }
+}

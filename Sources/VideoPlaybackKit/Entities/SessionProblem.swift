@@ -1,0 +1,60 @@
+// SessionProblem: what the session's own rules refuse or find, as values. The interactor reports
+// these; Formatting/ProblemText.swift words them for people, so every message is written in one place.
+
+public enum SessionProblem: Sendable, Equatable {
+  /// A playback command arrived with no media loaded (`idle`), or with media that did not open.
+  case noMedia(verb: String, idle: Bool)
+  /// `scrub N%` on media that does not say how long it is.
+  case percentOfUnknownDuration
+  /// `step` on media without video.
+  case noVideoToStep
+  /// `frame` on media without video.
+  case noVideoForFrame
+  /// `frame` before any frame was decoded.
+  case noFrameYet
+  /// `rate` on the free clock.
+  case rateOnFreeClock
+  /// A seek target that is not a finite time.
+  case targetNotFinite
+  /// The session has no way to make a playback manager.
+  case cannotOpenMedia
+  /// A wait whose condition cannot hold, and why.
+  case waitNeverSatisfied(WaitCondition, because: WaitObstacle)
+  /// A wait that ran out of time at this position.
+  case waitTimedOut(WaitCondition, at: MediaTime)
+  /// An `expect` that did not hold.
+  case expectFailed(ExpectField, ExpectOperator)
+
+  /// The stable code scripts match on.
+  public var code: PlaybackError.Code {
+    switch self {
+    case .noMedia: .notReady
+    case .percentOfUnknownDuration, .noVideoToStep, .noVideoForFrame, .noFrameYet, .rateOnFreeClock, .cannotOpenMedia:
+      .unavailable
+    case .targetNotFinite: .badArgument
+    case .waitNeverSatisfied: .waitImpossible
+    case .waitTimedOut: .waitTimeout
+    case .expectFailed: .expectFailed
+    }
+  }
+}
+
+/// Why a wait can never be satisfied.
+public enum WaitObstacle: Sendable, Equatable {
+  /// Nothing is loaded.
+  case noMedia
+  /// Playback is paused (`wait ended`).
+  case paused
+  /// Playback is paused at this position, before the position waited for.
+  case pausedAt(MediaTime)
+  /// Playback loops, so it never stops by itself (`wait paused`).
+  case loops
+  /// A percentage of media that does not say how long it is.
+  case unknownDuration
+  /// The engine found playback not moving while the wait held the commands after it.
+  case notMoving
+  /// The media ended first, at this position.
+  case endedFirst(at: MediaTime)
+  /// A whole pass of looping media went by without it.
+  case wholeLoopWithout
+}

@@ -1,0 +1,84 @@
+// What a session leaves behind for whoever ran it, and the exit statuses it ends with.
+
+/// What a session leaves behind for whoever ran it (`vpk test` reads it to pass or fail a script).
+public struct SessionReport: Sendable, Equatable {
+  /// One thing that went wrong, tied to the command (and line) that caused it.
+  public struct Failure: Sendable, Equatable {
+    public var commandID: Int?
+    public var source: SourceLine?
+    public var error: PlaybackError
+    /// For a failed expect: the expected and actual values, as the presenter would show them.
+    public var expected: ExpectValue?
+    public var actual: ExpectValue?
+
+    public var code: PlaybackError.Code { error.code }
+
+    public init(
+      commandID: Int?, source: SourceLine?, error: PlaybackError, expected: ExpectValue? = nil,
+      actual: ExpectValue? = nil
+    ) {
+      self.commandID = commandID
+      self.source = source
+      self.error = error
+      self.expected = expected
+      self.actual = actual
+    }
+
+    /// A failure worded where it arose (the engine, the parser).
+    public init(
+      commandID: Int?, source: SourceLine?, code: PlaybackError.Code, expected: ExpectValue? = nil,
+      actual: ExpectValue? = nil, message: String
+    ) {
+      self.init(
+        commandID: commandID, source: source, error: PlaybackError(code, message), expected: expected, actual: actual)
+    }
+  }
+
+  /// Failed expects and waits: what makes a session's exit status 1.
+  public var failedChecks: [Failure] = []
+  /// Commands answered with an `error` and not acknowledged by an `expect error == <code>` after them.
+  public var commandErrors: [Failure] = []
+  public var commandCount = 0
+  public var expectCount = 0
+
+  public init() {}
+}
+
+/// Exit statuses of a playback session (README lists them for users).
+public enum SessionExitCode {
+  /// `quit`, the end of the media, or input ended with nothing left to play.
+  public static let success: Int32 = 0
+  /// An `expect` or a `wait` failed (the session otherwise ended normally).
+  public static let checksFailed: Int32 = 1
+  /// The media given on the command line could not be opened (missing, not media …).
+  public static let mediaUnreadable: Int32 = 3
+  /// Hung up (SIGHUP, 128 + 1).
+  public static let hungUp: Int32 = 129
+  /// Interrupted by SIGINT (128 + 2).
+  public static let interrupted: Int32 = 130
+  /// Terminated by SIGTERM (128 + 15).
+  public static let terminated: Int32 = 143
+}
+
+/// Why a session ended, as `shutdown` names it.
+public enum ShutdownReason: Sendable, Equatable {
+  case quit
+  /// Standard input (or a script) ended with nothing left to play.
+  case inputEnded
+  /// The media given at start could not be opened.
+  case openFailed
+  /// The media ended (with `--at-end exit`).
+  case ended
+  case signal(TerminationSignal)
+
+  /// The stable word `shutdown` carries: `quit`, `input ended`, `open failed`, `ended`, `SIGINT` …
+  public var text: String {
+    switch self {
+    case .quit: "quit"
+    case .inputEnded: "input ended"
+    case .openFailed: "open failed"
+    case .ended: "ended"
+    case .signal(let signal): signal.rawValue
+    }
+  }
+}

@@ -1,0 +1,41 @@
+// StatusLineText: the one-line status a terminal shows in place, and the glyph for each state.
+
+public enum StatusLineText {
+
+  /// `▶ 00:01:23.456 / 00:05:00.000  27.8%  [█████░░░░░░░░░░░░░]`; with no known (or a zero)
+  /// duration, `▶ 00:01:23.456 / --:--:--.---` and no percentage or bar.
+  public static func line(
+    state: PlaybackState, position: MediaTime, duration: MediaTime?
+  ) -> String {
+    let head = "\(glyph(state)) \(NumberText.clock(position.seconds)) / "
+    guard let duration, duration.seconds.isFinite, duration.seconds > 0 else {
+      return head + NumberText.unknownClock
+    }
+    var line = head + NumberText.clock(duration.seconds)
+    let percentText = NumberText.fixed(position.seconds / duration.seconds * 100, decimals: 1)
+    guard let percent = Double(percentText), percent.isFinite else { return line }
+    let filled = min(max(Int((percent / 100 * Double(barCells)).rounded(.down)), 0), barCells)
+    line += "  \(percentText)%  ["
+    line +=
+      String(repeating: "█", count: filled) + String(repeating: "░", count: barCells - filled) + "]"
+    return line
+  }
+
+  public static let barCells = 18
+
+  public static func glyph(_ state: PlaybackState) -> String {
+    switch state {
+    case .playing: "▶"
+    case .paused: "⏸"
+    case .ended: "■"
+    case .loading: "…"
+    case .idle: "○"
+    }
+  }
+
+  /// The last component of a path (the path itself when it has none).
+  public static func fileName(_ path: String) -> String {
+    let name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init)
+    return name ?? path
+  }
+}

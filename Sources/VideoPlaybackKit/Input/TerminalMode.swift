@@ -1,0 +1,37 @@
+// TerminalMode: the terminal settings vpk changes while it edits the input line, and puts back.
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Puts a terminal into the mode the line editor needs (no echo, no line buffering; signals such
+/// as ^C still work) and puts it back as it was.
+final class TerminalMode: @unchecked Sendable {
+  private let fileDescriptor: Int32
+  /// The settings to restore; set once at creation, read once at restore.
+  private let saved: termios
+
+  /// Nil when the descriptor is not a terminal or its settings cannot be changed.
+  init?(fileDescriptor: Int32) {
+    guard isatty(fileDescriptor) == 1 else { return nil }
+    var settings = termios()
+    guard tcgetattr(fileDescriptor, &settings) == 0 else { return nil }
+    self.fileDescriptor = fileDescriptor
+    self.saved = settings
+    settings.c_lflag &= ~tcflag_t(ICANON | ECHO)
+    withUnsafeMutableBytes(of: &settings.c_cc) { cc in
+      cc[Int(VMIN)] = 1
+      cc[Int(VTIME)] = 0
+    }
+    guard tcsetattr(fileDescriptor, TCSANOW, &settings) == 0 else { return nil }
+  }
+
+  func restore() {
+    var settings = saved
+    _ = tcsetattr(fileDescriptor, TCSANOW, &settings)
+  }
+}

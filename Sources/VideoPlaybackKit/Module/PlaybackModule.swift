@@ -1,0 +1,46 @@
+// PlaybackModule: what the Builder hands back. It holds the session's parts for as long as the
+// session runs, and starts it: loading the media and reading commands.
+
+@MainActor
+public final class PlaybackModule {
+  /// Where view events enter the module (the command reader, signals).
+  public var eventHandler: any PlaybackViewEventHandler { presenter }
+
+  /// Puts standard input's terminal back as it was before vpk changed it; safe to call from any
+  /// thread (a signal watchdog does), and a no-op when vpk did not change it.
+  public nonisolated let restoreTerminal: @Sendable () -> Void
+
+  private let view: any PlaybackView
+  private let presenter: PlaybackPresenter
+  private let reader: CommandReader?
+  private let echo: (@MainActor (InputLine) -> Void)?
+  private let showTyped: (@Sendable (TypedInput) -> Void)?
+  private let scriptedInput: [String]?
+  private var input: Task<Void, Never>?
+
+  init(
+    view: any PlaybackView, presenter: PlaybackPresenter, reader: CommandReader?,
+    echo: (@MainActor (InputLine) -> Void)?, showTyped: (@Sendable (TypedInput) -> Void)?, scriptedInput: [String]?
+  ) {
+    self.echo = echo
+    self.showTyped = showTyped
+    self.view = view
+    self.presenter = presenter
+    self.reader = reader
+    self.scriptedInput = scriptedInput
+    self.restoreTerminal = { [reader] in reader?.restoreTerminal() }
+  }
+
+  /// Starts loading the media and reading commands.
+  public func start() {
+    presenter.onStart()
+    if let scriptedInput {
+      for line in scriptedInput { presenter.onInputLine(.text(line)) }
+      presenter.onInputEnded()
+    } else if let reader {
+      input = Task { [presenter, echo, showTyped] in
+        await reader.run(forwardingTo: presenter, echo: echo, onTyped: showTyped)
+      }
+    }
+  }
+}

@@ -1,0 +1,340 @@
+// PlaybackPresenter: turns what the interactor reports into view models, and what the view
+// receives (input lines, signals) into requests to the interactor.
+//
+// It only formats. It decides nothing about playback: no clamping, no state changes. What it
+// remembers (the last state, position and duration) is view state, kept so it can redraw the
+// status line.
+//
+// Every event's `text` is one stable, greppable line: `<event>[ #<id>] key=value key=value …`.
+// Times are seconds with exactly three decimals; strings that are empty or hold whitespace, `"`,
+// `=`, `\` or control characters are double-quoted with backslash escapes, so a value never
+// spans lines.
+
+import Foundation
+
+@MainActor
+public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteractorOutput {
+  /// The view: a back-reference, held weakly (the module owns the view), set once by the Builder.
+  public weak var view: (any PlaybackView)?
+  /// The interactor, held strongly: it holds the presenter weakly.
+  private let interactor: any PlaybackInteractorInput
+
+  private let parser: CommandParser
+  /// The command reader's line limit in bytes, named in the error for a line over it.
+  private let maxLineBytes: Int
+
+  /// View state: the state the status line shows, for redraws by events that do not carry one
+  /// (`seeked`). Every event that redraws the line carries its position and duration.
+  private var shownState: PlaybackState = .idle
+  /// The ids clients gave their JSON commands, by command id: events show these instead.
+  private var clientIDs: [Int: ClientID] = [:]
+  /// Input lines seen so far, so a command can name its line.
+  private var lineNumber = 0
+  /// The client id of the JSON command being submitted: what it causes at once (`help`, a `status`
+  /// with nothing pending) is presented before `submit` returns its number.
+  private var submittingClientID: ClientID?
+  /// The highest command number `submit` has returned; the command being submitted has a higher one.
+  private var lastSubmittedID = 0
+
+  /// - Parameters:
+  ///   - interactor: the session's business side, which this presenter forwards commands to.
+  ///   - maxLineBytes: the command reader's line limit, for the error a longer line gets.
+  public init(
+    interactor: any PlaybackInteractorInput, parser: CommandParser = CommandParser(), maxLineBytes: Int = 65_536
+  ) {
+    self.interactor = interactor
+    self.parser = parser
+    self.maxLineBytes = maxLineBytes
+  }
+
+  // MARK: - PlaybackViewEventHandler
+
+  public func onStart() {
+    interactor.start()
+  }
+
+  public func onInputLine(_ line: InputLine) {
+    lineNumber += 1
+    switch line {
+    case .text(let text):
+      let source = SourceLine(number: lineNumber, text: text)
+      let (parsed, clientID) = parser.parseInput(text)
+      submittingClientID = clientID
+      defer { submittingClientID = nil }
+      let id: Int?
+      switch parsed {
+      case .empty: id = nil
+      case .command(let command): id = interactor.submit(command, source: source)
+      case .invalid(let error): id = interactor.submitInvalid(error, source: source)
+      }
+      if let id { submitted(id, clientID: clientID) }
+    case .tooLong(let byteCount):
+      let id = interactor.submitInvalid(
+        PlaybackError(
+          .badInput,
+          "line of \(byteCount) bytes is over the \(maxLineBytes)-byte limit; send one command per line"
+        ), source: SourceLine(number: lineNumber, text: ""))
+      submitted(id, clientID: nil)
+    case .invalidUTF8:
+      let id = interactor.submitInvalid(
+        PlaybackError(
+          .badInput, "line is not valid UTF-8; send commands as UTF-8 text, one per line"),
+        source: SourceLine(number: lineNumber, text: ""))
+      submitted(id, clientID: nil)
+    }
+  }
+
+  private func submitted(_ id: Int, clientID: ClientID?) {
+    lastSubmittedID = max(lastSubmittedID, id)
+    if let clientID { clientIDs[id] = clientID }
+  }
+
+  /// The id the client gave command `id`; while a command is being submitted, its number is the one
+  /// not handed back yet.
+  private func clientID(of id: Int) -> ClientID? {
+    if let known = clientIDs[id] { return known }
+    if let submittingClientID, id > lastSubmittedID { return submittingClientID }
+    return nil
+  }
+
+  public func onInputEnded() {
+    interactor.inputEnded()
+  }
+
+  public func onSignal(_ signal: TerminationSignal) {
+    interactor.terminate(signal)
+  }
+
+  public func onOutputClosed() {
+    interactor.outputClosed()
+  }
+
+  // MARK: - PlaybackInteractorOutput
+
+  public func presentLoading(path: String) {
+    shownState = .loading
+    view?.displayStatusLine(
+      StatusLineViewModel(
+        text: "\(StatusLineText.glyph(.loading)) loading \(TextQuoting.escapingControls(StatusLineText.fileName(path)))"
+      ))
+  }
+
+  public func presentReady(_ info: MediaInfo, commandID: Int?) {
+    var event = builder("ready", commandID)
+    Self.describe(info, into: &event, withBitRates: false)
+    display(event)
+    // A manager that is ready has opened the file and waits, paused, at the start (see the Contract).
+    redrawStatusLine(state: .paused, position: .zero, duration: info.duration)
+  }
+
+  public func presentState(
+    _ state: PlaybackState, position: MediaTime, duration: MediaTime?, commandID: Int?
+  ) {
+    var event = builder("state", commandID)
+    event.string("state", state.rawValue)
+    event.time("position", position)
+    if let duration { event.time("duration", duration) }
+    display(event)
+    redrawStatusLine(state: state, position: position, duration: duration)
+  }
+
+  public func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState, rate: Double) {
+    var event = EventBuilder(event: "progress", commandID: nil)
+    event.time("position", position)
+    if let duration { event.time("duration", duration) }
+    if let duration, duration.seconds != 0 {
+      event.decimal("percent", position.seconds / duration.seconds * 100, decimals: 1)
+    }
+    event.string("state", state.rawValue)
+    event.decimal("rate", rate, decimals: 3, trimmed: true)
+    var model = event.model
+    model.isTransient = true
+    view?.displayEvent(model)
+    redrawStatusLine(state: state, position: position, duration: duration)
+  }
+
+  public func presentSeeked(_ result: SeekResult, duration: MediaTime?, showsTiming: Bool) {
+    var event = builder("seeked", result.id)
+    event.time("target", result.target)
+    event.time("position", result.position)
+    event.string("mode", result.mode.rawValue)
+    // Wall-clock figures would make a virtual-clock transcript differ from run to run.
+    if showsTiming { event.decimal("ms", result.milliseconds, decimals: 1, jsonDecimals: 3) }
+    display(event)
+    redrawStatusLine(state: shownState, position: result.position, duration: duration)
+  }
+
+  public func presentSuperseded(id: Int, by newerID: Int?) {
+    var event = builder("superseded", id)
+    if let newerID {
+      if let client = clientID(of: newerID) { event.clientID("by", client) } else { event.integer("by", newerID) }
+    } else {
+      event.string("reason", "shutdown")
+    }
+    display(event)
+  }
+
+  public func presentStepped(_ result: StepResult, duration: MediaTime?) {
+    var event = builder("stepped", result.id)
+    event.time("position", result.position)
+    event.integer("moved", result.moved)
+    event.integer("requested", result.requested)
+    display(event)
+    redrawStatusLine(state: .paused, position: result.position, duration: duration)
+  }
+
+  public func presentRate(_ rate: Double, commandID: Int) {
+    var event = builder("rate", commandID)
+    event.decimal("rate", rate, decimals: 3, trimmed: true)
+    display(event)
+  }
+
+  public func presentEnded(position: MediaTime, duration: MediaTime?, loops: Int) {
+    var event = EventBuilder(event: "ended", commandID: nil, severity: .notice)
+    event.time("position", position)
+    if let duration { event.time("duration", duration) }
+    event.integer("loops", loops)
+    display(event)
+    redrawStatusLine(state: .ended, position: position, duration: duration)
+  }
+
+  public func presentWaited(_ condition: WaitCondition, position: MediaTime, commandID: Int) {
+    var event = builder("waited", commandID)
+    event.string("condition", condition.description)
+    event.time("position", position)
+    display(event)
+  }
+
+  public func presentExpectation(
+    _ expectation: Expectation, expected: ExpectValue, actual: ExpectValue, held: Bool, source: SourceLine?,
+    commandID: Int
+  ) {
+    var event = builder("expect", commandID, severity: held ? .info : .error)
+    event.string("result", held ? "pass" : "fail")
+    event.string("field", expectation.field.rawValue)
+    event.string("op", expectation.op.rawValue)
+    event.expectValue("expected", expected)
+    event.expectValue("actual", actual)
+    if let tolerance = expectation.tolerance { event.decimal("tolerance", tolerance, decimals: 6, trimmed: true) }
+    if !held, let source {
+      event.integer("line", source.number)
+      event.string("source", source.text.trimmingCharacters(in: .whitespaces))
+    }
+    display(event)
+  }
+
+  public func presentClosed(commandID: Int) {
+    display(builder("closed", commandID))
+    redrawStatusLine(state: .idle, position: .zero, duration: nil)
+  }
+
+  public func presentError(_ error: PlaybackError, commandID: Int?) {
+    var event = builder("error", commandID, severity: .error)
+    event.string("code", error.code.rawValue)
+    event.string("message", error.message)
+    display(event)
+  }
+
+  public func presentStatus(_ status: PlaybackStatus, commandID: Int) {
+    var event = builder("status", commandID)
+    event.string("state", status.state.rawValue)
+    event.time("position", status.position)
+    if let duration = status.duration { event.time("duration", duration) }
+    event.decimal("rate", status.rate, decimals: 3, trimmed: true)
+    event.integer("frames_decoded", status.framesDecoded)
+    event.integer("decode_errors", status.decodeErrors)
+    event.integer("loops", status.loops)
+    if let lateness = status.latenessP99 { event.decimal("late_p99_ms", lateness, decimals: 3) }
+    display(event)
+  }
+
+  public func presentInfo(_ info: MediaInfo, commandID: Int) {
+    var event = builder("info", commandID)
+    Self.describe(info, into: &event, withBitRates: true)
+    display(event)
+  }
+
+  public func presentFrame(_ frame: FrameIdentity, commandID: Int) {
+    var event = builder("frame", commandID)
+    event.integer("pts", Int(frame.pts))
+    event.string("time_base", "\(frame.timeBase.num)/\(frame.timeBase.den)")
+    event.time("time", frame.time)
+    event.bool("key", frame.isKeyframe)
+    event.integer("width", frame.width)
+    event.integer("height", frame.height)
+    event.string("pix_fmt", frame.pixelFormat)
+    event.string("md5", frame.md5)
+    display(event)
+  }
+
+  public func presentHelp(commandID: Int) {
+    var event = builder("help", commandID)
+    event.string("commands", CommandVerbs.names.joined(separator: " "))
+    var model = event.model
+    // The header line, then one indented line per command with its usage and what it does.
+    model.text = ([event.header] + CommandVerbs.usageLines()).joined(separator: "\n")
+    view?.displayEvent(model)
+  }
+
+  public func presentShutdown(reason: ShutdownReason, status: PlaybackStatus, commandID: Int?) {
+    var event = builder("shutdown", commandID, severity: .notice)
+    event.string("reason", reason.text)
+    event.string("state", status.state.rawValue)
+    event.time("position", status.position)
+    if let duration = status.duration { event.time("duration", duration) }
+    event.integer("frames_decoded", status.framesDecoded)
+    event.integer("decode_errors", status.decodeErrors)
+    display(event)
+    view?.displayFinish()
+  }
+
+  // MARK: - Showing
+
+  /// An event answering `commandID`, which it names by the client's id when the client gave one.
+  private func builder(_ name: String, _ commandID: Int?, severity: EventViewModel.Severity = .info) -> EventBuilder {
+    EventBuilder(event: name, commandID: commandID, clientID: commandID.flatMap(clientID(of:)), severity: severity)
+  }
+
+  private func display(_ event: EventBuilder) {
+    view?.displayEvent(event.model)
+  }
+
+  private func redrawStatusLine(state: PlaybackState, position: MediaTime, duration: MediaTime?) {
+    shownState = state
+    view?.displayStatusLine(
+      StatusLineViewModel(
+        text: StatusLineText.line(state: state, position: position, duration: duration)))
+  }
+
+  /// The fields `ready` and `info` share; `info` adds the bit rates that are known.
+  nonisolated private static func describe(
+    _ info: MediaInfo, into event: inout EventBuilder, withBitRates: Bool
+  ) {
+    event.string("path", info.path)
+    if let duration = info.duration { event.time("duration", duration) }
+    event.string("container", info.container)
+    if withBitRates, let bitRate = info.bitRate { event.integer("bitrate", bitRate) }
+    event.integer("streams", info.streamCount)
+    if let video = info.video {
+      event.string("video", video.codec)
+      event.integer("width", video.width)
+      event.integer("height", video.height)
+      if let frameRate = video.frameRate {
+        event.decimal("fps", frameRate, decimals: 3, trimmed: true)
+      }
+      event.string("pix_fmt", video.pixelFormat)
+      if withBitRates, let bitRate = video.bitRate { event.integer("video_bitrate", bitRate) }
+    } else {
+      event.none("video")
+    }
+    if let audio = info.audio {
+      event.string("audio", audio.codec)
+      event.integer("sample_rate", audio.sampleRate)
+      event.integer("channels", audio.channels)
+      if withBitRates, let bitRate = audio.bitRate { event.integer("audio_bitrate", bitRate) }
+    } else {
+      event.none("audio")
+    }
+  }
+
+}

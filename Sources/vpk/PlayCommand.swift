@@ -1,0 +1,77 @@
+// `vpk play`: one session on a file (or idle), steered by standard input.
+
+import ArgumentParser
+import VideoPlaybackKit
+
+struct PlayCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "play",
+    abstract: "Play a media file, steered by commands on standard input.",
+    discussion: """
+      Commands run in order, each with an id (its ordinal: 1, 2, 3 …) that
+      the events it causes carry. A command sent before the file is ready
+      waits for it. A query (status, info, frame) waits for earlier seeks to
+      land. When standard input ends, playback goes on to the end (or stops at
+      once if paused) and vpk exits.
+
+      Examples:
+        vpk play movie.mp4 --start 50%
+        printf 'scrub 1:30\\nframe\\n' | vpk play movie.mp4 --paused --clock free
+        vpk play movie.mp4 --json --progress 0.5
+      """)
+
+  @Argument(help: "The media file to play (omit it with --idle).", completion: .file())
+  var file: String?
+
+  @Flag(name: .long, help: "Start with nothing loaded; load media with the open command.")
+  var idle = false
+
+  @Flag(name: .long, help: "Start paused on the first frame instead of playing.")
+  var paused = false
+
+  @Option(name: .long, help: "Where to start: seconds (83.5), m:ss (1:23.5), h:mm:ss, or a percentage (50%).")
+  var start: String?
+
+  @Option(
+    name: .long,
+    help:
+      "The clock that paces playback: wall (real time), free (as fast as decoding allows) or virtual (moved only by wait)."
+  )
+  var clock: ClockKind = .wall
+
+  @Option(name: .long, help: "Media seconds between progress events, or 'off'.")
+  var progress: String = "1"
+
+  @Option(name: .customLong("at-end"), help: "What to do at the end of the media: exit, pause or loop.")
+  var atEnd: EndAction = .exit
+
+  @Option(name: .long, help: "Default seek mode for scrub and skip: exact or keyframe.")
+  var seek: SeekMode = .exact
+
+  @OptionGroup var output: OutputOptions
+  @OptionGroup var access: AccessOptions
+
+  func validate() throws {
+    _ = try startTime()
+    _ = try ProgressOption.interval(progress)
+    if file == nil && !idle { throw ValidationError("Give a media file to play, or --idle to start with none.") }
+    if file != nil && idle { throw ValidationError("--idle starts with nothing loaded; leave out the file or --idle.") }
+  }
+
+  private func startTime() throws -> TimeSpec? {
+    guard let start else { return nil }
+    switch CommandParser.parseTime(start, for: "--start") {
+    case .success(let time): return time
+    case .failure(let error): throw ValidationError(error.message)
+    }
+  }
+
+  func run() async throws {
+    let options = PlaybackOptions(
+      autoplay: !paused, start: try startTime(), clock: clock, progressInterval: try ProgressOption.interval(progress),
+      endAction: atEnd, seekMode: seek)
+    let code = await runSession(
+      file: file, options: options, output: output, access: access.mediaAccess, scriptedInput: nil)
+    throw ExitCode(code)
+  }
+}

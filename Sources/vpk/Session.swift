@@ -1,0 +1,74 @@
+// Running one session: the module the Builder makes over the FFmpeg engine, until it closes, with
+// the process's signals turned into view events.
+
+import Foundation
+import Logging
+import VPKEngine
+import VideoPlaybackKit
+
+/// Builds the module for one file and runs it until it closes; returns the exit status.
+/// With `scriptedInput`, those lines are the session's input and standard input is not read.
+@MainActor
+func runSession(
+  file: String?, options: PlaybackOptions, output: OutputOptions, access: MediaAccess, scriptedInput: [String]?
+) async -> Int32 {
+  // A reader that goes away must not kill the process: writes report EPIPE instead.
+  signal(SIGPIPE, SIG_IGN)
+  var logger = Logger(label: "vpk") { StreamLogHandler.standardError(label: $0) }
+  logger.logLevel = output.verbose ? .debug : .warning
+
+  // The module and the signal forwarder live until the session closes.
+  var module: PlaybackModule?
+  var signals: SignalForwarder?
+  let code = await withCheckedContinuation { continuation in
+    let built = PlaybackBuilder.build(
+      path: file, options: options, format: output.json ? .json : .text,
+      input: scriptedInput.map { .lines($0) } ?? .standardInput,
+      environment: ProcessInfo.processInfo.environment,
+      makeManager: { FFmpegPlaybackManager(showsFFmpegWarnings: output.verbose, access: access) },
+      onClose: { code, _ in
+        logger.debug("session closed", metadata: ["exit": "\(code)"])
+        continuation.resume(returning: code)
+      })
+    module = built
+    signals = SignalForwarder(handler: built.eventHandler, restoreTerminal: built.restoreTerminal)
+    logger.debug("session starting", metadata: ["file": "\(file ?? "(idle)")"])
+    built.start()
+  }
+  withExtendedLifetime((module, signals)) {}
+  return code
+}
+
+/// Turns SIGINT, SIGTERM and SIGHUP into view events on the main actor, so the session can report its
+/// final state, leave the terminal clean and exit with the documented status (128 + the signal's number).
+///
+/// The report needs the main actor, which can be stuck writing to a reader that stopped reading (a full pipe). So a
+/// watchdog on a queue of its own waits `grace` seconds after the signal; if the process is still there, it restores
+/// the terminal and exits with the same status, without the report. A signal always ends vpk within that bound.
+@MainActor
+final class SignalForwarder {
+  private var sources: [any DispatchSourceSignal] = []
+  private let watchdog = DispatchQueue(label: "vpk.signal-watchdog")
+
+  /// - Parameter restoreTerminal: puts standard input's terminal back as it was before vpk changed it.
+  init(handler: any PlaybackViewEventHandler, restoreTerminal: @escaping @Sendable () -> Void, grace: Double = 2) {
+    for (number, signal) in [(SIGINT, TerminationSignal.interrupt), (SIGTERM, .terminate), (SIGHUP, .hangUp)] {
+      Foundation.signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+      source.setEventHandler { [weak handler] in
+        MainActor.assumeIsolated { handler?.onSignal(signal) }
+      }
+      source.resume()
+      sources.append(source)
+      let backstop = DispatchSource.makeSignalSource(signal: number, queue: watchdog)
+      backstop.setEventHandler { [watchdog] in
+        watchdog.asyncAfter(deadline: .now() + grace) {
+          restoreTerminal()
+          _exit(128 + number)
+        }
+      }
+      backstop.resume()
+      sources.append(backstop)
+    }
+  }
+}
