@@ -8,16 +8,22 @@ import Testing
 import VPKTestSupport
 import VideoPlaybackKit
 
-/// Validates lines as they come from vpk and remembers which events it saw.
+/// Checks lines as they come from vpk and remembers which events it saw; `validate()` then validates them all against
+/// the schema in one validator run (starting the validator costs about half a second, so not one run per session).
 final class ProtocolChecker {
   let schema: JSONSchema
   private(set) var seen: Set<String> = []
   private(set) var validated = 0
+  private var pending: [(line: String, place: String, sourceLocation: SourceLocation)] = []
 
   init() throws { schema = try VPKSchemas.events() }
 
-  /// Every line of one `--json` output: JSON that JSONSerialization reads too, valid against the schema, the first
-  /// a `hello`, and `seq` only beside an `id`. Returns the events, parsed.
+  deinit {
+    if !pending.isEmpty { Issue.record("ProtocolChecker: \(pending.count) lines checked but never validated") }
+  }
+
+  /// Every line of one `--json` output: a JSON object to JSONSerialization, the first a `hello`, and `seq` only
+  /// beside an `id`. Keeps the lines for `validate()`. Returns the events, parsed.
   @discardableResult
   func check(_ lines: [String], _ label: String, sourceLocation: SourceLocation = #_sourceLocation) throws
     -> [JSONValue]
@@ -25,11 +31,7 @@ final class ProtocolChecker {
     #expect(!lines.isEmpty, "\(label): no output", sourceLocation: sourceLocation)
     var events: [JSONValue] = []
     for (index, line) in lines.enumerated() {
-      validated += 1
-      let errors = try schema.errors(inLine: line)
-      #expect(
-        errors.isEmpty, "\(label) line \(index + 1): \(line)\n\(errors.joined(separator: "\n"))",
-        sourceLocation: sourceLocation)
+      pending.append((line, "\(label) line \(index + 1)", sourceLocation))
       #expect(
         (try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any],
         "\(label) line \(index + 1) is not a JSON object to JSONSerialization: \(line)", sourceLocation: sourceLocation)
@@ -45,18 +47,28 @@ final class ProtocolChecker {
       sourceLocation: sourceLocation)
     return events
   }
+
+  /// Validates every line `check` kept since the last call against the schema, in one run of scripts/validate-json;
+  /// a line that is not valid fails the test where `check` was called.
+  func validate() throws {
+    let batch = pending
+    pending = []
+    for (entry, errors) in zip(batch, try schema.errors(inLines: batch.map(\.line))) where !errors.isEmpty {
+      Issue.record(
+        "\(entry.place): \(entry.line)\n\(errors.joined(separator: "\n"))", sourceLocation: entry.sourceLocation)
+    }
+    validated += batch.count
+  }
 }
 
 extension [JSONValue] {
   func named(_ name: String) -> [JSONValue] { filter { $0["event"]?.string == name } }
   /// The events whose `id` is this value (a client's id, or an ordinal with no client id).
-  func withID(_ id: JSONValue) -> [JSONValue] {
-    filter { event in event["id"].map { $0.sameValue(as: id) } ?? false }
-  }
+  func withID(_ id: JSONValue) -> [JSONValue] { filter { $0["id"] == id } }
 }
 
-/// A client id or ordinal as JSON: `.number("7")`, `.string("s1")`.
-private func id(_ value: Int) -> JSONValue { .number(String(value)) }
+/// An ordinal, or a client id that is a number, as JSON.
+private func id(_ value: Int) -> JSONValue { .number(Double(value)) }
 
 @Suite struct JSONProtocolTests {
   @Test func everyEventMatchesTheSchemaAndEverySchemaEventIsMade() async throws {
@@ -69,8 +81,9 @@ private func id(_ value: Int) -> JSONValue { .number(String(value)) }
     try signalAndMissingFile(checker)
     try infoOnOddMedia(checker)
     try testRunnerTranscripts(checker)
+    try checker.validate()
 
-    let defined = Set(try eventNames(in: checker.schema))
+    let defined = Set(eventNames(in: checker.schema))
     #expect(defined.count == 18)
     #expect(
       checker.seen == defined,
@@ -93,7 +106,9 @@ private func id(_ value: Int) -> JSONValue { .number(String(value)) }
     session.send(#"{"command":"quit","id":"bye"}"#)
     let result = try session.waitForExit()
     #expect(result.status == 0)
-    let events = try ProtocolChecker().check(result.stdoutLines, "answered at once")
+    let checker = try ProtocolChecker()
+    let events = try checker.check(result.stdoutLines, "answered at once")
+    try checker.validate()
     for (name, client, ordinal) in [("help", "h", 1), ("status", "now", 2), ("shutdown", "bye", 3)] {
       let event = events.named(name).first
       #expect(event?["id"] == .string(client) && event?["seq"]?.int == ordinal, "\(name): \(String(describing: event))")
@@ -117,10 +132,11 @@ private func id(_ value: Int) -> JSONValue { .number(String(value)) }
   }
 
   /// The `event` constants of the schema's top-level oneOf, in order.
-  private func eventNames(in schema: JSONSchema) throws -> [String] {
+  private func eventNames(in schema: JSONSchema) -> [String] {
     guard case .array(let branches)? = schema.root["oneOf"] else { return [] }
-    return try branches.compactMap { branch in
-      try schema.resolve(branch["$ref"]?.string ?? "")["properties"]?["event"]?["const"]?.string
+    return branches.compactMap { branch in
+      let name = branch["$ref"]?.string.map { String($0.dropFirst("#/$defs/".count)) } ?? ""
+      return schema.root["$defs"]?[name]?["properties"]?["event"]?["const"]?.string
     }
   }
 
@@ -157,7 +173,7 @@ private func id(_ value: Int) -> JSONValue { .number(String(value)) }
       (Data(#"{"command":"scrub","args":[1,"exact"],"id":"s1"}"#.utf8), .string("s1"), ["seeked"]),
       (Data(#"{"command":"step","args":[2],"id":7}"#.utf8), id(7), ["stepped"]),
       (Data("step -1".utf8), nil, ["stepped"]),
-      (Data(#"{"command":"rate","args":[2],"id":2.5}"#.utf8), .number("2.5"), ["rate"]),
+      (Data(#"{"command":"rate","args":[2],"id":2.5}"#.utf8), .number(2.5), ["rate"]),
       (Data(#"{"command":"play","id":"p"}"#.utf8), .string("p"), ["state"]),
       (Data("wait 0.5".utf8), nil, ["waited"]),
       (Data(#"{"command":"wait","args":["position",">=",2.5],"id":"w"}"#.utf8), .string("w"), ["waited"]),
@@ -210,7 +226,7 @@ private func id(_ value: Int) -> JSONValue { .number(String(value)) }
       events.first { $0["seq"]?.int == ordinal || ($0["seq"] == nil && $0["id"]?.int == ordinal) }
     }
     #expect(answer(1)?["ms"] == nil, "no wall-clock timing on the virtual clock")
-    #expect(answer(2)?["moved"] == id(2) && answer(3)?["moved"] == .number("-1"))
+    #expect(answer(2)?["moved"] == id(2) && answer(3)?["moved"] == .number(-1))
     #expect(answer(4)?["rate"]?.double == 2)
     #expect(answer(8)?["code"]?.string == "wait_timeout")
     #expect(answer(10)?["code"]?.string == "wait_impossible")

@@ -1,42 +1,60 @@
-// A small JSON parser and JSON Schema validator for the tests of vpk's --json output.
+// vpk's --json output against a JSON Schema, checked by the field's reference validator: Python's jsonschema (from
+// PyPI; scripts/bootstrap installs it), run by scripts/validate-json once for a whole batch of lines. That script
+// checks the schema against its draft's metaschema, then every line, and adds the one rule JSON Schema lacks: an
+// integer is written without a point or exponent (`2`, never `2.0`). A missing python3 or jsonschema throws, telling
+// to run scripts/bootstrap; the tests never skip.
 //
-// The parser keeps each number's text, so an integer (`2`) and a number written with a point (`2.0`) stay
-// different: vpk writes integers without a point, and the schema says which fields are integers.
-//
-// The validator knows exactly the keywords schema/*.schema.json use (type, const, enum, properties, required,
-// additionalProperties: false, items, oneOf, minimum, $ref to #/$defs/…, and the annotations $schema, title,
-// description, $comment, $defs). Any other keyword throws when the schema is loaded, so the schema cannot grow a
-// rule this validator would silently ignore. One deliberate difference from JSON Schema 2020-12: `integer` matches
-// only numbers written without a fraction or exponent (the spec would also accept `2.0`).
+// JSONValue reads a line (with Foundation's JSONDecoder) so the tests can look at its fields.
 
 import Foundation
 
-/// A JSON value as written.
-public indirect enum JSONValue: Sendable, Equatable, CustomStringConvertible {
-  /// Members in the order written.
-  case object([JSONMember])
+/// A JSON value, to look at an event's fields.
+public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
+  case object([String: JSONValue])
   case array([JSONValue])
   case string(String)
-  /// A number as its text (`12`, `-0.5`, `1e-07`).
-  case number(String)
+  case number(Double)
   case bool(Bool)
   case null
 
-  /// Parses one complete JSON text (RFC 8259, no duplicate keys); throws on anything else.
+  /// Parses one JSON text; throws when it is not JSON.
   public static func parse(_ text: String) throws -> JSONValue {
-    var parser = JSONParser(Array(text.utf8))
-    return try parser.document()
+    try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let bool = try? container.decode(Bool.self) {
+      self = .bool(bool)
+    } else if let number = try? container.decode(Double.self) {
+      self = .number(number)
+    } else if let string = try? container.decode(String.self) {
+      self = .string(string)
+    } else if let array = try? container.decode([JSONValue].self) {
+      self = .array(array)
+    } else {
+      self = .object(try container.decode([String: JSONValue].self))
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    switch self {
+    case .object(let members): try container.encode(members)
+    case .array(let values): try container.encode(values)
+    case .string(let string): try container.encode(string)
+    case .number(let number): try container.encode(number)
+    case .bool(let bool): try container.encode(bool)
+    case .null: try container.encodeNil()
+    }
   }
 
   /// The member `key` of an object.
   public subscript(key: String) -> JSONValue? {
     guard case .object(let members) = self else { return nil }
-    return members.first { $0.key == key }?.value
-  }
-
-  public var keys: [String] {
-    guard case .object(let members) = self else { return [] }
-    return members.map(\.key)
+    return members[key]
   }
 
   public var string: String? {
@@ -45,396 +63,85 @@ public indirect enum JSONValue: Sendable, Equatable, CustomStringConvertible {
   }
 
   public var double: Double? {
-    if case .number(let text) = self { return Double(text) }
+    if case .number(let number) = self { return number }
     return nil
   }
 
-  /// True for a number written without a fraction or exponent.
-  public var isInteger: Bool {
-    guard case .number(let text) = self else { return false }
-    return !text.contains { $0 == "." || $0 == "e" || $0 == "E" }
-  }
+  /// A number with no fraction, as an Int. (Whether it was written without a point is the schema's check.)
+  public var int: Int? { double.flatMap { Int(exactly: $0) } }
 
-  public var int: Int? { isInteger ? self.double.flatMap { Int(exactly: $0) } : nil }
-
+  /// The value as JSON text, keys sorted.
   public var description: String {
-    switch self {
-    case .object(let members):
-      "{" + members.map { "\(JSONValue.string($0.key)):\($0.value)" }.joined(separator: ",") + "}"
-    case .array(let values): "[" + values.map(\.description).joined(separator: ",") + "]"
-    case .string(let string):
-      "\"" + string.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    case .number(let text): text
-    case .bool(let bool): bool ? "true" : "false"
-    case .null: "null"
-    }
-  }
-
-  /// JSON equality: numbers by value, objects whatever their members' order.
-  public func sameValue(as other: JSONValue) -> Bool {
-    switch (self, other) {
-    case (.number, .number): return self.double == other.double
-    case (.array(let a), .array(let b)): return a.count == b.count && zip(a, b).allSatisfy { $0.sameValue(as: $1) }
-    case (.object(let a), .object(let b)):
-      return a.count == b.count && a.allSatisfy { member in other[member.key].map(member.value.sameValue) ?? false }
-    default: return self == other
-    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "<not encodable>"
   }
 }
 
-public struct JSONMember: Sendable, Equatable {
-  public var key: String
-  public var value: JSONValue
-}
-
-public struct JSONParseError: Error, CustomStringConvertible {
-  public var description: String
-}
-
-private struct JSONParser {
-  private let bytes: [UInt8]
-  private var index = 0
-  private var depth = 0
-
-  init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-  mutating func document() throws -> JSONValue {
-    let value = try self.value()
-    skipSpace()
-    guard index == bytes.count else { throw fail("text after the value") }
-    return value
-  }
-
-  private func fail(_ what: String) -> JSONParseError {
-    JSONParseError(description: "invalid JSON at byte \(index): \(what)")
-  }
-
-  private mutating func skipSpace() {
-    while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
-  }
-
-  private mutating func take(_ literal: String) -> Bool {
-    let literalBytes = Array(literal.utf8)
-    guard bytes.count - index >= literalBytes.count, Array(bytes[index..<index + literalBytes.count]) == literalBytes
-    else { return false }
-    index += literalBytes.count
-    return true
-  }
-
-  private mutating func value() throws -> JSONValue {
-    skipSpace()
-    guard index < bytes.count else { throw fail("a value was expected") }
-    switch bytes[index] {
-    case UInt8(ascii: "{"): return try object()
-    case UInt8(ascii: "["): return try array()
-    case UInt8(ascii: "\""): return .string(try string())
-    case UInt8(ascii: "t") where take("true"): return .bool(true)
-    case UInt8(ascii: "f") where take("false"): return .bool(false)
-    case UInt8(ascii: "n") where take("null"): return .null
-    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
-    default: throw fail("unexpected character")
-    }
-  }
-
-  private mutating func nested<T>(_ body: (inout JSONParser) throws -> T) throws -> T {
-    depth += 1
-    defer { depth -= 1 }
-    guard depth <= 64 else { throw fail("nested too deeply") }
-    return try body(&self)
-  }
-
-  private mutating func object() throws -> JSONValue {
-    try nested { parser in
-      parser.index += 1
-      var members: [JSONMember] = []
-      parser.skipSpace()
-      if parser.take("}") { return .object(members) }
-      while true {
-        parser.skipSpace()
-        guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else {
-          throw parser.fail("a key was expected")
-        }
-        let key = try parser.string()
-        guard !members.contains(where: { $0.key == key }) else { throw parser.fail("duplicate key \"\(key)\"") }
-        parser.skipSpace()
-        guard parser.take(":") else { throw parser.fail("':' was expected") }
-        members.append(JSONMember(key: key, value: try parser.value()))
-        parser.skipSpace()
-        if parser.take("}") { return .object(members) }
-        guard parser.take(",") else { throw parser.fail("',' or '}' was expected") }
-      }
-    }
-  }
-
-  private mutating func array() throws -> JSONValue {
-    try nested { parser in
-      parser.index += 1
-      var values: [JSONValue] = []
-      parser.skipSpace()
-      if parser.take("]") { return .array(values) }
-      while true {
-        values.append(try parser.value())
-        parser.skipSpace()
-        if parser.take("]") { return .array(values) }
-        guard parser.take(",") else { throw parser.fail("',' or ']' was expected") }
-      }
-    }
-  }
-
-  private mutating func string() throws -> String {
-    index += 1
-    var scalars = String.UnicodeScalarView()
-    var run: [UInt8] = []
-    func flush() throws {
-      guard !run.isEmpty else { return }
-      guard let text = String(bytes: run, encoding: .utf8) else { throw fail("a string that is not UTF-8") }
-      scalars.append(contentsOf: text.unicodeScalars)
-      run.removeAll()
-    }
-    while index < bytes.count {
-      let byte = bytes[index]
-      index += 1
-      switch byte {
-      case UInt8(ascii: "\""):
-        try flush()
-        return String(scalars)
-      case UInt8(ascii: "\\"):
-        try flush()
-        guard index < bytes.count else { break }
-        let escape = bytes[index]
-        index += 1
-        switch escape {
-        case UInt8(ascii: "\""): scalars.append("\"")
-        case UInt8(ascii: "\\"): scalars.append("\\")
-        case UInt8(ascii: "/"): scalars.append("/")
-        case UInt8(ascii: "b"): scalars.append("\u{08}")
-        case UInt8(ascii: "f"): scalars.append("\u{0C}")
-        case UInt8(ascii: "n"): scalars.append("\n")
-        case UInt8(ascii: "r"): scalars.append("\r")
-        case UInt8(ascii: "t"): scalars.append("\t")
-        case UInt8(ascii: "u"):
-          var code = try hex4()
-          if (0xD800..<0xDC00).contains(code) {
-            guard take("\\u") else { throw fail("a lone surrogate") }
-            let low = try hex4()
-            guard (0xDC00..<0xE000).contains(low) else { throw fail("a lone surrogate") }
-            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-          }
-          guard let scalar = Unicode.Scalar(code) else { throw fail("a lone surrogate") }
-          scalars.append(scalar)
-        default: throw fail("an unknown escape")
-        }
-      case 0x00..<0x20: throw fail("a control character in a string")
-      default: run.append(byte)
-      }
-    }
-    throw fail("a string that does not end")
-  }
-
-  private mutating func hex4() throws -> UInt32 {
-    guard bytes.count - index >= 4,
-      let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
-    else { throw fail("\\u needs four hex digits") }
-    index += 4
-    return code
-  }
-
-  private mutating func number() throws -> String {
-    let start = index
-    func digits() -> Int {
-      let first = index
-      while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-      return index - first
-    }
-    if bytes[index] == UInt8(ascii: "-") { index += 1 }
-    let leadingZero = index < bytes.count && bytes[index] == UInt8(ascii: "0")
-    let whole = digits()
-    guard whole > 0, !(leadingZero && whole > 1) else { throw fail("a malformed number") }
-    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-      index += 1
-      guard digits() > 0 else { throw fail("a malformed number") }
-    }
-    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-      index += 1
-      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-      guard digits() > 0 else { throw fail("a malformed number") }
-    }
-    return String(decoding: bytes[start..<index], as: UTF8.self)
-  }
-}
-
-// MARK: - Schema
-
-/// A schema this validator cannot apply faithfully (an unknown keyword, a $ref it cannot follow …).
+/// A schema that cannot be used (invalid against its metaschema, a $ref that leads nowhere …), or a validator that
+/// cannot run.
 public struct JSONSchemaError: Error, CustomStringConvertible {
   public var description: String
 }
 
-/// A JSON Schema restricted to the keywords vpk's schemas use; see the top of this file.
+/// A JSON Schema, applied by scripts/validate-json.
 public struct JSONSchema: Sendable {
+  public let text: String
+  /// The schema itself, to read its definitions.
   public let root: JSONValue
 
-  /// Keywords that only describe and never constrain.
-  static let annotations: Set<String> = ["$schema", "$comment", "title", "description"]
-  static let assertions: Set<String> = [
-    "type", "const", "enum", "properties", "required", "additionalProperties", "items", "oneOf", "minimum", "$ref",
-  ]
-  static let types: Set<String> = ["object", "array", "string", "number", "integer", "boolean", "null"]
-
-  /// Parses the schema and checks that every keyword in it is one this validator applies.
   public init(text: String) throws {
+    self.text = text
     root = try JSONValue.parse(text)
-    try check(root, at: "#", isRoot: true)
   }
 
   public init(contentsOf url: URL) throws {
     try self.init(text: String(contentsOf: url, encoding: .utf8))
   }
 
-  /// The schema a `$ref` (`#/$defs/<name>`) names.
-  public func resolve(_ reference: String) throws -> JSONValue {
-    let prefix = "#/$defs/"
-    guard reference.hasPrefix(prefix), let target = root["$defs"]?[String(reference.dropFirst(prefix.count))] else {
-      throw JSONSchemaError(description: "cannot follow $ref \(reference): only #/$defs/<name> that exist")
+  /// Checks the schema against its metaschema, then each line against the schema, in one run of
+  /// scripts/validate-json. Returns each line's errors (`<JSON pointer>: <message>`; none when it is valid), in the
+  /// lines' order. Throws when the schema is unusable or the validator cannot run.
+  public func errors(inLines lines: [String]) throws -> [[String]] {
+    guard !lines.contains(where: { $0.contains("\n") }) else {
+      throw JSONSchemaError(description: "a line to validate holds a newline")
     }
-    return target
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vpk-schema-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let schemaFile = folder.appendingPathComponent("schema.json")
+    let linesFile = folder.appendingPathComponent("lines.jsonl")
+    try text.write(to: schemaFile, atomically: false, encoding: .utf8)
+    try lines.map { $0 + "\n" }.joined().write(to: linesFile, atomically: false, encoding: .utf8)
+
+    let script = TestMedia.packageRoot.appendingPathComponent("scripts/validate-json")
+    let run = try Tool.run("python3", [script.path, schemaFile.path, linesFile.path])
+    let printed = try? JSONSerialization.jsonObject(with: run.stdout) as? [String: Any]
+    guard let printed else {
+      throw JSONSchemaError(
+        description: "scripts/validate-json failed (status \(run.status)); run scripts/bootstrap if jsonschema is "
+          + "missing:\n\(run.stderr)")
+    }
+    if let problem = printed["schema_error"] as? String {
+      throw JSONSchemaError(description: "the schema is unusable: \(problem)")
+    }
+    guard printed["lines"] as? Int == lines.count, let found = printed["errors"] as? [[String: Any]] else {
+      throw JSONSchemaError(description: "scripts/validate-json answered for other lines: \(printed)")
+    }
+    var errors = [[String]](repeating: [], count: lines.count)
+    for error in found {
+      guard let line = error["line"] as? Int, errors.indices.contains(line - 1), let path = error["path"] as? String,
+        let message = error["message"] as? String
+      else { throw JSONSchemaError(description: "scripts/validate-json printed an odd error: \(error)") }
+      errors[line - 1].append("\(path.isEmpty ? "/" : path): \(message)")
+    }
+    return errors
   }
 
-  private func check(_ schema: JSONValue, at path: String, isRoot: Bool = false) throws {
-    guard case .object(let members) = schema else {
-      throw JSONSchemaError(description: "\(path): a schema must be an object here")
-    }
-    func bad(_ why: String) -> JSONSchemaError { JSONSchemaError(description: "\(path): \(why)") }
-    for member in members {
-      let key = member.key
-      let value = member.value
-      switch key {
-      case _ where Self.annotations.contains(key):
-        continue
-      case "$defs":
-        guard isRoot, case .object(let definitions) = value else { throw bad("$defs only at the top, as an object") }
-        for definition in definitions { try check(definition.value, at: "\(path)/$defs/\(definition.key)") }
-      case "type":
-        let names: [JSONValue]
-        if case .array(let list) = value { names = list } else { names = [value] }
-        guard !names.isEmpty, names.allSatisfy({ $0.string.map(Self.types.contains) ?? false }) else {
-          throw bad("type must name one or more of \(Self.types.sorted())")
-        }
-      case "const":
-        continue
-      case "enum":
-        guard case .array(let list) = value, !list.isEmpty else { throw bad("enum must be a non-empty array") }
-      case "properties":
-        guard case .object(let properties) = value else { throw bad("properties must be an object") }
-        for property in properties { try check(property.value, at: "\(path)/properties/\(property.key)") }
-      case "required":
-        guard case .array(let list) = value, list.allSatisfy({ $0.string != nil }) else {
-          throw bad("required must be an array of strings")
-        }
-      case "additionalProperties":
-        guard value == .bool(false) else { throw bad("additionalProperties is supported only as false") }
-      case "items":
-        try check(value, at: "\(path)/items")
-      case "oneOf":
-        guard case .array(let list) = value, !list.isEmpty else { throw bad("oneOf must be a non-empty array") }
-        for (index, branch) in list.enumerated() { try check(branch, at: "\(path)/oneOf/\(index)") }
-      case "minimum":
-        guard value.double != nil else { throw bad("minimum must be a number") }
-      case "$ref":
-        guard let reference = value.string else { throw bad("$ref must be a string") }
-        _ = try resolve(reference)
-      default:
-        throw bad("the keyword \(key) is not one this validator knows; teach it to JSONSchema.swift first")
-      }
-    }
-  }
-
-  /// Every way `instance` breaks the schema, as `<pointer>: <what>`; empty when it conforms.
-  public func errors(in instance: JSONValue) throws -> [String] {
-    try errors(instance, against: root, at: "")
-  }
-
-  /// Parses `line` and validates it: every way it is not JSON or breaks the schema; empty when it conforms.
+  /// Every way `line` is not JSON or breaks the schema; empty when it conforms. One validator run per call: give
+  /// many lines to `errors(inLines:)` instead.
   public func errors(inLine line: String) throws -> [String] {
-    let instance: JSONValue
-    do { instance = try JSONValue.parse(line) } catch { return ["\(error)"] }
-    return try errors(in: instance)
-  }
-
-  private func errors(_ instance: JSONValue, against schema: JSONValue, at path: String) throws -> [String] {
-    guard case .object(let keywords) = schema else {
-      throw JSONSchemaError(description: "\(path): a schema must be an object")
-    }
-    let place = path.isEmpty ? "/" : path
-    var found: [String] = []
-    for keyword in keywords {
-      let value = keyword.value
-      switch keyword.key {
-      case _ where Self.annotations.contains(keyword.key), "$defs":
-        continue
-      case "type":
-        let names: [String]
-        if case .array(let list) = value { names = list.compactMap(\.string) } else { names = [value.string ?? ""] }
-        if !names.contains(where: { Self.instance(instance, isOfType: $0) }) {
-          found.append("\(place): \(instance) is not of type \(names.joined(separator: " or "))")
-        }
-      case "const":
-        if !instance.sameValue(as: value) { found.append("\(place): \(instance) is not \(value)") }
-      case "enum":
-        guard case .array(let allowed) = value else { continue }
-        if !allowed.contains(where: instance.sameValue) { found.append("\(place): \(instance) is not one of \(value)") }
-      case "properties":
-        guard case .object(let properties) = value, case .object(let members) = instance else { continue }
-        for member in members {
-          guard let property = properties.first(where: { $0.key == member.key }) else { continue }
-          found += try errors(member.value, against: property.value, at: "\(path)/\(member.key)")
-        }
-      case "required":
-        guard case .array(let names) = value, case .object = instance else { continue }
-        for name in names.compactMap(\.string) where instance[name] == nil {
-          found.append("\(place): \(name) is required")
-        }
-      case "additionalProperties":
-        guard case .object(let members) = instance else { continue }
-        let known = schema["properties"]?.keys ?? []
-        for member in members where !known.contains(member.key) {
-          found.append("\(place): \(member.key) is not allowed here")
-        }
-      case "items":
-        guard case .array(let values) = instance else { continue }
-        for (index, item) in values.enumerated() { found += try errors(item, against: value, at: "\(path)/\(index)") }
-      case "oneOf":
-        guard case .array(let branches) = value else { continue }
-        let results = try branches.map { try errors(instance, against: $0, at: path) }
-        let matching = results.indices.filter { results[$0].isEmpty }
-        if matching.isEmpty {
-          // Show why the closest branch failed (for events: the one whose `event` matched).
-          let closest = results.min { $0.count < $1.count } ?? []
-          found.append("\(place): matches none of the \(branches.count) oneOf schemas; closest: \(closest)")
-        } else if matching.count > 1 {
-          found.append("\(place): matches \(matching.count) of the oneOf schemas (\(matching)), not exactly one")
-        }
-      case "minimum":
-        if let number = instance.double, let minimum = value.double, number < minimum {
-          found.append("\(place): \(instance) is below the minimum \(value)")
-        }
-      case "$ref":
-        found += try errors(instance, against: try resolve(value.string ?? ""), at: path)
-      default:
-        throw JSONSchemaError(description: "\(place): unknown keyword \(keyword.key)")
-      }
-    }
-    return found
-  }
-
-  private static func instance(_ instance: JSONValue, isOfType type: String) -> Bool {
-    switch (type, instance) {
-    case ("object", .object), ("array", .array), ("string", .string), ("number", .number), ("boolean", .bool),
-      ("null", .null):
-      true
-    case ("integer", .number): instance.isInteger
-    default: false
-    }
+    try errors(inLines: [line])[0]
   }
 }
 
