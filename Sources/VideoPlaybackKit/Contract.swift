@@ -69,7 +69,8 @@ public protocol PlaybackInteractorOutput: AnyObject {
   /// `close` unloaded the media; the session is idle.
   func presentClosed(commandID: Int)
   /// The session is over; `reason` says why (quit, end of media, input ended, a signal).
-  func presentShutdown(reason: ShutdownReason, status: PlaybackStatus, commandID: Int?)
+  /// `openInterrupted`: it ended while its media was still opening, and the open was interrupted.
+  func presentShutdown(reason: ShutdownReason, status: PlaybackStatus, openInterrupted: Bool, commandID: Int?)
 }
 
 // MARK: - Interactor

@@ -373,3 +373,39 @@ func session(_ url: URL, _ commands: [String], options: [String] = [], timeout: 
     #expect(result.events("shutdown").last?.id == 1)
   }
 }
+
+/// `quit` sent before the file is ready is answered after the open's outcome: a script that runs
+/// `echo quit | vpk play "$f"` learns that a missing file did not play.
+@Suite struct QuitWhileOpeningTests {
+  @Test(arguments: ["/nonexistent/vpk-missing.mp4", "https://example.invalid/a.mp4"])
+  func quitBeforeReadyReportsTheFailedOpenAndExitsThree(path: String) throws {
+    let result = try VPKProcess.run(["play", path], input: .text("quit\n"))
+    let error = try #require(result.events("error").first)
+    #expect(error.fields["code"] != nil)
+    #expect(result.events("shutdown").last?.fields["reason"] == "open failed")
+    #expect(result.status == 3)
+  }
+
+  @Test(arguments: CraftedFile.allCases)
+  func quitBeforeReadyOfARefusedFileExitsThree(file: CraftedFile) throws {
+    let url = try CraftedMedia.url(for: file)
+    defer { CraftedMedia.remove(url) }
+    let result = try VPKProcess.run(["play", url.path], input: .text("quit\n"))
+    #expect(result.events("error").first?.fields["code"] == "refused_format", "\(file)")
+    #expect(result.status == 3, "\(file)")
+  }
+
+  @Test func quitWhileAFIFOWithNoWriterOpensInterruptsTheOpen() throws {
+    // Given a FIFO no one writes to: opening it blocks in the kernel
+    let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("vpk-quit-fifo-\(getpid())").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    defer { unlink(fifo) }
+    // When quit arrives, Then after the grace time the open is interrupted and the shutdown says so
+    let result = try VPKProcess.run(["play", fifo], input: .text("quit\n"), timeout: 30)
+    let shutdown = try #require(result.events("shutdown").last)
+    #expect(shutdown.fields["reason"] == "quit")
+    #expect(shutdown.fields["open"] == "interrupted")
+    #expect(shutdown.fields["state"] == "loading")
+    #expect(result.status == 3)
+  }
+}

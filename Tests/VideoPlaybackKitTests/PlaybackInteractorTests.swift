@@ -796,3 +796,64 @@ private func expectation(
     #expect(h.report?.commandErrors.first?.source == source)
   }
 }
+
+/// `quit` sent before the file is ready: the open's outcome comes first, and an open that hangs is
+/// interrupted after the grace time, the shutdown saying so.
+@MainActor
+@Suite struct PlaybackInteractorQuitWhileOpeningTests {
+  @Test func quitBeforeAFailedOpenReportsTheErrorAndExitsThree() {
+    // Given a session whose file is still opening
+    let h = InteractorHarness()
+    h.interactor.start()
+    // When quit arrives, and then the open fails
+    h.interactor.submit(.quit)
+    #expect(h.router.exitCodes.isEmpty)
+    h.manager.failToOpen(.fileNotFound)
+    // Then the error is told before the shutdown, and the exit status says the media could not be opened
+    #expect(h.output.lines.suffix(2) == ["error #0 file_not_found", "shutdown #0 open failed"])
+    #expect(h.router.exitCodes == [SessionExitCode.mediaUnreadable])
+  }
+
+  @Test func quitBeforeASuccessfulOpenWaitsForReady() {
+    let h = InteractorHarness()
+    h.interactor.start()
+    h.interactor.submit(.quit)
+    h.manager.becomeReady()
+    #expect(h.output.lines.suffix(2) == ["ready #0 clip.mp4", "shutdown #1 quit"])
+    #expect(h.router.exitCodes == [0])
+  }
+
+  @Test func quitInterruptsAnOpenThatHangsAndSaysSo() async throws {
+    // Given an open that never finishes (a FIFO with no writer) and a short grace time
+    let h = InteractorHarness(openGrace: 0.01)
+    h.interactor.start()
+    // When quit arrives and the grace time passes
+    h.interactor.submit(.quit)
+    while h.router.exitCodes.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+    // Then the session ends on the quit, the open interrupted, the manager shut down, and exit 3
+    #expect(h.output.lines.last == "shutdown #1 quit open interrupted")
+    #expect(h.output.shutdownStatus?.state == .loading)
+    #expect(h.manager.isShutDown)
+    #expect(h.router.exitCodes == [SessionExitCode.mediaUnreadable])
+  }
+
+  @Test func quitAfterAnOpenCommandThatHangsExitsZero() async throws {
+    // Given an idle session whose `open` hangs
+    let h = InteractorHarness(path: nil, openGrace: 0.01)
+    h.interactor.start()
+    h.interactor.submit(.open("fifo"))
+    h.interactor.submit(.quit)
+    while h.router.exitCodes.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+    // Then the shutdown says the open was interrupted; the session's own media never failed
+    #expect(h.output.lines.last == "shutdown #2 quit open interrupted")
+    #expect(h.router.exitCodes == [0])
+  }
+
+  @Test func aSignalWhileOpeningSaysTheOpenWasInterrupted() {
+    let h = InteractorHarness()
+    h.interactor.start()
+    h.interactor.terminate(.interrupt)
+    #expect(h.output.lines.last == "shutdown #0 SIGINT open interrupted")
+    #expect(h.router.exitCodes == [SessionExitCode.interrupted])
+  }
+}

@@ -488,6 +488,18 @@ struct PlaybackPresenterEventTests {
     // and the view is asked to leave the output clean each time
     #expect(harness.view.finishCount == 3)
   }
+  @Test func shutdownWhileOpeningSaysTheOpenWasInterrupted() {
+    // Given a presenter, When the session ends on a quit while its file is still opening
+    let harness = PresenterHarness()
+    harness.presenter.presentShutdown(
+      reason: .quit, status: status(.loading, position: 0, duration: nil), openInterrupted: true, commandID: 1)
+    // Then the line says the open was interrupted, in text and as a JSON field
+    #expect(
+      harness.view.texts == [
+        "shutdown #1 reason=quit open=interrupted state=loading position=0.000 frames_decoded=123 decode_errors=0"
+      ])
+    #expect(harness.view.events.first?.fields.contains(.init("open", .string("interrupted"))) == true)
+  }
 
   @Test func timesInJSONAreRoundedToMicroseconds() {
     // Given a presenter

@@ -59,9 +59,9 @@ final class InteractorOutputSpy: PlaybackInteractorOutput {
     lines.append("expect #\(commandID) \(held ? "pass" : "fail") \(expectation.field.rawValue)")
   }
   func presentClosed(commandID: Int) { lines.append("closed #\(commandID)") }
-  func presentShutdown(reason: ShutdownReason, status: PlaybackStatus, commandID: Int?) {
+  func presentShutdown(reason: ShutdownReason, status: PlaybackStatus, openInterrupted: Bool, commandID: Int?) {
     shutdownStatus = status
-    lines.append("shutdown #\(commandID ?? 0) \(reason.text)")
+    lines.append("shutdown #\(commandID ?? 0) \(reason.text)" + (openInterrupted ? " open interrupted" : ""))
   }
 }
 
@@ -116,9 +116,10 @@ struct InteractorHarness {
 
   init(
     options: PlaybackOptions = PlaybackOptions(autoplay: false), path: String? = "clip.mp4",
-    baseDirectory: String? = nil
+    baseDirectory: String? = nil, openGrace: Double = 2
   ) {
-    interactor = PlaybackInteractor(path: path, options: options, baseDirectory: baseDirectory, router: router)
+    interactor = PlaybackInteractor(
+      path: path, options: options, baseDirectory: baseDirectory, router: router, openGrace: openGrace)
     interactor.presenter = output
     router.managerDelegate = interactor
     // The first file's manager is the harness's own, so tests can drive it.

@@ -60,12 +60,20 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
   /// The last error reported, for `expect error`: its code and whether a command caused it.
   private var lastError: (code: PlaybackError.Code, commandID: Int?)?
   private var report = SessionReport()
+  private let openGrace: Double
+  /// Running while a `quit` waits for the file that is opening.
+  private var openGraceTimer: Task<Void, Never>?
 
   /// - Parameters:
   ///   - path: the file to open at start, nil to start idle (`vpk play --idle`, scripts).
   ///   - router: makes the playback manager for every file, and closes the session.
-  public init(path: String?, options: PlaybackOptions, baseDirectory: String? = nil, router: any PlaybackRouting) {
+  ///   - openGrace: real seconds `quit` waits for a file that is still opening before interrupting it.
+  public init(
+    path: String?, options: PlaybackOptions, baseDirectory: String? = nil, router: any PlaybackRouting,
+    openGrace: Double = 2
+  ) {
     self.router = router
+    self.openGrace = openGrace
     self.initialPath = path
     self.options = options
     self.baseDirectory = baseDirectory
@@ -137,6 +145,28 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
       queue.removeFirst()
       run(head)
     }
+    if phase == .loading, case .command(let numbered)? = queue.first, numbered.command == .quit {
+      waitForOpenThenQuit(numbered)
+    }
+  }
+
+  /// `quit` while the file is opening: the open gets `openGrace` real seconds to finish (then its
+  /// `ready` or `error` comes first, as for any command sent before `ready`); after that it is
+  /// interrupted and the session ends, the shutdown saying the open was interrupted.
+  private func waitForOpenThenQuit(_ quit: NumberedCommand) {
+    guard openGraceTimer == nil else { return }
+    let grace = openGrace
+    openGraceTimer = Task { @MainActor [weak self] in
+      try? await Task.sleep(nanoseconds: UInt64(grace * 1e9))
+      guard let self, self.phase == .loading, case .command(let head)? = self.queue.first, head.id == quit.id else {
+        return
+      }
+      self.queue.removeFirst()
+      self.report.commandCount += 1
+      // The command line's file never opened: a script must not be told it played.
+      let code = self.openCommandID == nil ? SessionExitCode.mediaUnreadable : SessionExitCode.success
+      self.close(reason: .quit, exitCode: code, commandID: quit.id)
+    }
   }
 
   private func canRun(_ pending: Pending) -> Bool {
@@ -145,8 +175,9 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     guard case .command(let numbered) = pending else { return true }
     switch numbered.command {
     case .help: return true
-    // Quit waits for the work before it, so each gets its answer; it need not wait for the file.
-    case .quit: return outstanding.isEmpty
+    // Quit waits for the work before it, so each gets its answer, and for the file that is opening, so
+    // its outcome is told (`waitForOpenThenQuit` interrupts an open that takes too long).
+    case .quit: return phase != .loading && outstanding.isEmpty
     case .scrub, .skip: return phase != .loading && outstanding.allSatisfy(\.isSeek)
     default: return phase != .loading && outstanding.isEmpty
     }
@@ -512,6 +543,8 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
 
   private func close(reason: ShutdownReason, exitCode: Int32, commandID: Int?) {
     guard phase != .closed else { return }
+    openGraceTimer?.cancel()
+    let openInterrupted = phase == .loading
     // Closing abruptly (a signal) answers the seeks still running: none of them landed.
     for seek in outstandingSeeks where seek.id != Self.internalSeekID {
       presenter?.presentSuperseded(id: seek.id, by: nil)
@@ -520,7 +553,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput, PlaybackManagerD
     let status = currentStatus()
     phase = .closed
     manager?.shutdown()
-    presenter?.presentShutdown(reason: reason, status: status, commandID: commandID)
+    presenter?.presentShutdown(reason: reason, status: status, openInterrupted: openInterrupted, commandID: commandID)
     let code =
       exitCode == SessionExitCode.success && !report.failedChecks.isEmpty ? SessionExitCode.checksFailed : exitCode
     router.closeSession(exitCode: code, report: report)

@@ -276,9 +276,12 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
     view?.displayEvent(model)
   }
 
-  public func presentShutdown(reason: ShutdownReason, status: PlaybackStatus, commandID: Int?) {
+  public func presentShutdown(
+    reason: ShutdownReason, status: PlaybackStatus, openInterrupted: Bool = false, commandID: Int?
+  ) {
     var event = builder("shutdown", commandID, severity: .notice)
     event.string("reason", reason.text)
+    if openInterrupted { event.string("open", "interrupted") }
     event.string("state", status.state.rawValue)
     event.time("position", status.position)
     if let duration = status.duration { event.time("duration", duration) }
