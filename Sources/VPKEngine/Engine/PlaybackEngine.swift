@@ -14,145 +14,112 @@
 // once; on the virtual clock time stands still until a wait moves it, and then jumps from one due
 // frame to the next. On the virtual clock the engine also finishes decoding ahead before it
 // answers anything, so what a session observes never depends on thread timing.
+//
+// Where to read on: this file holds the engine's state, what other threads call (`post`, `snapshot`,
+// `currentFrame`) and the play loop (`run`, `runOnce`, sleeping). The engine thread's work is split by concern:
+// +Commands applies the mailbox, +Decoding decodes ahead, +Presenting puts frames on screen and reaches the end,
+// +Seeking, +Stepping and +Waiting carry out those commands. State of one concern lives in a leaf type:
+// EngineMailbox, ProgressMarks, LatenessWindow, WaitTracker, RealTimeLoad. No FFmpeg type is used here: MediaSource
+// (FFmpeg/) is the engine's only way to the file.
 
-import CFFmpeg
 import Foundation
 import Synchronization
 import VideoPlaybackKit
 
-/// What the engine reports; the manager hands each to its delegate on the main actor.
-enum EngineEvent: Sendable {
-  case ready(MediaInfo)
-  case failedToOpen(PlaybackError)
-  case progress(Double)
-  case seeked(SeekResult)
-  case superseded(Int, by: Int)
-  case stepped(StepResult)
-  case waited(WaitResult)
-  case ended(Double, loops: Int)
-  case error(PlaybackError)
-}
-
 final class PlaybackEngine: @unchecked Sendable {
-  enum Message {
-    case play
-    case pause
-    case seek(SeekRequest, requestedAt: UInt64)
-    case step(StepRequest)
-    case rate(Double)
-    case wait(PlaybackWait)
-    case shutdown
-  }
+  typealias Message = EngineMailbox.Message
 
   /// Frames decoded ahead of the clock: paused, seeking, and on the free and virtual clocks.
-  private static let framesAhead = 6
+  static let framesAhead = 6
   /// Playing on the wall clock, frames decoded ahead: as many as fit in `wallAheadBytes`, within these
   /// bounds. A deeper queue means fewer, longer refills, and fewer wake-ups of the decoder's threads.
-  private static let wallFramesAhead = 6...30
-  private static let wallAheadBytes = 24 << 20
+  static let wallFramesAhead = 6...30
+  static let wallAheadBytes = 24 << 20
   /// While playing on the wall clock, decoding ahead resumes only when this few frames are left and
   /// then fills up in one go: fewer wake-ups per frame than topping up one by one.
-  private static let refillBelow = 2
+  static let refillBelow = 2
   /// Frames a backward step keeps while it decodes; a longer step seeks to the frame it found.
-  private static let stepFramesKept = 16
+  static let stepFramesKept = 16
   /// At most one decode-error event a second of clock time; the count is always in `status`.
-  private static let errorReportInterval = 1.0
+  static let errorReportInterval = 1.0
   /// Playing on the wall clock, one decoder thread may use this share of real time (its CPU time per second of
-  /// media, times the rate) before playing goes back to FFmpeg's threads: above it, a run of hard frames would
-  /// leave too little margin to keep them on time.
+  /// media, times the rate) before playing goes back to FFmpeg's threads (see `RealTimeLoad`).
   static let realtimeLoadLimit = 0.5
   /// Frame lateness samples kept for the p99 in `status` (wall clock).
-  private static let latenessSamples = 4096
+  static let latenessSamples = 4096
 
-  /// A decoded frame placed on the timeline: `offset` is the length of the loop passes before it.
-  private struct Scheduled {
-    var frame: DecodedFrame
-    var offset: Double
-    /// Clock time when it was decoded: a frame is shown late only if it was decoded after its due time.
-    var decodedAt: Double
-    var due: Double { frame.time + offset }
-  }
+  // MARK: - Given at init
 
-  /// A wait being carried out.
-  private struct ActiveWait {
-    var request: PlaybackWait
-    /// Clock time when the wait gives up, and (for `elapsed`) when it is done.
-    var timeoutAt: Double?
-    var elapsedAt: Double?
-    /// Free clock: `elapsed` is media time, so the wait ends at this position.
-    var elapsedPosition: Double?
-    var loopsAtStart: Int
-  }
+  let path: String
+  let configuration: PlaybackConfiguration
+  let access: MediaAccess
+  let emit: @Sendable (EngineEvent) -> Void
 
-  private let path: String
-  private let configuration: PlaybackConfiguration
-  private let realtimeLoadLimit: Double
-  private let access: MediaAccess
-  private let emit: @Sendable (EngineEvent) -> Void
+  // MARK: - Shared with other threads, guarded by `condition`
 
-  // Shared with the main actor, guarded by `condition`.
-  private let condition = NSCondition()
+  let condition = NSCondition()
   /// Signalled when the engine thread has finished.
-  private let finished = DispatchSemaphore(value: 0)
+  let finished = DispatchSemaphore(value: 0)
   /// Interrupts FFmpeg's blocking I/O on shutdown.
-  private let stopFlag = StopFlag()
+  let stopFlag = StopFlag()
   /// True while the thread is opening the file.
-  private let opening = Atomic<Bool>(true)
-  private var mailbox: [Message] = []
-  private var clock: EngineClock
+  let opening = Atomic<Bool>(true)
+  var mailbox = EngineMailbox()
+  var clock: EngineClock
   /// The virtual clock's time: moved only by waits.
-  private var virtualNow = 0.0
-  private var current: DecodedFrame?
+  var virtualNow = 0.0
+  var current: DecodedFrame?
   /// The loop offset of the frame on screen: timeline minus media time.
-  private var presentedOffset = 0.0
-  private var duration = 0.0
-  private var framesDecoded = 0
-  private var decodeErrors = 0
-  private var loops = 0
-  private var hasVideo = false
-  private var timeBase: (num: Int32, den: Int32) = (0, 1)
+  var presentedOffset = 0.0
+  var duration = 0.0
+  var framesDecoded = 0
+  var decodeErrors = 0
+  var loops = 0
+  var hasVideo = false
+  var timeBase: (num: Int32, den: Int32) = (0, 1)
   /// `lastFrameEnd` as last published to other threads.
-  private var lastFrameEndShared = 0.0
-  private var lateness: [Double] = []
-  private var latenessNext = 0
+  var lastFrameEndShared = 0.0
+  var lateness = LatenessWindow(capacity: PlaybackEngine.latenessSamples)
   /// `ahead` as last published to other threads: on the wall clock the frames in it whose time has
   /// come are on screen before the engine thread presents them.
-  private var aheadShared: [Scheduled] = []
+  var aheadShared: [ScheduledFrame] = []
   /// How many times the thread has woken from a sleep: a diagnostic for tests of lazy presentation.
-  private var wakeups = 0
+  var wakeups = 0
   /// The decoder's threads: a diagnostic for tests of real-time decoding.
-  private var decoderThreads = 0
+  var decoderThreads = 0
 
-  // The engine thread's own.
-  private var source: MediaSource?
-  private var ahead: [Scheduled] = [] {
+  // MARK: - The engine thread's own
+
+  var source: MediaSource?
+  /// Frames decoded and not yet presented, in order.
+  var ahead: [ScheduledFrame] = [] {
     // Only the wall clock shows frames the thread has not presented; the other clocks present each one as it comes due.
     didSet { if clock.kind == .wall { withLock { aheadShared = ahead } } }
   }
-  private var sourceEnded = false
+  var sourceEnded = false
   /// The loop offset of the frames being decoded now, and where the current pass's frames end.
-  private var decodeOffset = 0.0
-  private var decodedPassEnd = 0.0
+  var decodeOffset = 0.0
+  var decodedPassEnd = 0.0
+  /// The timeline offset of the pass on screen, for the length of a loop pass.
+  var previousPassOffset = 0.0
   /// Whether playback should run: the interactor's intent, which the engine never changes itself.
-  private var playing = false
+  var playing = false
   /// The end was reached (and reported); the clock stands still until a seek moves playback away.
-  private var atEnd = false
+  var atEnd = false
   /// Where the newest presented frame ends on the timeline: the end of the media as the decoder sees it.
-  private var lastFrameEnd = 0.0
-  private var nextProgressMark: Double?
-  private var reportedErrors = 0
-  private var lastErrorReport = -Double.infinity
-  private var readErrorReported = false
-  private var activeWait: ActiveWait?
+  var lastFrameEnd = 0.0
+  var progressMarks: ProgressMarks
+  /// Decode errors already reported, when, and whether the read error was.
+  var reportedErrors = 0
+  var lastErrorReport = -Double.infinity
+  var readErrorReported = false
+  var waits = WaitTracker()
   /// A refill of the frames ahead is under way (see `refillBelow`).
-  private var refilling = false
+  var refilling = false
   /// How many frames playing on the wall clock keeps ahead (from the first frame's size).
-  private var wallAheadLimit = PlaybackEngine.framesAhead
-  /// Decoding on one thread while playing on the wall clock: the thread's CPU seconds and the media seconds
-  /// decoded since the last check against `realtimeLoadLimit`.
-  private var realtimeLoad = (cpu: 0.0, media: 0.0)
-  /// One decoder thread could not keep up at this rate: playing uses FFmpeg's threads until the rate changes.
-  private var realtimeTooSlow = false
+  var wallAheadLimit = PlaybackEngine.framesAhead
+  /// Whether one decoder thread keeps up while playing on the wall clock.
+  var realtimeLoad: RealTimeLoad
 
   init(
     path: String, configuration: PlaybackConfiguration, access: MediaAccess = MediaAccess(),
@@ -160,10 +127,11 @@ final class PlaybackEngine: @unchecked Sendable {
   ) {
     self.path = path
     self.configuration = configuration
-    self.realtimeLoadLimit = realtimeLoadLimit
     self.access = access
     self.emit = emit
     self.clock = EngineClock(kind: configuration.clock)
+    self.progressMarks = ProgressMarks(interval: configuration.progressInterval)
+    self.realtimeLoad = RealTimeLoad(limit: realtimeLoadLimit)
   }
 
   // MARK: - Any thread
@@ -192,7 +160,7 @@ final class PlaybackEngine: @unchecked Sendable {
 
   func post(_ message: Message) {
     condition.lock()
-    mailbox.append(message)
+    mailbox.post(message)
     condition.signal()
     condition.unlock()
   }
@@ -204,14 +172,10 @@ final class PlaybackEngine: @unchecked Sendable {
     let timeline = clock.position(at: now())
     let visible = visibleLocked(at: timeline)
     let position = min(max(0, timeline - visible.offset), limit)
-    var p99: Double?
-    if clock.kind == .wall, !lateness.isEmpty {
-      let sorted = lateness.sorted()
-      p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)] * 1000
-    }
+    let p99 = clock.kind == .wall ? lateness.p99Milliseconds : nil
     return PlaybackSnapshot(
       position: MediaTime(seconds: position), framesDecoded: framesDecoded, decodeErrors: decodeErrors,
-      loops: loops + (visible.offset > presentedOffset + 1e-9 ? 1 : 0), latenessP99: p99)
+      loops: loops + (visible.offset > presentedOffset + TimeTolerance.sameInstant ? 1 : 0), latenessP99: p99)
   }
 
   /// The frame on screen with its MD5 (computed on the caller's thread), nil with no video frame.
@@ -223,46 +187,76 @@ final class PlaybackEngine: @unchecked Sendable {
     return frame?.identity(timeBase: timeBase)
   }
 
+  /// `wakeups`, read under the lock.
+  var wakeupCount: Int { withLock { wakeups } }
+
+  /// Threads of the decoder, as last published (for tests).
+  var decoderThreadCount: Int { withLock { decoderThreads } }
+
   /// The frame on screen at timeline time `timeline` and its loop offset (call with the lock held): the
   /// newest frame decoded ahead whose time has come, else the one the engine thread presented last.
   private func visibleLocked(at timeline: Double) -> (frame: DecodedFrame?, offset: Double) {
     var visible = (frame: current, offset: presentedOffset)
     for scheduled in aheadShared {
-      guard scheduled.due <= timeline + 1e-9 else { break }
+      guard scheduled.due <= timeline + TimeTolerance.sameInstant else { break }
       visible = (scheduled.frame, scheduled.offset)
     }
     return visible
   }
 
   /// Clock time now (call with the lock held, or from the engine thread).
-  private func now() -> Double {
+  func now() -> Double {
     clock.kind == .virtual ? virtualNow : hostSeconds()
   }
 
-  // MARK: - The engine thread
+  func withLock<T>(_ body: () -> T) -> T {
+    condition.lock()
+    defer { condition.unlock() }
+    return body()
+  }
+
+  // MARK: - The play loop (the engine thread)
 
   private func run() {
-    let source: MediaSource
+    guard let source = openSource() else { return }
+    self.source = source
+    becomeReady(with: source)
+    while let work = takeMessages() {
+      switch work {
+      case .seek(let pending): seek(pending)
+      case .step(let request): stepFrames(request)
+      case .none: runOnce()
+      }
+    }
+    ahead.removeAll()
+    withLock { current = nil }
+    self.source = nil
+  }
+
+  /// Opens the file; if it cannot be, says so and returns nil.
+  private func openSource() -> MediaSource? {
     do {
       // A session that plays on the wall clock as soon as it is ready starts on the real-time decoder.
       let threading: DecoderThreading =
         configuration.startsPlaying && configuration.clock == .wall ? .realtime : .throughput
-      source = try MediaSource(path: path, access: access, threading: threading, stop: stopFlag)
+      let source = try MediaSource(path: path, access: access, threading: threading, stop: stopFlag)
       opening.store(false, ordering: .releasing)
+      return source
     } catch {
       opening.store(false, ordering: .releasing)
       emit(.failedToOpen(error))
-      return
+      return nil
     }
-    self.source = source
-    condition.lock()
-    duration = source.info.duration?.seconds ?? 0  // 0: unknown
-    hasVideo = source.hasVideo
-    timeBase = source.timeBaseParts
-    condition.unlock()
+  }
 
-    // Show the first frame, as a paused player does, before saying the file is ready: a `frame`
-    // sent right after `ready` must find it.
+  /// Publishes what the file holds and shows the first frame, as a paused player does, before saying the file is
+  /// ready: a `frame` sent right after `ready` must find it. Then reports progress 0 if a mark is there.
+  private func becomeReady(with source: MediaSource) {
+    withLock {
+      duration = source.info.duration?.seconds ?? 0  // 0: unknown
+      hasVideo = source.hasVideo
+      timeBase = source.timeBaseParts
+    }
     if case .frame(let first) = source.next() {
       decodedPassEnd = max(first.time + first.duration, 0)
       wallAheadLimit = min(
@@ -275,93 +269,16 @@ final class PlaybackEngine: @unchecked Sendable {
     publishCounters()
     settleIfVirtual()
     emit(.ready(source.info))
-    nextProgressMark = nextMark(after: 0, inclusive: true)
-    if let mark = nextProgressMark, mark <= 0 {
+    progressMarks.moveNext(atOrAfter: 0)
+    if let mark = progressMarks.next, mark <= 0 {
       emit(.progress(0))
-      nextProgressMark = nextMark(after: 0, inclusive: false)
+      progressMarks.moveNext(after: 0)
     }
-
-    while true {
-      guard let work = takeMessages() else { break }
-      switch work {
-      case .seek(let seek): perform(seek)
-      case .step(let request): performStep(request)
-      case .none: step()
-      }
-    }
-    ahead.removeAll()
-    condition.lock()
-    current = nil
-    condition.unlock()
-    self.source = nil
   }
 
-  private enum Work {
-    case seek(SeekPending)
-    case step(StepRequest)
-    case none
-  }
-
-  /// Applies the mailbox: play, pause, rate and waits at once; of several seeks the newest wins and
-  /// the others are superseded. A step runs after the seeks before it; what follows it stays in the
-  /// mailbox. Returns nil on shutdown.
-  private func takeMessages() -> Work? {
-    condition.lock()
-    let messages = mailbox
-    mailbox.removeAll(keepingCapacity: true)
-    condition.unlock()
-    var seek: SeekPending?
-    for (index, message) in messages.enumerated() {
-      switch message {
-      case .shutdown:
-        return nil  // nothing is reported after shutdown
-      case .play:
-        playing = true
-        if !atEnd { withLock { clock.start(at: now()) } }
-      case .pause:
-        playing = false
-        withLock { clock.pause(at: now()) }
-        catchUp()
-      case .rate(let rate):
-        withLock {
-          clock.setRate(rate, at: now())
-          lateness.removeAll()
-        }
-        realtimeTooSlow = false  // measured again at this rate
-        realtimeLoad = (0, 0)
-      case .wait(let request):
-        begin(request)
-      case .seek(let request, let requestedAt):
-        if let older = seek { emit(.superseded(older.request.id, by: request.id)) }
-        seek = SeekPending(request: request, requestedAt: requestedAt)
-      case .step(let request):
-        let rest = messages[(index + 1)...]
-        if !rest.isEmpty { withLock { mailbox.insert(contentsOf: rest, at: 0) } }
-        if let seek {
-          // The step goes back in front of what followed it, to run once the seek has landed.
-          withLock { mailbox.insert(.step(request), at: 0) }
-          return .seek(seek)
-        }
-        return .step(request)
-      }
-    }
-    return seek.map(Work.seek) ?? Work.none
-  }
-
-  private struct SeekPending {
-    var request: SeekRequest
-    var requestedAt: UInt64
-  }
-
-  private func withLock<T>(_ body: () -> T) -> T {
-    condition.lock()
-    defer { condition.unlock() }
-    return body()
-  }
-
-  /// One unit of work while no seek is pending: show a due frame, decode one, finish a wait, or
+  /// One turn of the loop while no seek or step is pending: show a due frame, decode one, finish a wait, or
   /// sleep until something is due.
-  private func step() {
+  private func runOnce() {
     let now = withLock { self.now() }
     var due: Double?
     if playing && !atEnd {
@@ -400,10 +317,6 @@ final class PlaybackEngine: @unchecked Sendable {
     idle(until: due, now: now)
   }
 
-  private var canDecodeMore: Bool {
-    !sourceEnded && ahead.count < (playing && clock.kind == .wall ? wallAheadLimit : Self.framesAhead)
-  }
-
   /// Playing on the wall clock, with frames ahead: the clock time of the first frame that needs the engine
   /// thread. Up to then the frames due are on screen without it (see `visibleLocked`).
   private func nextWake() -> Double? {
@@ -414,16 +327,18 @@ final class PlaybackEngine: @unchecked Sendable {
     for scheduled in ahead {
       guard scheduled.due < wake else { break }
       // A loop (the `ended` event), or a progress mark.
-      if scheduled.offset > presentedOffset + 1e-9
-        || nextProgressMark.map({ scheduled.frame.time >= $0 - 1e-9 }) == true
+      if scheduled.offset > presentedOffset + TimeTolerance.sameInstant
+        || progressMarks.isReached(at: scheduled.frame.time)
       {
         wake = scheduled.due
         break
       }
     }
-    if let wait = activeWait, case .position(let target) = wait.request.until {
+    if let target = waits.targetPosition {
       // Waits for a position are checked as frames are presented: wake at the frame that reaches it.
-      if let reaching = ahead.first(where: { $0.offset == presentedOffset && $0.frame.time >= target.seconds - 1e-9 }) {
+      if let reaching = ahead.first(where: {
+        $0.offset == presentedOffset && $0.frame.time >= target - TimeTolerance.sameInstant
+      }) {
         wake = min(wake, reaching.due)
       }
     }
@@ -433,12 +348,9 @@ final class PlaybackEngine: @unchecked Sendable {
   /// Waits until clock time `due` (or a wait's deadline, whichever is first), or forever when there
   /// is neither. On the virtual clock, time jumps there instead, but only while a wait is running.
   private func idle(until due: Double?, now: Double) {
-    var wake = due ?? .infinity
-    if let wait = activeWait {
-      wake = min(wake, wait.timeoutAt ?? .infinity, wait.elapsedAt ?? .infinity)
-    }
+    let wake = waits.wakeTime(before: due ?? .infinity)
     if clock.kind == .virtual {
-      if activeWait != nil && wake.isFinite {
+      if waits.isRunning && wake.isFinite {
         withLock { virtualNow = max(virtualNow, wake) }
         return
       }
@@ -461,13 +373,79 @@ final class PlaybackEngine: @unchecked Sendable {
     }
     condition.unlock()
   }
+}
 
-  /// `wakeups`, read under the lock.
-  var wakeupCount: Int { withLock { wakeups } }
+// MARK: - Commands
+
+extension PlaybackEngine {
+  /// What the play loop does next.
+  enum Work {
+    case seek(PendingSeek)
+    case step(StepRequest)
+    /// Nothing asked: a turn of the loop (`runOnce`).
+    case none
+  }
+
+  /// A seek taken from the mailbox, with the host time it was asked at (for its `ms`).
+  struct PendingSeek {
+    var request: SeekRequest
+    var requestedAt: UInt64
+  }
+
+  /// Applies the mailbox: play, pause, rate and waits at once; of several seeks the newest wins and
+  /// the others are superseded. A step runs after the seeks before it; what follows it stays in the
+  /// mailbox. Returns nil on shutdown.
+  func takeMessages() -> Work? {
+    let messages = withLock { mailbox.takeAll() }
+    var seek: PendingSeek?
+    for (index, message) in messages.enumerated() {
+      switch message {
+      case .shutdown:
+        return nil  // nothing is reported after shutdown
+      case .play:
+        playing = true
+        if !atEnd { withLock { clock.start(at: now()) } }
+      case .pause:
+        playing = false
+        withLock { clock.pause(at: now()) }
+        catchUp()
+      case .rate(let rate):
+        withLock {
+          clock.setRate(rate, at: now())
+          lateness.removeAll()
+        }
+        realtimeLoad.reset()  // measured again at this rate
+      case .wait(let request):
+        beginWait(request)
+      case .seek(let request, let requestedAt):
+        if let older = seek { emit(.superseded(older.request.id, by: request.id)) }
+        seek = PendingSeek(request: request, requestedAt: requestedAt)
+      case .step(let request):
+        let rest = messages[(index + 1)...]
+        if !rest.isEmpty { withLock { mailbox.putBack(rest) } }
+        if let seek {
+          // The step goes back in front of what followed it, to run once the seek has landed.
+          withLock { mailbox.putBack([.step(request)]) }
+          return .seek(seek)
+        }
+        return .step(request)
+      }
+    }
+    return seek.map(Work.seek) ?? Work.none
+  }
+}
+
+// MARK: - Decoding
+
+extension PlaybackEngine {
+  /// Whether there is room for another frame ahead and the stream has more.
+  var canDecodeMore: Bool {
+    !sourceEnded && ahead.count < (playing && clock.kind == .wall ? wallAheadLimit : Self.framesAhead)
+  }
 
   /// Decodes ahead to the limit: on the virtual clock, before anything is reported, so counters and
   /// errors are the same on every run.
-  private func settleIfVirtual() {
+  func settleIfVirtual() {
     guard clock.kind == .virtual else { return }
     while canDecodeMore { decodeOne() }
   }
@@ -476,20 +454,24 @@ final class PlaybackEngine: @unchecked Sendable {
   /// same frames); flat out on the free and virtual clocks, any threaded decoder (the one a seek left is as fast).
   /// Nil while paused: the decoder stays as it is, since what comes next is a seek (which changes it at once) or
   /// playing on.
-  private var playbackThreading: DecoderThreading? {
+  var playbackThreading: DecoderThreading? {
     guard playing && !atEnd, let source else { return nil }
-    if clock.kind == .wall && !realtimeTooSlow { return .realtime }
+    if clock.kind == .wall && !realtimeLoad.isTooSlow { return .realtime }
     return source.threading.isThreaded ? source.threading : .throughput
   }
 
-  private func decodeOne() {
+  /// Decodes the next frame onto the end of `ahead`; at the end of the stream, loops or marks the source ended.
+  func decodeOne() {
     guard let source else { return }
     if let wanted = playbackThreading { source.wantedThreading = wanted }
     let measuring = playing && clock.kind == .wall && source.threading == .realtime
-    let cpuBefore = measuring ? threadCPUSeconds() : 0
+    let cpuBefore = measuring ? RealTimeLoad.threadCPUSeconds() : 0
     switch source.next() {
     case .frame(let frame):
-      if measuring { noteRealtimeLoad(cpu: threadCPUSeconds() - cpuBefore, media: frame.duration) }
+      if measuring {
+        realtimeLoad.record(
+          cpu: RealTimeLoad.threadCPUSeconds() - cpuBefore, media: frame.duration, rate: withLock { clock.rate })
+      }
       ahead.append(scheduled(frame, offset: decodeOffset))
       decodedPassEnd = max(decodedPassEnd, frame.time + frame.duration)
     case .endOfStream:
@@ -504,27 +486,14 @@ final class PlaybackEngine: @unchecked Sendable {
     publishCounters()
   }
 
-  /// Checks, once a second of media, whether one decoder thread keeps up with the wall clock at this rate.
-  private func noteRealtimeLoad(cpu: Double, media: Double) {
-    realtimeLoad.cpu += cpu
-    realtimeLoad.media += media
-    guard realtimeLoad.media >= 1 else { return }
-    let share = realtimeLoad.cpu * withLock { clock.rate } / realtimeLoad.media
-    if share > realtimeLoadLimit { realtimeTooSlow = true }
-    realtimeLoad = (0, 0)
+  /// A frame just decoded, placed `offset` along the timeline.
+  func scheduled(_ frame: DecodedFrame, offset: Double) -> ScheduledFrame {
+    ScheduledFrame(frame: frame, offset: offset, decodedAt: withLock { now() })
   }
 
-  /// CPU seconds of the calling thread (the engine thread, which runs a one-thread decoder itself).
-  private func threadCPUSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-  }
-
-  /// Threads of the decoder, as last published (for tests).
-  var decoderThreadCount: Int { withLock { decoderThreads } }
-
-  private func publishCounters() {
+  /// Publishes the decoder's counters to other threads, and reports new decode errors (at most one event per
+  /// `errorReportInterval`) and a read error (once).
+  func publishCounters() {
     guard let source else { return }
     condition.lock()
     framesDecoded = source.framesDecoded
@@ -548,16 +517,15 @@ final class PlaybackEngine: @unchecked Sendable {
       emit(.error(readError))
     }
   }
+}
 
-  /// A frame just decoded, placed `offset` along the timeline.
-  private func scheduled(_ frame: DecodedFrame, offset: Double) -> Scheduled {
-    Scheduled(frame: frame, offset: offset, decodedAt: withLock { now() })
-  }
+// MARK: - Presenting
 
+extension PlaybackEngine {
   /// Puts a frame on screen. With `jump`, the clock jumps to it (a seek, a step); else (playback)
   /// the free clock follows the frame and the others keep their own time.
-  private func present(_ scheduled: Scheduled, jump: Bool, dueAt: Double? = nil) {
-    let wrapped = scheduled.offset > presentedOffset + 1e-9
+  func present(_ scheduled: ScheduledFrame, jump: Bool, dueAt: Double? = nil) {
+    let wrapped = scheduled.offset > presentedOffset + TimeTolerance.sameInstant
     let frame = scheduled.frame
     lastFrameEnd = max(scheduled.due + frame.duration, 0)
     condition.lock()
@@ -572,13 +540,7 @@ final class PlaybackEngine: @unchecked Sendable {
     if clock.kind == .wall, let dueAt {
       // How late the frame is shown, for the p99 in `status`: it is on screen from its due time if it was decoded by
       // then (see `visibleLocked`), else from when it was.
-      let late = max(0, scheduled.decodedAt - dueAt)
-      if lateness.count < Self.latenessSamples {
-        lateness.append(late)
-      } else {
-        lateness[latenessNext] = late
-        latenessNext = (latenessNext + 1) % Self.latenessSamples
-      }
+      lateness.record(max(0, scheduled.decodedAt - dueAt))
     }
     if wrapped { loops += 1 }
     let loopsNow = loops
@@ -588,20 +550,20 @@ final class PlaybackEngine: @unchecked Sendable {
       let passLength = scheduled.offset - previousPassOffset
       previousPassOffset = scheduled.offset
       emit(.ended(duration > 0 ? min(passLength, duration) : passLength, loops: loopsNow))
-      nextProgressMark = nextMark(after: min(0, frame.time), inclusive: true)
+      progressMarks.moveNext(atOrAfter: min(0, frame.time))
       failPositionWaitInLoop(passLength: passLength)
     }
     if !jump {
       reportProgress(at: max(frame.time, 0))
       // Most frames are shown with no wait running: then there is nothing to check.
-      if activeWait != nil { finishWaitIfDone(now: withLock { self.now() }) }
+      if waits.isRunning { finishWaitIfDone(now: withLock { self.now() }) }
     }
   }
 
   /// Takes the first frame ahead and puts it on screen, as playback reaches it. On the wall clock it leaves `ahead`
   /// only once it is on screen, so another thread reading the frame on screen (`visibleLocked`) never misses it. On
   /// the others it leaves first: presenting it may finish a wait, which decodes ahead again (`settleIfVirtual`).
-  private func presentFirstAhead(dueAt: Double? = nil) {
+  func presentFirstAhead(dueAt: Double? = nil) {
     guard let head = ahead.first else { return }
     if clock.kind == .wall {
       present(head, jump: false, dueAt: dueAt)
@@ -614,38 +576,27 @@ final class PlaybackEngine: @unchecked Sendable {
 
   /// Presents the frames decoded ahead whose time has come: on the wall clock they are on screen before the engine
   /// thread gets to them (see `visibleLocked`). Pauses, steps and seeks start from the frame on screen.
-  private func catchUp() {
+  func catchUp() {
     let timeline = withLock { clock.position(at: now()) }
-    while let head = ahead.first, head.due <= timeline + 1e-9 {
+    while let head = ahead.first, head.due <= timeline + TimeTolerance.sameInstant {
       presentFirstAhead()
     }
   }
 
-  /// The timeline offset of the pass on screen, for the length of a loop pass.
-  private var previousPassOffset = 0.0
-
-  private func reportProgress(at time: Double) {
-    guard let mark = nextProgressMark, time >= mark - 1e-9 else { return }
+  /// Reports the progress mark a frame at media time `time` reached, if it did.
+  func reportProgress(at time: Double) {
+    guard progressMarks.isReached(at: time) else { return }
     // A damaged file can hold frames past the duration its header declares: report within it, as status does.
     emit(.progress(duration > 0 ? min(time, duration) : time))
-    nextProgressMark = nextMark(after: time, inclusive: false)
-  }
-
-  /// The first multiple of the progress interval at (or strictly after) `time`.
-  private func nextMark(after time: Double, inclusive: Bool) -> Double? {
-    guard let interval = configuration.progressInterval, interval > 0 else { return nil }
-    // The small allowance keeps 0.3 / 0.1 (2.9999…) on mark 3, so no mark is reported twice.
-    let steps = (time / interval + 1e-9).rounded(.down)
-    let mark = steps * interval
-    return inclusive && abs(mark - time) < 1e-9 ? mark : (steps + 1) * interval
+    progressMarks.moveNext(after: time)
   }
 
   /// Stops the clock at the end and says so, once. Playing stays the intent: a seek that was already
   /// on its way moves playback away from the end and it goes on.
-  private func reachEnd() {
+  func reachEnd() {
     atEnd = true
     // Nothing more is decoded until a seek: the decoder gives back what playing at full speed kept, before the end
-    // is reported (freeing and opening a decoder takes 2-6 ms on 720p-1080p).
+    // is reported.
     source?.releaseDecoderMemory()
     let position = lastFrameEnd - presentedOffset
     let end = duration > 0 ? min(max(position, 0), duration) : max(position, 0)
@@ -660,136 +611,13 @@ final class PlaybackEngine: @unchecked Sendable {
     emit(.ended(end, loops: loopsNow))
     _ = finishWaitIfDone(now: withLock { self.now() })
   }
+}
 
-  // MARK: - Waiting
+// MARK: - Seeking
 
-  private func begin(_ request: PlaybackWait) {
-    if let running = activeWait {
-      // One wait at a time: the interactor never sends two; answer the older one anyway.
-      emit(
-        .waited(WaitResult(id: running.request.id, outcome: .timedOut, position: MediaTime(seconds: currentPosition())))
-      )
-    }
-    let now = withLock { self.now() }
-    var wait = ActiveWait(
-      request: request, timeoutAt: request.timeout.map { now + $0 }, elapsedAt: nil, elapsedPosition: nil,
-      loopsAtStart: withLock { loops })
-    if case .elapsed(let seconds) = request.until {
-      if clock.kind == .free {
-        wait.elapsedPosition = currentPosition() + seconds
-      } else {
-        wait.elapsedAt = now + seconds
-      }
-    }
-    activeWait = wait
-  }
-
-  private func currentPosition() -> Double {
-    withLock { max(0, clock.position(at: now()) - presentedOffset) }
-  }
-
-  /// Ends the running wait if its condition holds, it timed out, or it can no longer hold.
-  @discardableResult
-  private func finishWaitIfDone(now: Double) -> Bool {
-    guard let wait = activeWait else { return false }
-    let position = currentPosition()
-    let moving = playing && !atEnd
-    var outcome: WaitOutcome?
-    switch wait.request.until {
-    case .position(let target):
-      if position >= target.seconds - 1e-9 {
-        outcome = .satisfied
-      } else if atEnd && !configuration.loops {
-        outcome = .endedFirst
-      } else if !playing {
-        outcome = .notPlaying
-      }
-    case .ended:
-      if withLock({ loops }) > wait.loopsAtStart {
-        outcome = .satisfied
-      } else if !moving {
-        outcome = .notPlaying
-      }
-    case .elapsed:
-      if let at = wait.elapsedAt, now >= at - 1e-12 {
-        outcome = .satisfied
-      } else if let target = wait.elapsedPosition, position >= target - 1e-9 || !moving {
-        outcome = .satisfied
-      }
-    }
-    if outcome == nil, let timeoutAt = wait.timeoutAt, now >= timeoutAt - 1e-12 {
-      outcome = .timedOut
-    }
-    guard let outcome else { return false }
-    activeWait = nil
-    settleIfVirtual()
-    emit(.waited(WaitResult(id: wait.request.id, outcome: outcome, position: MediaTime(seconds: position))))
-    return true
-  }
-
-  /// A loop pass went by: a wait for a position past the end of the media can never be satisfied.
-  private func failPositionWaitInLoop(passLength: Double) {
-    guard let wait = activeWait, case .position(let target) = wait.request.until else { return }
-    guard target.seconds > passLength + 1e-9 else { return }
-    activeWait = nil
-    emit(
-      .waited(WaitResult(id: wait.request.id, outcome: .neverInLoop, position: MediaTime(seconds: currentPosition()))))
-  }
-
-  // MARK: - Seeking
-
-  /// Clears what was decoded ahead and the loop bookkeeping: playback continues from a new point.
-  private func resetForNewPosition() {
-    ahead.removeAll()
-    sourceEnded = false
-    atEnd = false
-    decodeOffset = 0
-    decodedPassEnd = 0
-    previousPassOffset = 0
-    withLock {
-      presentedOffset = 0
-      lateness.removeAll()
-    }
-  }
-
-  /// Seeks the source so that the next frames are those from the keyframe at or before `target`.
-  /// Returns the first frame, or nil at the end of the stream. Containers index by decode time, so
-  /// with B-frames the keyframe found can show after the target: then it steps further back.
-  /// `keyframeOnly`: only the keyframe's own frame is wanted (a keyframe scrub), not a run of frames after it.
-  private func seekToKeyframe(before target: Double, discardBefore: Double?, keyframeOnly: Bool = false)
-    -> DecodedFrame?
-  {
-    guard let source else { return nil }
-    var seekPoint = target
-    var backoff = 0.5
-    // A run of frames from the keyframe on decodes fastest on the seeking decoder. For the keyframe alone, each
-    // frame thread more delays the first frame (every thread takes a packet before one comes out): FFmpeg's choice
-    // (1080p H.264 keyframe scrubs: 14.1 ms against 15.9 on the seeking decoder). Changing decoder costs about 7 ms
-    // at 1080p (a new decoder's frame buffers are new memory), paid once when a slider drag of keyframe scrubs
-    // starts and once when an exact scrub ends it. Playing changes back later.
-    source.wantedThreading = keyframeOnly ? .throughput : .seeking
-    while true {
-      if !source.seek(to: seekPoint) && seekPoint > 0 {
-        // The demuxer cannot seek there (a raw stream): start from the beginning and decode forward.
-        seekPoint = 0
-        continue
-      }
-      source.discardNonReferenceBefore = discardBefore
-      var first: DecodedFrame?
-      switch source.next() {
-      case .frame(let frame):
-        first = frame
-        sourceEnded = false
-      case .endOfStream:
-        sourceEnded = true
-      }
-      if seekPoint <= 0 || (first.map { $0.time <= target + 1e-6 } ?? false) { return first }
-      seekPoint = max(0, seekPoint - backoff)
-      backoff *= 2
-    }
-  }
-
-  private func perform(_ pending: SeekPending) {
+extension PlaybackEngine {
+  /// Carries out a seek taken from the mailbox and reports where it landed (or that a newer one superseded it).
+  func seek(_ pending: PendingSeek) {
     guard let source else { return }
     catchUp()
     let request = pending.request
@@ -799,7 +627,7 @@ final class PlaybackEngine: @unchecked Sendable {
       // Forward within the frames' own GOP: decoding on from where the decoder is passes fewer frames than a
       // seek back to the keyframe would. Frames already decoded ahead up to the target are taken as they are.
       withLock { lateness.removeAll() }
-      while let head = ahead.first, head.frame.time <= target + 1e-6 {
+      while let head = ahead.first, head.frame.time <= target + TimeTolerance.frameTime {
         shown = head.frame
         ahead.removeFirst()
       }
@@ -833,7 +661,7 @@ final class PlaybackEngine: @unchecked Sendable {
     land(on: shown, at: position)
     publishCounters()
     settleIfVirtual()
-    let milliseconds = Double(hostNanoseconds() - pending.requestedAt) / 1e6
+    let milliseconds = Double(hostNanoseconds() - pending.requestedAt) / nanosecondsPerMillisecond
     emit(
       .seeked(
         SeekResult(
@@ -841,7 +669,55 @@ final class PlaybackEngine: @unchecked Sendable {
           milliseconds: milliseconds)))
   }
 
-  private enum DecodeOnOutcome {
+  /// Clears what was decoded ahead and the loop bookkeeping: playback continues from a new point.
+  func resetForNewPosition() {
+    ahead.removeAll()
+    sourceEnded = false
+    atEnd = false
+    decodeOffset = 0
+    decodedPassEnd = 0
+    previousPassOffset = 0
+    withLock {
+      presentedOffset = 0
+      lateness.removeAll()
+    }
+  }
+
+  /// Seeks the source so that the next frames are those from the keyframe at or before `target`.
+  /// Returns the first frame, or nil at the end of the stream. Containers index by decode time, so
+  /// with B-frames the keyframe found can show after the target: then it steps further back.
+  /// `keyframeOnly`: only the keyframe's own frame is wanted (a keyframe scrub), not a run of frames after it.
+  func seekToKeyframe(before target: Double, discardBefore: Double?, keyframeOnly: Bool = false) -> DecodedFrame? {
+    guard let source else { return nil }
+    var seekPoint = target
+    var backoff = 0.5
+    // A run of frames from the keyframe on decodes fastest on the seeking decoder. For the keyframe alone, each
+    // frame thread more delays the first frame (every thread takes a packet before one comes out): FFmpeg's choice.
+    // Changing decoder costs a little (a new decoder's frame buffers are new memory), paid once when a slider drag
+    // of keyframe scrubs starts and once when an exact scrub ends it. Playing changes back later.
+    source.wantedThreading = keyframeOnly ? .throughput : .seeking
+    while true {
+      if !source.seek(to: seekPoint) && seekPoint > 0 {
+        // The demuxer cannot seek there (a raw stream): start from the beginning and decode forward.
+        seekPoint = 0
+        continue
+      }
+      source.discardNonReferenceBefore = discardBefore
+      var first: DecodedFrame?
+      switch source.next() {
+      case .frame(let frame):
+        first = frame
+        sourceEnded = false
+      case .endOfStream:
+        sourceEnded = true
+      }
+      if seekPoint <= 0 || (first.map { $0.time <= target + TimeTolerance.frameTime } ?? false) { return first }
+      seekPoint = max(0, seekPoint - backoff)
+      backoff *= 2
+    }
+  }
+
+  enum DecodeOnOutcome {
     /// The newest frame that starts at or before the target (nil: none came), the next ones queued ahead.
     case reached(DecodedFrame?)
     /// A newer seek or a shutdown came first; the seek was answered as superseded, or not at all.
@@ -849,24 +725,27 @@ final class PlaybackEngine: @unchecked Sendable {
   }
 
   /// Decodes forward to the frame whose display interval contains `target`, skipping the frames before it that
-  /// nothing references. The first frame after it goes to the frames ahead.
-  private func decodeOn(to target: Double, for request: SeekRequest) -> DecodeOnOutcome {
+  /// nothing references. The first frame after it goes to the frames ahead. For a seek (`request`), a newer seek or
+  /// a shutdown in the mailbox ends it between frames; a backward step's run to its frame (nil) is not interrupted.
+  func decodeOn(to target: Double, for request: SeekRequest?) -> DecodeOnOutcome {
     guard let source else { return .interrupted }
     source.discardNonReferenceBefore = target
     defer { source.discardNonReferenceBefore = nil }
     var shown: DecodedFrame?
     while true {
-      switch interruption() {
-      case .none: break
-      case .newerSeek(let newer):
-        emit(.superseded(request.id, by: newer))
-        return .interrupted
-      case .shutdown:
-        return .interrupted
+      if let request {
+        switch withLock({ mailbox.interruption() }) {
+        case .none: break
+        case .newerSeek(let newer):
+          emit(.superseded(request.id, by: newer))
+          return .interrupted
+        case .shutdown:
+          return .interrupted
+        }
       }
       switch source.next() {
       case .frame(let frame):
-        if frame.time <= target + 1e-6 {
+        if frame.time <= target + TimeTolerance.frameTime {
           shown = frame
           continue
         }
@@ -883,7 +762,7 @@ final class PlaybackEngine: @unchecked Sendable {
   /// it (not so after a seek that was overtaken half-way); the target is after the frame on screen; and the
   /// keyframe at or before it (by the container's index) is no later than that newest frame, so no keyframe
   /// closer to the target is skipped. Not across loop passes, and not without an index (MPEG-TS, raw streams).
-  private func canDecodeOn(to target: Double) -> Bool {
+  func canDecodeOn(to target: Double) -> Bool {
     guard let source, !sourceEnded, !atEnd, decodeOffset == 0, previousPassOffset == 0 else { return false }
     let (onScreenFrame, offset) = withLock { (current, presentedOffset) }
     guard offset == 0, let onScreenFrame, onScreenFrame.time < target else { return false }
@@ -891,11 +770,11 @@ final class PlaybackEngine: @unchecked Sendable {
     guard let decoderAt = source.newestFramePTS, decoderAt == newestHeld.pts else { return false }
     let newest = newestHeld.time
     guard let keyframe = source.keyframeTime(atOrBefore: target) else { return false }
-    return keyframe <= newest + 1e-6
+    return keyframe <= newest + TimeTolerance.frameTime
   }
 
   /// Shows `frame` (if any) with the clock at `position`, ready to play on from there.
-  private func land(on frame: DecodedFrame?, at position: Double) {
+  func land(on frame: DecodedFrame?, at position: Double) {
     if let frame {
       decodedPassEnd = max(decodedPassEnd, frame.time + frame.duration)
       for scheduled in ahead { decodedPassEnd = max(decodedPassEnd, scheduled.frame.time + scheduled.frame.duration) }
@@ -905,31 +784,20 @@ final class PlaybackEngine: @unchecked Sendable {
     if sourceEnded && ahead.isEmpty { lastFrameEnd = max(lastFrameEnd, position) }
     // Playback that was running (or stopped at the end) runs on from the new position.
     if playing { withLock { clock.start(at: now()) } }
-    nextProgressMark = nextMark(after: position, inclusive: false)
+    progressMarks.moveNext(after: position)
   }
 
-  private enum Interruption { case none, newerSeek(Int), shutdown }
-
-  /// Whether the mailbox holds something that ends a running seek: a newer seek (the newest
-  /// one's id) or a shutdown. Both stay in the mailbox for the main loop.
-  private func interruption() -> Interruption {
-    condition.lock()
-    defer { condition.unlock() }
-    if mailbox.contains(where: { if case .shutdown = $0 { true } else { false } }) { return .shutdown }
-    for message in mailbox.reversed() {
-      if case .seek(let request, _) = message { return .newerSeek(request.id) }
-    }
-    return .none
+  /// Whether a shutdown waits in the mailbox (it stays there for the play loop).
+  func isShuttingDown() -> Bool {
+    withLock { mailbox.interruption() } == .shutdown
   }
+}
 
-  private func isShuttingDown() -> Bool {
-    if case .shutdown = interruption() { return true }
-    return false
-  }
+// MARK: - Stepping
 
-  // MARK: - Stepping
-
-  private func performStep(_ request: StepRequest) {
+extension PlaybackEngine {
+  /// Carries out a step of `request.count` frames (negative: backward) and reports how far it moved.
+  func stepFrames(_ request: StepRequest) {
     playing = false
     withLock { clock.pause(at: now()) }
     catchUp()
@@ -944,13 +812,13 @@ final class PlaybackEngine: @unchecked Sendable {
   }
 
   /// Shows the `count`th frame after the one on screen (or the last one there is). Nil on shutdown.
-  private func stepForward(_ count: Int) -> Int? {
+  func stepForward(_ count: Int) -> Int? {
     var moved = 0
     while moved < count {
       if isShuttingDown() { return nil }
       if let head = ahead.first {
         // A step never crosses into the next loop pass: it stops on the last frame.
-        if head.offset > presentedOffset + 1e-9 { break }
+        if head.offset > presentedOffset + TimeTolerance.sameInstant { break }
         ahead.removeFirst()
         present(head, jump: true)
         moved += 1
@@ -962,7 +830,7 @@ final class PlaybackEngine: @unchecked Sendable {
     }
     if moved > 0 {
       atEnd = false
-      if let frame = withLock({ current }) { nextProgressMark = nextMark(after: max(frame.time, 0), inclusive: false) }
+      if let frame = withLock({ current }) { progressMarks.moveNext(after: max(frame.time, 0)) }
     }
     return moved
   }
@@ -970,8 +838,40 @@ final class PlaybackEngine: @unchecked Sendable {
   /// Shows the `count`th frame before the one on screen (or the first one). It seeks to a keyframe
   /// far enough back and decodes forward, keeping the last frames before the current one; a step
   /// longer than that lands on the frame it found with an exact seek. Nil on shutdown.
-  private func stepBackward(_ count: Int) -> Int? {
+  func stepBackward(_ count: Int) -> Int? {
     guard let source, let currentFrame = withLock({ current }) else { return 0 }
+    guard let found = framesBefore(currentFrame, count: count, in: source) else { return nil }
+    guard let targetTime = found.times.first else {
+      // Already on the first frame: it stays on screen, and playback goes on after it.
+      resetForNewPosition()
+      let again = found.after.first ?? currentFrame
+      ahead = found.after.dropFirst().map { scheduled($0, offset: 0) }
+      land(on: again, at: max(again.time, 0))
+      return 0
+    }
+    let moved = found.times.count
+    resetForNewPosition()
+    if let index = found.kept.firstIndex(where: { abs($0.time - targetTime) < TimeTolerance.sameInstant }) {
+      let target = found.kept[index]
+      ahead = (found.kept[(index + 1)...] + found.after).map { scheduled($0, offset: 0) }
+      land(on: target, at: max(target.time, 0))
+    } else {
+      // Too far back to have kept it: land on it as an exact seek would.
+      let first = seekToKeyframe(before: targetTime, discardBefore: targetTime)
+      guard case .reached(let frame) = decodeOn(to: targetTime, for: nil) else { return nil }
+      let shown = frame ?? first
+      land(on: shown, at: max(shown?.time ?? targetTime, 0))
+    }
+    return -moved
+  }
+
+  /// The frames before `currentFrame`, found by seeking to a keyframe and decoding forward, further back each
+  /// time until `count` frames are found or the start is reached: the times of the last `count` of them, the last
+  /// few themselves (at most `stepFramesKept`), and the frame the decoder gave next (at the current one). Nil on
+  /// shutdown.
+  private func framesBefore(_ currentFrame: DecodedFrame, count: Int, in source: MediaSource) -> (
+    times: [Double], kept: [DecodedFrame], after: [DecodedFrame]
+  )? {
     let currentTime = currentFrame.time
     var seekPoint = currentTime
     var backoff = max(0.5, currentFrame.duration * Double(count + 1))
@@ -986,7 +886,7 @@ final class PlaybackEngine: @unchecked Sendable {
       let startedAt = frame.time
       while true {
         if isShuttingDown() { return nil }
-        if frame.time < currentTime - 1e-6 {
+        if frame.time < currentTime - TimeTolerance.frameTime {
           times.append(frame.time)
           if times.count > count { times.removeFirst() }
           kept.append(frame)
@@ -1005,39 +905,48 @@ final class PlaybackEngine: @unchecked Sendable {
       seekPoint = max(0, startedAt - backoff)
       backoff *= 2
     }
-    guard let targetTime = times.first else {
-      // Already on the first frame: it stays on screen, and playback goes on after it.
-      resetForNewPosition()
-      let again = after.first ?? currentFrame
-      ahead = after.dropFirst().map { scheduled($0, offset: 0) }
-      land(on: again, at: max(again.time, 0))
-      return 0
+    return (times, kept, after)
+  }
+}
+
+// MARK: - Waiting
+
+extension PlaybackEngine {
+  func beginWait(_ request: PlaybackWait) {
+    if let running = waits.active {
+      // One wait at a time: the interactor never sends two; answer the older one anyway.
+      emit(
+        .waited(WaitResult(id: running.request.id, outcome: .timedOut, position: MediaTime(seconds: currentPosition())))
+      )
     }
-    let moved = times.count
-    resetForNewPosition()
-    if let index = kept.firstIndex(where: { abs($0.time - targetTime) < 1e-9 }) {
-      let target = kept[index]
-      ahead = (kept[(index + 1)...] + after).map { scheduled($0, offset: 0) }
-      land(on: target, at: max(target.time, 0))
-    } else {
-      // Too far back to have kept it: land on it as an exact seek would.
-      let first = seekToKeyframe(before: targetTime, discardBefore: targetTime)
-      var shown = first
-      while true {
-        guard case .frame(let frame) = source.next() else {
-          sourceEnded = true
-          break
-        }
-        if frame.time <= targetTime + 1e-6 {
-          shown = frame
-          continue
-        }
-        ahead.append(scheduled(frame, offset: 0))
-        break
-      }
-      source.discardNonReferenceBefore = nil
-      land(on: shown, at: max(shown?.time ?? targetTime, 0))
+    let now = withLock { self.now() }
+    waits.begin(request, now: now, loops: withLock { loops }, clock: clock.kind, position: currentPosition())
+  }
+
+  /// Media position of the clock now.
+  func currentPosition() -> Double {
+    withLock { max(0, clock.position(at: now()) - presentedOffset) }
+  }
+
+  /// Ends the running wait if its condition holds, it timed out, or it can no longer hold.
+  @discardableResult
+  func finishWaitIfDone(now: Double) -> Bool {
+    guard waits.isRunning else { return false }
+    let position = currentPosition()
+    let playback = WaitTracker.Playback(
+      position: position, playing: playing, atEnd: atEnd, loopsAtEnd: configuration.loops)
+    guard let (request, outcome) = waits.finish(now: now, playback: playback, loops: withLock { loops }) else {
+      return false
     }
-    return -moved
+    settleIfVirtual()
+    emit(.waited(WaitResult(id: request.id, outcome: outcome, position: MediaTime(seconds: position))))
+    return true
+  }
+
+  /// A loop pass went by: a wait for a position past the end of the media can never be satisfied.
+  func failPositionWaitInLoop(passLength: Double) {
+    guard let request = waits.failIfBeyond(passLength: passLength) else { return }
+    emit(
+      .waited(WaitResult(id: request.id, outcome: .neverInLoop, position: MediaTime(seconds: currentPosition()))))
   }
 }
