@@ -1,6 +1,5 @@
 // StopFlag: set once to make FFmpeg's blocking I/O give up, so the engine can stop while a read is stuck.
 
-import CFFmpeg
 import Synchronization
 
 /// Set once to make FFmpeg's blocking I/O (a FIFO with no writer, a stalled read) give up at once.
