@@ -6,7 +6,7 @@ import Foundation
 import VideoPlaybackKit
 
 extension MediaSource {
-  // MARK: - Checking the path and opening the input
+  // MARK: - Checking the path and opening the input and the demuxer
 
   /// Clear errors for the cases where FFmpeg's message would not say what to do. Returns the URL to open: a path
   /// that names an existing file is always that local file (`file:` is put in front, so a name such as
@@ -63,6 +63,37 @@ extension MediaSource {
       throw refusal
     }
     return (opened, probed)
+  }
+
+  /// Opens the demuxer on the probed input and learns its streams (from the headers alone where they say
+  /// everything). On failure the demuxer is closed; the input stays open for the caller to close.
+  static func openFormat(
+    _ url: String, path: String, io: UnsafeMutablePointer<AVIOContext>, demuxer probed: UnsafePointer<AVInputFormat>,
+    access: MediaAccess, interrupt: AVIOInterruptCB
+  ) throws(PlaybackError) -> UnsafeMutablePointer<AVFormatContext> {
+    var options: OpaquePointer? = nil
+    var format: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
+    format?.pointee.interrupt_callback = interrupt
+    format?.pointee.pb = io
+    format?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+    // Nested opens (an allowed playlist's segments) inherit both lists; MP4's external data references stay off.
+    av_dict_set(&options, "protocol_whitelist", access.protocolWhitelist, 0)
+    av_dict_set(&options, "format_whitelist", access.formatWhitelist, 0)
+    av_dict_set(&options, "enable_drefs", "0", 0)
+    var result = avformat_open_input(&format, url, probed, &options)
+    av_dict_free(&options)
+    guard result >= 0, let opened = format else {
+      throw PlaybackError(
+        .notMedia,
+        "cannot read \(path) as media (\(ffmpegErrorText(result))); check that it is a video or audio file"
+          + access.hint(demuxer: String(cString: probed.pointee.name)))
+    }
+    result = headersDescribeEverything(opened) ? 0 : avformat_find_stream_info(opened, nil)
+    if result < 0 {
+      avformat_close_input(&format)
+      throw PlaybackError(.notMedia, "cannot find the streams of \(path) (\(ffmpegErrorText(result)))")
+    }
+    return opened
   }
 
   // MARK: - Describing

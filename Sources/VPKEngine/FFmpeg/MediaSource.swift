@@ -106,31 +106,14 @@ final class MediaSource {
     let (io, probed) = try Self.openInput(url, path: path, access: access, interrupt: interrupt)
     self.io = io
 
-    var options: OpaquePointer? = nil
-    var format: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
-    format?.pointee.interrupt_callback = interrupt
-    format?.pointee.pb = io
-    format?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-    // Nested opens (an allowed playlist's segments) inherit both lists; MP4's external data references stay off.
-    av_dict_set(&options, "protocol_whitelist", access.protocolWhitelist, 0)
-    av_dict_set(&options, "format_whitelist", access.formatWhitelist, 0)
-    av_dict_set(&options, "enable_drefs", "0", 0)
-    var result = avformat_open_input(&format, url, probed, &options)
-    av_dict_free(&options)
-    guard result >= 0, let format else {
+    let format: UnsafeMutablePointer<AVFormatContext>
+    do {
+      format = try Self.openFormat(url, path: path, io: io, demuxer: probed, access: access, interrupt: interrupt)
+    } catch {
       avio_closep(&self.io)
-      throw PlaybackError(
-        .notMedia,
-        "cannot read \(path) as media (\(ffmpegErrorText(result))); check that it is a video or audio file"
-          + access.hint(demuxer: String(cString: probed.pointee.name)))
+      throw error
     }
     self.format = format
-    result = Self.headersDescribeEverything(format) ? 0 : avformat_find_stream_info(format, nil)
-    if result < 0 {
-      avformat_close_input(&self.format)
-      avio_closep(&self.io)
-      throw PlaybackError(.notMedia, "cannot find the streams of \(path) (\(ffmpegErrorText(result)))")
-    }
 
     var decoder: UnsafePointer<AVCodec>? = nil
     var index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
