@@ -12,31 +12,10 @@ extension PlaybackEngine {
     catchUp()
     let request = pending.request
     let target = request.target.seconds
-    var shown: DecodedFrame?
-    if request.mode == .exact && canDecodeOn(to: target) {
-      // Forward within the frames' own GOP: decoding on from where the decoder is passes fewer frames than a
-      // seek back to the keyframe would. Frames already decoded ahead up to the target are taken as they are.
-      withLock { lateness.removeAll() }
-      while let head = ahead.first, head.frame.time <= target + TimeTolerance.frameTime {
-        shown = head.frame
-        ahead.removeFirst()
-      }
-      if ahead.isEmpty && !sourceEnded {
-        guard case .reached(let frame) = decodeOn(to: target, for: request) else { return }
-        shown = frame ?? shown
-      }
-      // Nothing new up to the target: it lies within the frame on screen, which stays.
-      if shown == nil { shown = withLock { current } }
-    } else {
-      resetForNewPosition()
-      let first = seekToKeyframe(
-        before: target, discardBefore: request.mode == .exact ? target : nil, keyframeOnly: request.mode == .keyframe)
-      shown = first
-      if request.mode == .exact, let firstFrame = first, firstFrame.time <= target {
-        guard case .reached(let frame) = decodeOn(to: target, for: request) else { return }
-        shown = frame ?? shown
-      }
-    }
+    let outcome =
+      request.mode == .exact && canDecodeOn(to: target)
+      ? decodeOnFromHere(to: target, for: request) : seekBack(to: target, for: request)
+    guard case .reached(let shown) = outcome else { return }
     source.discardNonReferenceBefore = nil
 
     var position: Double
@@ -57,6 +36,35 @@ extension PlaybackEngine {
         SeekResult(
           id: request.id, target: request.target, position: MediaTime(seconds: position), mode: request.mode,
           milliseconds: milliseconds)))
+  }
+
+  /// An exact seek forward within the frames' own GOP: decoding on from where the decoder is passes fewer frames than
+  /// a seek back to the keyframe would. Frames already decoded ahead up to the target are taken as they are.
+  private func decodeOnFromHere(to target: Double, for request: SeekRequest) -> DecodeOnOutcome {
+    withLock { lateness.removeAll() }
+    var shown: DecodedFrame?
+    while let head = ahead.first, head.frame.time <= target + TimeTolerance.frameTime {
+      shown = head.frame
+      ahead.removeFirst()
+    }
+    if ahead.isEmpty && !sourceEnded {
+      guard case .reached(let frame) = decodeOn(to: target, for: request) else { return .interrupted }
+      shown = frame ?? shown
+    }
+    // Nothing new up to the target: it lies within the frame on screen, which stays.
+    return .reached(shown ?? withLock { current })
+  }
+
+  /// A seek back to the keyframe at or before the target, from which an exact seek decodes on to it.
+  private func seekBack(to target: Double, for request: SeekRequest) -> DecodeOnOutcome {
+    resetForNewPosition()
+    let first = seekToKeyframe(
+      before: target, discardBefore: request.mode == .exact ? target : nil, keyframeOnly: request.mode == .keyframe)
+    if request.mode == .exact, let firstFrame = first, firstFrame.time <= target {
+      guard case .reached(let frame) = decodeOn(to: target, for: request) else { return .interrupted }
+      return .reached(frame ?? first)
+    }
+    return .reached(first)
   }
 
   /// Clears what was decoded ahead and the loop bookkeeping: playback continues from a new point.
