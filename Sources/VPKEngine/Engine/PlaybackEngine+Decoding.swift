@@ -68,19 +68,14 @@ extension PlaybackEngine {
     decoderThreads = source.decoderThreadCount
     let now = self.now()
     condition.unlock()
-    if source.decodeErrors > reportedErrors
-      && (reportedErrors == 0 || now - lastErrorReport >= Self.errorReportInterval)
-    {
-      reportedErrors = source.decodeErrors
-      lastErrorReport = now
+    if errorReports.shouldReport(decodeErrors: source.decodeErrors, at: now) {
       emit(
         .error(
           PlaybackError(
             .decodeError,
             "\(source.decodeErrors) packet(s) could not be decoded so far; playback goes on, but the file is damaged")))
     }
-    if let readError = source.readError, !readErrorReported {
-      readErrorReported = true
+    if let readError = source.readError, errorReports.shouldReportReadError() {
       emit(.error(readError))
     }
   }

@@ -109,10 +109,7 @@ final class PlaybackEngine: @unchecked Sendable {
   /// Where the newest presented frame ends on the timeline: the end of the media as the decoder sees it.
   var lastFrameEnd = 0.0
   var progressMarks: ProgressMarks
-  /// Decode errors already reported, when, and whether the read error was.
-  var reportedErrors = 0
-  var lastErrorReport = -Double.infinity
-  var readErrorReported = false
+  var errorReports = ErrorReports(interval: PlaybackEngine.errorReportInterval)
   var waits = WaitTracker()
   /// A refill of the frames ahead is under way (see `refillBelow`).
   var refilling = false
