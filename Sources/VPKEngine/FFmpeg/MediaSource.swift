@@ -1,85 +1,18 @@
 // MediaSource: one open media file through libavformat/libavcodec. It demuxes and decodes the
 // one stream that drives playback (video if there is one, else audio) and seeks.
 // Not thread-safe: the engine thread owns it; only `DecodedFrame` values leave it.
+//
+// One piece, past 400 lines: opening, reading, seeking and the change of decoder at a keyframe (`Handover`) share
+// the demuxer, the decoder and the packet, and the handover runs inside reading (`next`, `receiveFrame`). What needs
+// no open source (checking the path, describing the streams) is in MediaSource+Opening.
 
 import CFFmpeg
 import Foundation
 import Synchronization
 import VideoPlaybackKit
 
-/// Set once to make FFmpeg's blocking I/O (a FIFO with no writer, a stalled read) give up at once.
-final class StopFlag: Sendable {
-  private let value = Atomic<Bool>(false)
-  func set() { value.store(true, ordering: .releasing) }
-  var isSet: Bool { value.load(ordering: .acquiring) }
-}
-
-/// FFmpeg's interrupt callback: a non-zero answer ends the blocking call it is polled from.
-private let interruptCallback: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
-  guard let opaque else { return 0 }
-  return Unmanaged<StopFlag>.fromOpaque(opaque).takeUnretainedValue().isSet ? 1 : 0
-}
-
-/// A decoded frame owned by the engine. Freed when the last reference goes.
-final class DecodedFrame: @unchecked Sendable {
-  /// Owned AVFrame; never mutated after creation, so it may be read from any thread.
-  let frame: UnsafeMutablePointer<AVFrame>
-  /// Presentation time in seconds from the start of the media.
-  let time: Double
-  /// Seconds this frame lasts (its packet's duration, else the stream's nominal frame duration).
-  let duration: Double
-  let pts: Int64
-
-  init(frame: UnsafeMutablePointer<AVFrame>, time: Double, duration: Double, pts: Int64) {
-    self.frame = frame
-    self.time = time
-    self.duration = duration
-    self.pts = pts
-  }
-
-  /// Bytes of the buffers the frame holds (its planes, or its samples).
-  var byteCount: Int {
-    withUnsafeBytes(of: frame.pointee.buf) { buffers in
-      buffers.bindMemory(to: UnsafeMutablePointer<AVBufferRef>?.self).reduce(0) { $0 + Int($1?.pointee.size ?? 0) }
-    }
-  }
-
-  deinit {
-    var pointer: UnsafeMutablePointer<AVFrame>? = frame
-    av_frame_free(&pointer)
-  }
-}
-
-/// How the decoder uses the CPUs. FFmpeg's frame threads decode fastest flat out; one thread costs less CPU for
-/// the same frames when playback only needs real time (no hand-offs between threads, and the reference frames stay
-/// in one core's cache).
-enum DecoderThreading: Sendable, Equatable {
-  /// Playing flat out (the free and virtual clocks): FFmpeg's choice, one thread more than the cores, as the
-  /// ffmpeg tool decodes.
-  case throughput
-  /// Seeking: one frame thread more than FFmpeg's choice. Decoding from a keyframe to the target is a chain of
-  /// frames that wait on each other's rows; a frame more in flight keeps the cores busy. On 2 cores it lands
-  /// 1080p H.264 and 720p VP9 scrubs 5–9 % sooner; playing flat out with it would hold one frame thread's memory
-  /// more than the ffmpeg tool does.
-  case seeking
-  /// Playing on the wall clock: one thread.
-  case realtime
-
-  /// `AVCodecContext.thread_count` (0: FFmpeg chooses).
-  var threadCount: Int32 {
-    switch self {
-    case .throughput: 0
-    case .seeking: Int32(min(ProcessInfo.processInfo.activeProcessorCount + 2, 16))  // FFmpeg's own cap is 16
-    case .realtime: 1
-    }
-  }
-
-  /// Whether FFmpeg's frame threads decode.
-  var isThreaded: Bool { self != .realtime }
-}
-
-/// What reading the next frame gave.
-enum DecodeStep {
+/// What reading on gave: the next frame, or the end.
+enum DecodeOutcome {
   case frame(DecodedFrame)
   /// The end of the stream: every frame has been returned.
   case endOfStream
@@ -168,55 +101,19 @@ final class MediaSource {
     self.wantedThreading = threading
     let url = try Self.checkSource(path, access: access)
 
-    // The file is opened and probed here, so the demuxer is known (and refused if it would open other files or
-    // URLs) before it reads anything; libavformat then reads through the same I/O context.
-    var interrupt = AVIOInterruptCB(callback: interruptCallback, opaque: Unmanaged.passUnretained(stop).toOpaque())
-    var options: OpaquePointer? = nil
-    av_dict_set(&options, "protocol_whitelist", access.protocolWhitelist, 0)
-    var io: UnsafeMutablePointer<AVIOContext>?
-    var result = avio_open2(&io, url, AVIO_FLAG_READ, &interrupt, &options)
-    av_dict_free(&options)
-    guard result >= 0, io != nil else {
-      throw PlaybackError(
-        .notMedia, "cannot open \(path) (\(ffmpegErrorText(result))); check that it is a readable file")
-    }
+    let interrupt = AVIOInterruptCB(
+      callback: StopFlag.interruptCallback, opaque: Unmanaged.passUnretained(stop).toOpaque())
+    let (io, probed) = try Self.openInput(url, path: path, access: access, interrupt: interrupt)
     self.io = io
-    var probed: UnsafePointer<AVInputFormat>? = nil
-    result = av_probe_input_buffer2(io, &probed, url, nil, 0, 0)
-    guard result >= 0, let probed else {
-      avio_closep(&self.io)
-      throw PlaybackError(
-        .notMedia, "cannot read \(path) as media (\(ffmpegErrorText(result))); check that it is a video or audio file")
-    }
-    if let refusal = access.refusal(demuxer: String(cString: probed.pointee.name), path: path) {
-      avio_closep(&self.io)
-      throw refusal
-    }
 
-    var format: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
-    format?.pointee.interrupt_callback = interrupt
-    format?.pointee.pb = io
-    format?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-    // Nested opens (an allowed playlist's segments) inherit both lists; MP4's external data references stay off.
-    av_dict_set(&options, "protocol_whitelist", access.protocolWhitelist, 0)
-    av_dict_set(&options, "format_whitelist", access.formatWhitelist, 0)
-    av_dict_set(&options, "enable_drefs", "0", 0)
-    result = avformat_open_input(&format, url, probed, &options)
-    av_dict_free(&options)
-    guard result >= 0, let format else {
+    let format: UnsafeMutablePointer<AVFormatContext>
+    do {
+      format = try Self.openFormat(url, path: path, io: io, demuxer: probed, access: access, interrupt: interrupt)
+    } catch {
       avio_closep(&self.io)
-      throw PlaybackError(
-        .notMedia,
-        "cannot read \(path) as media (\(ffmpegErrorText(result))); check that it is a video or audio file"
-          + access.hint(demuxer: String(cString: probed.pointee.name)))
+      throw error
     }
     self.format = format
-    result = Self.headersDescribeEverything(format) ? 0 : avformat_find_stream_info(format, nil)
-    if result < 0 {
-      avformat_close_input(&self.format)
-      avio_closep(&self.io)
-      throw PlaybackError(.notMedia, "cannot find the streams of \(path) (\(ffmpegErrorText(result)))")
-    }
 
     var decoder: UnsafePointer<AVCodec>? = nil
     var index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
@@ -312,38 +209,10 @@ final class MediaSource {
     avio_closep(&io)
   }
 
-  /// Clear errors for the cases where FFmpeg's message would not say what to do. Returns the URL to open: a path
-  /// that names an existing file is always that local file (`file:` is put in front, so a name such as
-  /// `clip:1.mp4` or `http:x` is not taken for a URL); anything else must be a URL whose protocol is allowed.
-  private static func checkSource(_ path: String, access policy: MediaAccess) throws(PlaybackError) -> String {
-    var status = stat()
-    guard stat(path, &status) == 0 else {
-      let error = errno
-      if let name = avio_find_protocol_name(path).map({ String(cString: $0) }), name != "file" {
-        if let refusal = policy.refusal(protocol: name, path: path) { throw refusal }
-        return path
-      }
-      switch error {
-      case EACCES: throw PlaybackError(.permissionDenied, "cannot read \(path): permission denied")
-      default: throw PlaybackError(.fileNotFound, "no such file: \(path); check the path")
-      }
-    }
-    if (status.st_mode & S_IFMT) == S_IFDIR {
-      throw PlaybackError(.notAFile, "\(path) is a directory; give a media file")
-    }
-    if (status.st_mode & S_IFMT) == S_IFREG && status.st_size == 0 {
-      throw PlaybackError(.notMedia, "\(path) is empty; give a video or audio file")
-    }
-    if access(path, R_OK) != 0 {
-      throw PlaybackError(.permissionDenied, "cannot read \(path): permission denied")
-    }
-    return "file:" + path
-  }
-
   // MARK: - Reading
 
   /// Decodes until the next frame of the driving stream, or the end.
-  func next() -> DecodeStep {
+  func next() -> DecodeOutcome {
     guard let format, let packet else { return .endOfStream }
     while true {
       if !handedOverFrames.isEmpty { return .frame(handedOverFrames.removeFirst()) }
@@ -562,153 +431,4 @@ final class MediaSource {
     return result >= 0
   }
 
-  // MARK: - Describing
-
-  /// Demuxers whose headers give every stream's codec, size, start and duration up front (MP4's moov box). For
-  /// them `avformat_find_stream_info`, which decodes several frames to learn what the headers already say (most
-  /// of the time it takes to open a 1080p H.264 file), is skipped when every stream is fully described.
-  private static let headerDescribedDemuxers: Set<String> = ["mov,mp4,m4a,3gp,3g2,mj2"]
-
-  /// Whether the headers alone describe every stream well enough to play and report it: codec, picture size or
-  /// sample rate and channels, start time and duration. When anything is missing, the streams are probed.
-  private static func headersDescribeEverything(_ format: UnsafeMutablePointer<AVFormatContext>) -> Bool {
-    guard let demuxer = format.pointee.iformat, headerDescribedDemuxers.contains(String(cString: demuxer.pointee.name)),
-      format.pointee.nb_streams > 0
-    else { return false }
-    for index in 0..<Int(format.pointee.nb_streams) {
-      guard let stream = format.pointee.streams[index] else { return false }
-      let parameters = stream.pointee.codecpar.pointee
-      guard parameters.codec_id != AV_CODEC_ID_NONE, stream.pointee.start_time != vpk_nopts_value(),
-        stream.pointee.duration > 0, stream.pointee.duration != vpk_nopts_value()
-      else { return false }
-      switch parameters.codec_type {
-      case AVMEDIA_TYPE_VIDEO:
-        guard parameters.width > 0, parameters.height > 0 else { return false }
-      case AVMEDIA_TYPE_AUDIO:
-        guard parameters.sample_rate > 0, parameters.ch_layout.nb_channels > 0 else { return false }
-      default:
-        continue  // subtitles and data: not played
-      }
-    }
-    return true
-  }
-
-  /// Seconds of the file's start: the container's, or (when the streams were not probed) the earliest stream's.
-  private static func startTime(of format: UnsafeMutablePointer<AVFormatContext>) -> Double {
-    if format.pointee.start_time != vpk_nopts_value() {
-      return Double(format.pointee.start_time) / Double(AV_TIME_BASE)
-    }
-    var earliest: Double?
-    for index in 0..<Int(format.pointee.nb_streams) {
-      guard let stream = format.pointee.streams[index], stream.pointee.start_time != vpk_nopts_value() else {
-        continue
-      }
-      let start = Double(stream.pointee.start_time) * av_q2d(stream.pointee.time_base)
-      earliest = min(earliest ?? start, start)
-    }
-    return earliest ?? 0
-  }
-
-  /// The container's duration, else the longest stream's, else nil (a raw stream, a file written to a pipe).
-  private static func duration(of format: UnsafeMutablePointer<AVFormatContext>) -> MediaTime? {
-    if format.pointee.duration > 0 && format.pointee.duration != vpk_nopts_value() {
-      return MediaTime(seconds: Double(format.pointee.duration) / Double(AV_TIME_BASE))
-    }
-    var longest = 0.0
-    for index in 0..<Int(format.pointee.nb_streams) {
-      guard let stream = format.pointee.streams[index], stream.pointee.duration > 0,
-        stream.pointee.duration != vpk_nopts_value()
-      else { continue }
-      longest = max(longest, Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base))
-    }
-    return longest > 0 ? MediaTime(seconds: longest) : nil
-  }
-
-  /// The container's bit rate, or (when the streams were not probed) the file's size over its duration, as
-  /// libavformat would compute it.
-  private static func bitRate(of format: UnsafeMutablePointer<AVFormatContext>) -> Int? {
-    if format.pointee.bit_rate > 0 { return Int(format.pointee.bit_rate) }
-    guard let seconds = duration(of: format)?.seconds, seconds > 0, let io = format.pointee.pb else { return nil }
-    let size = avio_size(io)
-    return size > 0 ? Int((Double(size) * 8 / seconds).rounded(.down)) : nil
-  }
-
-  private static func describe(format: UnsafeMutablePointer<AVFormatContext>, path: String) -> MediaInfo {
-    var video: VideoStreamInfo?
-    var audio: AudioStreamInfo?
-    let videoIndex = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
-    let audioIndex = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
-    if videoIndex >= 0, let stream = format.pointee.streams[Int(videoIndex)] {
-      let parameters = stream.pointee.codecpar.pointee
-      let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
-      video = VideoStreamInfo(
-        codec: String(cString: avcodec_get_name(parameters.codec_id)),
-        width: Int(parameters.width), height: Int(parameters.height),
-        frameRate: rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil,
-        pixelFormat: pixelFormatName(parameters.format),
-        bitRate: parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil)
-    }
-    if audioIndex >= 0, let stream = format.pointee.streams[Int(audioIndex)] {
-      let parameters = stream.pointee.codecpar.pointee
-      audio = AudioStreamInfo(
-        codec: String(cString: avcodec_get_name(parameters.codec_id)),
-        sampleRate: Int(parameters.sample_rate), channels: Int(parameters.ch_layout.nb_channels),
-        bitRate: parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil)
-    }
-    return MediaInfo(
-      path: path,
-      container: format.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown",
-      duration: Self.duration(of: format),
-      bitRate: Self.bitRate(of: format),
-      streamCount: Int(format.pointee.nb_streams), video: video, audio: audio)
-  }
-}
-
-/// FFmpeg's text for an error code.
-func ffmpegErrorText(_ code: Int32) -> String {
-  var buffer = [CChar](repeating: 0, count: Int(AV_ERROR_MAX_STRING_SIZE) + 1)
-  buffer.withUnsafeMutableBufferPointer { vpk_error_string(code, $0.baseAddress, $0.count) }
-  return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-}
-
-func pixelFormatName(_ format: Int32) -> String {
-  guard let name = av_get_pix_fmt_name(AVPixelFormat(rawValue: format)) else { return "unknown" }
-  return String(cString: name)
-}
-
-extension DecodedFrame {
-  /// The frame's identity with the MD5 of its pixels packed with no padding, as
-  /// `ffmpeg -f framemd5` computes it. Reads the frame only, so any thread may call it.
-  func identity(timeBase: (num: Int32, den: Int32)) -> FrameIdentity {
-    let width = frame.pointee.width
-    let height = frame.pointee.height
-    let format = AVPixelFormat(rawValue: frame.pointee.format)
-    let size = av_image_get_buffer_size(format, width, height, 1)
-    var md5 = ""
-    if size > 0 {
-      var buffer = [UInt8](repeating: 0, count: Int(size))
-      var data = frame.pointee.data
-      var linesize = frame.pointee.linesize
-      let copied = withUnsafePointer(to: &data) { dataTuple in
-        dataTuple.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
-          withUnsafePointer(to: &linesize) { linesizeTuple in
-            linesizeTuple.withMemoryRebound(to: Int32.self, capacity: 8) { lines in
-              buffer.withUnsafeMutableBufferPointer {
-                av_image_copy_to_buffer($0.baseAddress, size, planes, lines, format, width, height, 1)
-              }
-            }
-          }
-        }
-      }
-      if copied > 0 {
-        var digest = [UInt8](repeating: 0, count: 16)
-        av_md5_sum(&digest, buffer, Int(copied))
-        md5 = digest.map { String(format: "%02x", $0) }.joined()
-      }
-    }
-    return FrameIdentity(
-      pts: pts, timeBase: timeBase, time: MediaTime(seconds: time),
-      isKeyframe: frame.pointee.key_frame != 0, width: Int(width), height: Int(height),
-      pixelFormat: pixelFormatName(frame.pointee.format), md5: md5)
-  }
 }

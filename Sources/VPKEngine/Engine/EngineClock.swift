@@ -15,8 +15,12 @@ func hostNanoseconds() -> UInt64 {
   return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
 }
 
+/// Nanoseconds in a second and in a millisecond, for the host's clocks.
+let nanosecondsPerSecond = 1e9
+let nanosecondsPerMillisecond = 1e6
+
 /// Monotonic host time in seconds.
-func hostSeconds() -> Double { Double(hostNanoseconds()) / 1e9 }
+func hostSeconds() -> Double { Double(hostNanoseconds()) / nanosecondsPerSecond }
 
 struct EngineClock {
   let kind: ClockKind

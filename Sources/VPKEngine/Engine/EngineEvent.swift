@@ -1,0 +1,16 @@
+// EngineEvent: everything the engine thread says, in the order it says it.
+
+import VideoPlaybackKit
+
+/// What the engine reports; the manager hands each to its delegate on the main actor.
+enum EngineEvent: Sendable {
+  case ready(MediaInfo)
+  case failedToOpen(PlaybackError)
+  case progress(Double)
+  case seeked(SeekResult)
+  case superseded(Int, by: Int)
+  case stepped(StepResult)
+  case waited(WaitResult)
+  case ended(Double, loops: Int)
+  case error(PlaybackError)
+}

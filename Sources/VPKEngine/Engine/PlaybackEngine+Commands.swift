@@ -1,0 +1,62 @@
+// PlaybackEngine+Commands: what the engine thread does with the mailbox between units of work. Play, pause, rate
+// and waits apply at once; seeks and steps are handed to the play loop, as `Work`.
+
+import VideoPlaybackKit
+
+extension PlaybackEngine {
+  /// What the play loop does next.
+  enum Work {
+    case seek(PendingSeek)
+    case step(StepRequest)
+    /// Nothing asked: a turn of the loop (`runOnce`).
+    case none
+  }
+
+  /// A seek taken from the mailbox, with the host time it was asked at (for its `ms`).
+  struct PendingSeek {
+    var request: SeekRequest
+    var requestedAt: UInt64
+  }
+
+  /// Applies the mailbox: play, pause, rate and waits at once; of several seeks the newest wins and
+  /// the others are superseded. A step runs after the seeks before it; what follows it stays in the
+  /// mailbox. Returns nil on shutdown.
+  func takeMessages() -> Work? {
+    let messages = withLock { mailbox.takeAll() }
+    var seek: PendingSeek?
+    for (index, message) in messages.enumerated() {
+      switch message {
+      case .shutdown:
+        return nil  // nothing is reported after shutdown
+      case .play:
+        playing = true
+        if !atEnd { withLock { clock.start(at: now()) } }
+      case .pause:
+        playing = false
+        withLock { clock.pause(at: now()) }
+        catchUp()
+      case .rate(let rate):
+        withLock {
+          clock.setRate(rate, at: now())
+          lateness.removeAll()
+        }
+        realtimeLoad.reset()  // measured again at this rate
+      case .wait(let request):
+        beginWait(request)
+      case .seek(let request, let requestedAt):
+        if let older = seek { emit(.superseded(older.request.id, by: request.id)) }
+        seek = PendingSeek(request: request, requestedAt: requestedAt)
+      case .step(let request):
+        let rest = messages[(index + 1)...]
+        if !rest.isEmpty { withLock { mailbox.putBack(rest) } }
+        if let seek {
+          // The step goes back in front of what followed it, to run once the seek has landed.
+          withLock { mailbox.putBack([.step(request)]) }
+          return .seek(seek)
+        }
+        return .step(request)
+      }
+    }
+    return seek.map(Work.seek) ?? Work.none
+  }
+}

@@ -1,0 +1,82 @@
+// PlaybackEngine+Decoding: decoding ahead of the clock, on the decoder playing wants, and publishing the decoder's
+// counters (with the decode-error events they call for).
+
+import Foundation
+import VideoPlaybackKit
+
+extension PlaybackEngine {
+  /// Whether there is room for another frame ahead and the stream has more.
+  var canDecodeMore: Bool {
+    !sourceEnded && ahead.count < (playing && clock.kind == .wall ? wallAheadLimit : Self.framesAhead)
+  }
+
+  /// Decodes ahead to the limit: on the virtual clock, before anything is reported, so counters and
+  /// errors are the same on every run.
+  func settleIfVirtual() {
+    guard clock.kind == .virtual else { return }
+    while canDecodeMore { decodeOne() }
+  }
+
+  /// The decoder playing wants: one thread on the wall clock (it only needs real time, and costs less CPU for the
+  /// same frames); flat out on the free and virtual clocks, any threaded decoder (the one a seek left is as fast).
+  /// Nil while paused: the decoder stays as it is, since what comes next is a seek (which changes it at once) or
+  /// playing on.
+  var playbackThreading: DecoderThreading? {
+    guard playing && !atEnd, let source else { return nil }
+    if clock.kind == .wall && !realtimeLoad.isTooSlow { return .realtime }
+    return source.threading.isThreaded ? source.threading : .throughput
+  }
+
+  /// Decodes the next frame onto the end of `ahead`; at the end of the stream, loops or marks the source ended.
+  func decodeOne() {
+    guard let source else { return }
+    if let wanted = playbackThreading { source.wantedThreading = wanted }
+    let measuring = playing && clock.kind == .wall && source.threading == .realtime
+    let cpuBefore = measuring ? RealTimeLoad.threadCPUSeconds() : 0
+    switch source.next() {
+    case .frame(let frame):
+      if measuring {
+        realtimeLoad.record(
+          cpu: RealTimeLoad.threadCPUSeconds() - cpuBefore, media: frame.duration, rate: withLock { clock.rate })
+      }
+      ahead.append(scheduled(frame, offset: decodeOffset))
+      decodedPassEnd = max(decodedPassEnd, frame.time + frame.duration)
+    case .endOfStream:
+      if configuration.loops, decodedPassEnd > 0, source.seek(to: 0) {
+        // Looping: the next pass follows this one on the timeline, with no gap.
+        decodeOffset += decodedPassEnd
+        decodedPassEnd = 0
+      } else {
+        sourceEnded = true
+      }
+    }
+    publishCounters()
+  }
+
+  /// A frame just decoded, placed `offset` along the timeline.
+  func scheduled(_ frame: DecodedFrame, offset: Double) -> ScheduledFrame {
+    ScheduledFrame(frame: frame, offset: offset, decodedAt: withLock { now() })
+  }
+
+  /// Publishes the decoder's counters to other threads, and reports new decode errors (at most one event per
+  /// `errorReportInterval`) and a read error (once).
+  func publishCounters() {
+    guard let source else { return }
+    condition.lock()
+    framesDecoded = source.framesDecoded
+    decodeErrors = source.decodeErrors
+    decoderThreads = source.decoderThreadCount
+    let now = self.now()
+    condition.unlock()
+    if errorReports.shouldReport(decodeErrors: source.decodeErrors, at: now) {
+      emit(
+        .error(
+          PlaybackError(
+            .decodeError,
+            "\(source.decodeErrors) packet(s) could not be decoded so far; playback goes on, but the file is damaged")))
+    }
+    if let readError = source.readError, errorReports.shouldReportReadError() {
+      emit(.error(readError))
+    }
+  }
+}

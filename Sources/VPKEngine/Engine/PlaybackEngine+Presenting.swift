@@ -1,0 +1,96 @@
+// PlaybackEngine+Presenting: putting frames on screen as the clock reaches them, and what that reports: progress
+// marks, loops, frame lateness, and the end of the media.
+
+import VideoPlaybackKit
+
+extension PlaybackEngine {
+  /// Puts a frame on screen. With `jump`, the clock jumps to it (a seek, a step); else (playback)
+  /// the free clock follows the frame and the others keep their own time.
+  func present(_ scheduled: ScheduledFrame, jump: Bool, dueAt: Double? = nil) {
+    let wrapped = scheduled.offset > presentedOffset + TimeTolerance.sameInstant
+    let frame = scheduled.frame
+    lastFrameEnd = max(scheduled.due + frame.duration, 0)
+    condition.lock()
+    current = frame
+    presentedOffset = scheduled.offset
+    lastFrameEndShared = max(frame.time + frame.duration, 0)
+    if jump {
+      clock.jump(to: max(scheduled.due, scheduled.offset), at: self.now())
+    } else if clock.kind == .free {
+      clock.jump(to: max(scheduled.due, scheduled.offset), at: self.now())
+    }
+    if clock.kind == .wall, let dueAt {
+      // How late the frame is shown, for the p99 in `status`: it is on screen from its due time if it was decoded by
+      // then (see `visibleLocked`), else from when it was.
+      lateness.record(max(0, scheduled.decodedAt - dueAt))
+    }
+    if wrapped { loops += 1 }
+    let loopsNow = loops
+    condition.unlock()
+    if wrapped {
+      // A loop: the end of the pass before this frame's was passed on the way to it.
+      let passLength = scheduled.offset - previousPassOffset
+      previousPassOffset = scheduled.offset
+      emit(.ended(duration > 0 ? min(passLength, duration) : passLength, loops: loopsNow))
+      progressMarks.moveNext(atOrAfter: min(0, frame.time))
+      failPositionWaitInLoop(passLength: passLength)
+    }
+    if !jump {
+      reportProgress(at: max(frame.time, 0))
+      // Most frames are shown with no wait running: then there is nothing to check.
+      if waits.isRunning { finishWaitIfDone(now: withLock { self.now() }) }
+    }
+  }
+
+  /// Takes the first frame ahead and puts it on screen, as playback reaches it. On the wall clock it leaves `ahead`
+  /// only once it is on screen, so another thread reading the frame on screen (`visibleLocked`) never misses it. On
+  /// the others it leaves first: presenting it may finish a wait, which decodes ahead again (`settleIfVirtual`).
+  func presentFirstAhead(dueAt: Double? = nil) {
+    guard let head = ahead.first else { return }
+    if clock.kind == .wall {
+      present(head, jump: false, dueAt: dueAt)
+      ahead.removeFirst()
+    } else {
+      ahead.removeFirst()
+      present(head, jump: false, dueAt: dueAt)
+    }
+  }
+
+  /// Presents the frames decoded ahead whose time has come: on the wall clock they are on screen before the engine
+  /// thread gets to them (see `visibleLocked`). Pauses, steps and seeks start from the frame on screen.
+  func catchUp() {
+    let timeline = withLock { clock.position(at: now()) }
+    while let head = ahead.first, head.due <= timeline + TimeTolerance.sameInstant {
+      presentFirstAhead()
+    }
+  }
+
+  /// Reports the progress mark a frame at media time `time` reached, if it did.
+  func reportProgress(at time: Double) {
+    guard progressMarks.isReached(at: time) else { return }
+    // A damaged file can hold frames past the duration its header declares: report within it, as status does.
+    emit(.progress(duration > 0 ? min(time, duration) : time))
+    progressMarks.moveNext(after: time)
+  }
+
+  /// Stops the clock at the end and says so, once. Playing stays the intent: a seek that was already
+  /// on its way moves playback away from the end and it goes on.
+  func reachEnd() {
+    atEnd = true
+    // Nothing more is decoded until a seek: the decoder gives back what playing at full speed kept, before the end
+    // is reported.
+    source?.releaseDecoderMemory()
+    let position = lastFrameEnd - presentedOffset
+    let end = duration > 0 ? min(max(position, 0), duration) : max(position, 0)
+    let loopsNow = withLock {
+      let now = self.now()
+      clock.pause(at: now)
+      clock.jump(to: end + presentedOffset, at: now)
+      loops += 1
+      return loops
+    }
+    publishCounters()
+    emit(.ended(end, loops: loopsNow))
+    _ = finishWaitIfDone(now: withLock { self.now() })
+  }
+}

@@ -1,0 +1,192 @@
+// PlaybackEngine+Seeking: seeks, exact and to a keyframe. An exact seek goes to the keyframe at or before the target
+// and decodes forward, skipping frames nothing references; within the frames' own GOP it decodes on from where the
+// decoder is instead. A newer seek or a shutdown, looked for in the mailbox between frames, ends a running seek.
+
+import Foundation
+import VideoPlaybackKit
+
+extension PlaybackEngine {
+  /// Carries out a seek taken from the mailbox and reports where it landed (or that a newer one superseded it).
+  func seek(_ pending: PendingSeek) {
+    guard let source else { return }
+    catchUp()
+    let request = pending.request
+    let target = request.target.seconds
+    let outcome =
+      request.mode == .exact && canDecodeOn(to: target)
+      ? decodeOnFromHere(to: target, for: request) : seekBack(to: target, for: request)
+    guard case .reached(let shown) = outcome else { return }
+    source.discardNonReferenceBefore = nil
+
+    var position: Double
+    switch request.mode {
+    case .exact: position = target
+    case .keyframe: position = max(0, min(shown?.time ?? target, target))
+    }
+    if sourceEnded && ahead.isEmpty, let shown, request.mode == .exact {
+      // Past the last frame there is: a truncated file whose index promised more. Land where the data ends.
+      position = min(position, max(shown.time + shown.duration, 0))
+    }
+    land(on: shown, at: position)
+    publishCounters()
+    settleIfVirtual()
+    let milliseconds = Double(hostNanoseconds() - pending.requestedAt) / nanosecondsPerMillisecond
+    emit(
+      .seeked(
+        SeekResult(
+          id: request.id, target: request.target, position: MediaTime(seconds: position), mode: request.mode,
+          milliseconds: milliseconds)))
+  }
+
+  /// An exact seek forward within the frames' own GOP: decoding on from where the decoder is passes fewer frames than
+  /// a seek back to the keyframe would. Frames already decoded ahead up to the target are taken as they are.
+  private func decodeOnFromHere(to target: Double, for request: SeekRequest) -> DecodeOnOutcome {
+    withLock { lateness.removeAll() }
+    var shown: DecodedFrame?
+    while let head = ahead.first, head.frame.time <= target + TimeTolerance.frameTime {
+      shown = head.frame
+      ahead.removeFirst()
+    }
+    if ahead.isEmpty && !sourceEnded {
+      guard case .reached(let frame) = decodeOn(to: target, for: request) else { return .interrupted }
+      shown = frame ?? shown
+    }
+    // Nothing new up to the target: it lies within the frame on screen, which stays.
+    return .reached(shown ?? withLock { current })
+  }
+
+  /// A seek back to the keyframe at or before the target, from which an exact seek decodes on to it.
+  private func seekBack(to target: Double, for request: SeekRequest) -> DecodeOnOutcome {
+    resetForNewPosition()
+    let first = seekToKeyframe(
+      before: target, discardBefore: request.mode == .exact ? target : nil, keyframeOnly: request.mode == .keyframe)
+    if request.mode == .exact, let firstFrame = first, firstFrame.time <= target {
+      guard case .reached(let frame) = decodeOn(to: target, for: request) else { return .interrupted }
+      return .reached(frame ?? first)
+    }
+    return .reached(first)
+  }
+
+  /// Clears what was decoded ahead and the loop bookkeeping: playback continues from a new point.
+  func resetForNewPosition() {
+    ahead.removeAll()
+    sourceEnded = false
+    atEnd = false
+    decodeOffset = 0
+    decodedPassEnd = 0
+    previousPassOffset = 0
+    withLock {
+      presentedOffset = 0
+      lateness.removeAll()
+    }
+  }
+
+  /// Seeks the source so that the next frames are those from the keyframe at or before `target`.
+  /// Returns the first frame, or nil at the end of the stream. Containers index by decode time, so
+  /// with B-frames the keyframe found can show after the target: then it steps further back.
+  /// `keyframeOnly`: only the keyframe's own frame is wanted (a keyframe scrub), not a run of frames after it.
+  func seekToKeyframe(before target: Double, discardBefore: Double?, keyframeOnly: Bool = false) -> DecodedFrame? {
+    guard let source else { return nil }
+    var seekPoint = target
+    var backoff = 0.5
+    // A run of frames from the keyframe on decodes fastest on the seeking decoder. For the keyframe alone, each
+    // frame thread more delays the first frame (every thread takes a packet before one comes out): FFmpeg's choice.
+    // Changing decoder costs a little (a new decoder's frame buffers are new memory), paid once when a slider drag
+    // of keyframe scrubs starts and once when an exact scrub ends it. Playing changes back later.
+    source.wantedThreading = keyframeOnly ? .throughput : .seeking
+    while true {
+      if !source.seek(to: seekPoint) && seekPoint > 0 {
+        // The demuxer cannot seek there (a raw stream): start from the beginning and decode forward.
+        seekPoint = 0
+        continue
+      }
+      source.discardNonReferenceBefore = discardBefore
+      var first: DecodedFrame?
+      switch source.next() {
+      case .frame(let frame):
+        first = frame
+        sourceEnded = false
+      case .endOfStream:
+        sourceEnded = true
+      }
+      if seekPoint <= 0 || (first.map { $0.time <= target + TimeTolerance.frameTime } ?? false) { return first }
+      seekPoint = max(0, seekPoint - backoff)
+      backoff *= 2
+    }
+  }
+
+  enum DecodeOnOutcome {
+    /// The newest frame that starts at or before the target (nil: none came), the next ones queued ahead.
+    case reached(DecodedFrame?)
+    /// A newer seek or a shutdown came first; the seek was answered as superseded, or not at all.
+    case interrupted
+  }
+
+  /// Decodes forward to the frame whose display interval contains `target`, skipping the frames before it that
+  /// nothing references. The first frame after it goes to the frames ahead. For a seek (`request`), a newer seek or
+  /// a shutdown in the mailbox ends it between frames; a backward step's run to its frame (nil) is not interrupted.
+  func decodeOn(to target: Double, for request: SeekRequest?) -> DecodeOnOutcome {
+    guard let source else { return .interrupted }
+    source.discardNonReferenceBefore = target
+    defer { source.discardNonReferenceBefore = nil }
+    var shown: DecodedFrame?
+    while true {
+      if let request {
+        switch withLock({ mailbox.interruption() }) {
+        case .none: break
+        case .newerSeek(let newer):
+          emit(.superseded(request.id, by: newer))
+          return .interrupted
+        case .shutdown:
+          return .interrupted
+        }
+      }
+      switch source.next() {
+      case .frame(let frame):
+        if frame.time <= target + TimeTolerance.frameTime {
+          shown = frame
+          continue
+        }
+        ahead.append(scheduled(frame, offset: 0))
+      case .endOfStream:
+        sourceEnded = true
+      }
+      return .reached(shown)
+    }
+  }
+
+  /// Whether an exact seek to `target` can decode on from the frames decoded so far instead of seeking: the
+  /// newest frame held (ahead, or on screen) is the newest the decoder gave, so the decoder's next frames follow
+  /// it (not so after a seek that was overtaken half-way); the target is after the frame on screen; and the
+  /// keyframe at or before it (by the container's index) is no later than that newest frame, so no keyframe
+  /// closer to the target is skipped. Not across loop passes, and not without an index (MPEG-TS, raw streams).
+  func canDecodeOn(to target: Double) -> Bool {
+    guard let source, !sourceEnded, !atEnd, decodeOffset == 0, previousPassOffset == 0 else { return false }
+    let (onScreenFrame, offset) = withLock { (current, presentedOffset) }
+    guard offset == 0, let onScreenFrame, onScreenFrame.time < target else { return false }
+    let newestHeld = ahead.last?.frame ?? onScreenFrame
+    guard let decoderAt = source.newestFramePTS, decoderAt == newestHeld.pts else { return false }
+    let newest = newestHeld.time
+    guard let keyframe = source.keyframeTime(atOrBefore: target) else { return false }
+    return keyframe <= newest + TimeTolerance.frameTime
+  }
+
+  /// Shows `frame` (if any) with the clock at `position`, ready to play on from there.
+  func land(on frame: DecodedFrame?, at position: Double) {
+    if let frame {
+      decodedPassEnd = max(decodedPassEnd, frame.time + frame.duration)
+      for scheduled in ahead { decodedPassEnd = max(decodedPassEnd, scheduled.frame.time + scheduled.frame.duration) }
+      present(scheduled(frame, offset: 0), jump: true)
+    }
+    withLock { clock.jump(to: position, at: now()) }
+    if sourceEnded && ahead.isEmpty { lastFrameEnd = max(lastFrameEnd, position) }
+    // Playback that was running (or stopped at the end) runs on from the new position.
+    if playing { withLock { clock.start(at: now()) } }
+    progressMarks.moveNext(after: position)
+  }
+
+  /// Whether a shutdown waits in the mailbox (it stays there for the play loop).
+  func isShuttingDown() -> Bool {
+    withLock { mailbox.interruption() } == .shutdown
+  }
+}

@@ -1,0 +1,373 @@
+// PlaybackEngine: the thread that demuxes, decodes and paces one file.
+//
+// It owns a thread of its own (not Swift's cooperative pool). Commands arrive through a mailbox
+// that the thread checks between packets, so a seek lands promptly even mid-decode. A few decoded
+// frames wait ahead of the clock; paused, the thread sleeps on a condition with no timeout.
+// Everything it has to say goes out, in order, through `emit`.
+//
+// Playing on the wall clock, frames are shown lazily: a frame decoded ahead is on screen for
+// `status` and `frame` from its due time on, whether or not the thread has woken for it. The thread
+// wakes only when a frame matters: a progress mark, a loop, the end, a wait, or a refill of the
+// frames ahead, which it decodes in one go. That keeps paced playback near the CPU cost of decoding.
+//
+// Clocks: on the wall clock frames are shown when real time reaches them; on the free clock at
+// once; on the virtual clock time stands still until a wait moves it, and then jumps from one due
+// frame to the next. On the virtual clock the engine also finishes decoding ahead before it
+// answers anything, so what a session observes never depends on thread timing.
+//
+// Where to read on: this file holds the engine's state, what other threads call (`post`, `snapshot`,
+// `currentFrame`) and the play loop (`run`, `runOnce`, sleeping). The engine thread's work is split by concern:
+// +Commands applies the mailbox, +Decoding decodes ahead, +Presenting puts frames on screen and reaches the end,
+// +Seeking, +Stepping and +Waiting carry out those commands. State of one concern lives in a leaf type:
+// EngineMailbox, ProgressMarks, LatenessWindow, WaitTracker, RealTimeLoad, ErrorReports. No FFmpeg type is used
+// here: MediaSource (FFmpeg/) is the engine's only way to the file.
+
+import Foundation
+import Synchronization
+import VideoPlaybackKit
+
+final class PlaybackEngine: @unchecked Sendable {
+  typealias Message = EngineMailbox.Message
+
+  /// Frames decoded ahead of the clock: paused, seeking, and on the free and virtual clocks.
+  static let framesAhead = 6
+  /// Playing on the wall clock, frames decoded ahead: as many as fit in `wallAheadBytes`, within these
+  /// bounds. A deeper queue means fewer, longer refills, and fewer wake-ups of the decoder's threads.
+  static let wallFramesAhead = 6...30
+  static let wallAheadBytes = 24 << 20
+  /// While playing on the wall clock, decoding ahead resumes only when this few frames are left and
+  /// then fills up in one go: fewer wake-ups per frame than topping up one by one.
+  static let refillBelow = 2
+  /// Frames a backward step keeps while it decodes; a longer step seeks to the frame it found.
+  static let stepFramesKept = 16
+  /// At most one decode-error event a second of clock time; the count is always in `status`.
+  static let errorReportInterval = 1.0
+  /// Playing on the wall clock, one decoder thread may use this share of real time (its CPU time per second of
+  /// media, times the rate) before playing goes back to FFmpeg's threads (see `RealTimeLoad`).
+  static let realtimeLoadLimit = 0.5
+  /// Frame lateness samples kept for the p99 in `status` (wall clock).
+  static let latenessSamples = 4096
+
+  // MARK: - Given at init
+
+  let path: String
+  let configuration: PlaybackConfiguration
+  let access: MediaAccess
+  let emit: @Sendable (EngineEvent) -> Void
+
+  // MARK: - Shared with other threads, guarded by `condition`
+
+  let condition = NSCondition()
+  /// Signalled when the engine thread has finished.
+  let finished = DispatchSemaphore(value: 0)
+  /// Interrupts FFmpeg's blocking I/O on shutdown.
+  let stopFlag = StopFlag()
+  /// True while the thread is opening the file.
+  let opening = Atomic<Bool>(true)
+  var mailbox = EngineMailbox()
+  var clock: EngineClock
+  /// The virtual clock's time: moved only by waits.
+  var virtualNow = 0.0
+  var current: DecodedFrame?
+  /// The loop offset of the frame on screen: timeline minus media time.
+  var presentedOffset = 0.0
+  var duration = 0.0
+  var framesDecoded = 0
+  var decodeErrors = 0
+  var loops = 0
+  var hasVideo = false
+  var timeBase: (num: Int32, den: Int32) = (0, 1)
+  /// `lastFrameEnd` as last published to other threads.
+  var lastFrameEndShared = 0.0
+  var lateness = LatenessWindow(capacity: PlaybackEngine.latenessSamples)
+  /// `ahead` as last published to other threads: on the wall clock the frames in it whose time has
+  /// come are on screen before the engine thread presents them.
+  var aheadShared: [ScheduledFrame] = []
+  /// How many times the thread has woken from a sleep: a diagnostic for tests of lazy presentation.
+  var wakeups = 0
+  /// The decoder's threads: a diagnostic for tests of real-time decoding.
+  var decoderThreads = 0
+
+  // MARK: - The engine thread's own
+
+  var source: MediaSource?
+  /// Frames decoded and not yet presented, in order.
+  var ahead: [ScheduledFrame] = [] {
+    // Only the wall clock shows frames the thread has not presented; the other clocks present each one as it comes due.
+    didSet { if clock.kind == .wall { withLock { aheadShared = ahead } } }
+  }
+  var sourceEnded = false
+  /// The loop offset of the frames being decoded now, and where the current pass's frames end.
+  var decodeOffset = 0.0
+  var decodedPassEnd = 0.0
+  /// The timeline offset of the pass on screen, for the length of a loop pass.
+  var previousPassOffset = 0.0
+  /// Whether playback should run: the interactor's intent, which the engine never changes itself.
+  var playing = false
+  /// The end was reached (and reported); the clock stands still until a seek moves playback away.
+  var atEnd = false
+  /// Where the newest presented frame ends on the timeline: the end of the media as the decoder sees it.
+  var lastFrameEnd = 0.0
+  var progressMarks: ProgressMarks
+  var errorReports = ErrorReports(interval: PlaybackEngine.errorReportInterval)
+  var waits = WaitTracker()
+  /// A refill of the frames ahead is under way (see `refillBelow`).
+  var refilling = false
+  /// How many frames playing on the wall clock keeps ahead (from the first frame's size).
+  var wallAheadLimit = PlaybackEngine.framesAhead
+  /// Whether one decoder thread keeps up while playing on the wall clock.
+  var realtimeLoad: RealTimeLoad
+
+  init(
+    path: String, configuration: PlaybackConfiguration, access: MediaAccess = MediaAccess(),
+    realtimeLoadLimit: Double = PlaybackEngine.realtimeLoadLimit, emit: @escaping @Sendable (EngineEvent) -> Void
+  ) {
+    self.path = path
+    self.configuration = configuration
+    self.access = access
+    self.emit = emit
+    self.clock = EngineClock(kind: configuration.clock)
+    self.progressMarks = ProgressMarks(interval: configuration.progressInterval)
+    self.realtimeLoad = RealTimeLoad(limit: realtimeLoadLimit)
+  }
+
+  // MARK: - Any thread
+
+  func start() {
+    let thread = Thread { [self] in
+      // Linux applies a thread's name only from the thread itself (for top, perf, gdb).
+      Thread.current.name = "vpk-engine"
+      run()
+      finished.signal()
+    }
+    thread.name = "vpk-engine"
+    thread.stackSize = 4 << 20
+    thread.start()
+  }
+
+  /// Asks the thread to stop and waits until it has released the file. FFmpeg's I/O is interrupted,
+  /// so this is prompt; the bound only guards against a decoder that never returns. A thread still
+  /// opening the file may sit in the kernel's open(2) (a FIFO with no writer), where no callback
+  /// reaches it and it holds no FFmpeg state the process's exit could disturb: that wait is short.
+  func stop() {
+    stopFlag.set()
+    post(.shutdown)
+    _ = finished.wait(timeout: .now() + (opening.load(ordering: .acquiring) ? 0.5 : 10))
+  }
+
+  func post(_ message: Message) {
+    condition.lock()
+    mailbox.post(message)
+    condition.signal()
+    condition.unlock()
+  }
+
+  func snapshot() -> PlaybackSnapshot {
+    condition.lock()
+    defer { condition.unlock() }
+    let limit = duration > 0 ? duration : lastFrameEndShared
+    let timeline = clock.position(at: now())
+    let visible = visibleLocked(at: timeline)
+    let position = min(max(0, timeline - visible.offset), limit)
+    let p99 = clock.kind == .wall ? lateness.p99Milliseconds : nil
+    return PlaybackSnapshot(
+      position: MediaTime(seconds: position), framesDecoded: framesDecoded, decodeErrors: decodeErrors,
+      loops: loops + (visible.offset > presentedOffset + TimeTolerance.sameInstant ? 1 : 0), latenessP99: p99)
+  }
+
+  /// The frame on screen with its MD5 (computed on the caller's thread), nil with no video frame.
+  func currentFrame() -> FrameIdentity? {
+    condition.lock()
+    let frame = hasVideo ? visibleLocked(at: clock.position(at: now())).frame : nil
+    let timeBase = self.timeBase
+    condition.unlock()
+    return frame?.identity(timeBase: timeBase)
+  }
+
+  /// `wakeups`, read under the lock.
+  var wakeupCount: Int { withLock { wakeups } }
+
+  /// Threads of the decoder, as last published (for tests).
+  var decoderThreadCount: Int { withLock { decoderThreads } }
+
+  /// The frame on screen at timeline time `timeline` and its loop offset (call with the lock held): the
+  /// newest frame decoded ahead whose time has come, else the one the engine thread presented last.
+  private func visibleLocked(at timeline: Double) -> (frame: DecodedFrame?, offset: Double) {
+    var visible = (frame: current, offset: presentedOffset)
+    for scheduled in aheadShared {
+      guard scheduled.due <= timeline + TimeTolerance.sameInstant else { break }
+      visible = (scheduled.frame, scheduled.offset)
+    }
+    return visible
+  }
+
+  /// Clock time now (call with the lock held, or from the engine thread).
+  func now() -> Double {
+    clock.kind == .virtual ? virtualNow : hostSeconds()
+  }
+
+  func withLock<T>(_ body: () -> T) -> T {
+    condition.lock()
+    defer { condition.unlock() }
+    return body()
+  }
+
+  // MARK: - The play loop (the engine thread)
+
+  private func run() {
+    guard let source = openSource() else { return }
+    self.source = source
+    becomeReady(with: source)
+    while let work = takeMessages() {
+      switch work {
+      case .seek(let pending): seek(pending)
+      case .step(let request): stepFrames(request)
+      case .none: runOnce()
+      }
+    }
+    ahead.removeAll()
+    withLock { current = nil }
+    self.source = nil
+  }
+
+  /// Opens the file; if it cannot be, says so and returns nil.
+  private func openSource() -> MediaSource? {
+    do {
+      // A session that plays on the wall clock as soon as it is ready starts on the real-time decoder.
+      let threading: DecoderThreading =
+        configuration.startsPlaying && configuration.clock == .wall ? .realtime : .throughput
+      let source = try MediaSource(path: path, access: access, threading: threading, stop: stopFlag)
+      opening.store(false, ordering: .releasing)
+      return source
+    } catch {
+      opening.store(false, ordering: .releasing)
+      emit(.failedToOpen(error))
+      return nil
+    }
+  }
+
+  /// Publishes what the file holds and shows the first frame, as a paused player does, before saying the file is
+  /// ready: a `frame` sent right after `ready` must find it. Then reports progress 0 if a mark is there.
+  private func becomeReady(with source: MediaSource) {
+    withLock {
+      duration = source.info.duration?.seconds ?? 0  // 0: unknown
+      hasVideo = source.hasVideo
+      timeBase = source.timeBaseParts
+    }
+    if case .frame(let first) = source.next() {
+      decodedPassEnd = max(first.time + first.duration, 0)
+      wallAheadLimit = min(
+        max(Self.wallAheadBytes / max(first.byteCount, 1), Self.wallFramesAhead.lowerBound),
+        Self.wallFramesAhead.upperBound)
+      present(scheduled(first, offset: 0), jump: true)
+    } else {
+      sourceEnded = true
+    }
+    publishCounters()
+    settleIfVirtual()
+    emit(.ready(source.info))
+    progressMarks.moveNext(atOrAfter: 0)
+    if let mark = progressMarks.next, mark <= 0 {
+      emit(.progress(0))
+      progressMarks.moveNext(after: 0)
+    }
+  }
+
+  /// One turn of the loop while no seek or step is pending: show a due frame, decode one, finish a wait, or
+  /// sleep until something is due.
+  private func runOnce() {
+    let now = withLock { self.now() }
+    var due: Double?
+    if playing && !atEnd {
+      if let head = ahead.first {
+        let headDue = withLock { clock.dueTime(of: head.due) } ?? .infinity
+        if headDue <= now {
+          // Every frame whose time has come, in order (several when shown lazily).
+          while let head = ahead.first, let headDue = withLock({ clock.dueTime(of: head.due) }), headDue <= now {
+            presentFirstAhead(dueAt: headDue)
+          }
+          return
+        }
+        due = headDue
+      } else if sourceEnded {
+        let endDue = withLock { clock.dueTime(of: lastFrameEnd) } ?? .infinity
+        if endDue <= now {
+          reachEnd()
+          return
+        }
+        due = endDue
+      } else {
+        decodeOne()
+        return
+      }
+    }
+    let pacedPlayback = playing && !atEnd && clock.kind == .wall
+    if canDecodeMore && (!pacedPlayback || refilling || ahead.count <= Self.refillBelow) {
+      refilling = true
+      decodeOne()
+      return
+    }
+    refilling = false
+    if finishWaitIfDone(now: now) { return }
+    // Frames are shown lazily on the wall clock: sleep past the ones that need nothing from this thread.
+    if pacedPlayback && !ahead.isEmpty { due = nextWake() ?? due }
+    idle(until: due, now: now)
+  }
+
+  /// Playing on the wall clock, with frames ahead: the clock time of the first frame that needs the engine
+  /// thread. Up to then the frames due are on screen without it (see `visibleLocked`).
+  private func nextWake() -> Double? {
+    guard let last = ahead.last else { return nil }
+    // The frame that leaves `refillBelow` frames ahead; at the end of the stream, the last frame.
+    let refillIndex = ahead.count - 1 - Self.refillBelow
+    var wake = sourceEnded || refillIndex < 0 ? last.due : ahead[refillIndex].due
+    for scheduled in ahead {
+      guard scheduled.due < wake else { break }
+      // A loop (the `ended` event), or a progress mark.
+      if scheduled.offset > presentedOffset + TimeTolerance.sameInstant
+        || progressMarks.isReached(at: scheduled.frame.time)
+      {
+        wake = scheduled.due
+        break
+      }
+    }
+    if let target = waits.targetPosition {
+      // Waits for a position are checked as frames are presented: wake at the frame that reaches it.
+      if let reaching = ahead.first(where: {
+        $0.offset == presentedOffset && $0.frame.time >= target - TimeTolerance.sameInstant
+      }) {
+        wake = min(wake, reaching.due)
+      }
+    }
+    return withLock { clock.dueTime(of: wake) }
+  }
+
+  /// Waits until clock time `due` (or a wait's deadline, whichever is first), or forever when there
+  /// is neither. On the virtual clock, time jumps there instead, but only while a wait is running.
+  private func idle(until due: Double?, now: Double) {
+    let wake = waits.wakeTime(before: due ?? .infinity)
+    if clock.kind == .virtual {
+      if waits.isRunning && wake.isFinite {
+        withLock { virtualNow = max(virtualNow, wake) }
+        return
+      }
+      sleep(seconds: nil)
+      return
+    }
+    sleep(seconds: wake.isFinite ? max(0, wake - now) : nil)
+  }
+
+  /// Waits for a message, or for `seconds` to pass (forever when nil).
+  private func sleep(seconds: Double?) {
+    condition.lock()
+    if mailbox.isEmpty {
+      if let seconds {
+        _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
+      } else {
+        condition.wait()
+      }
+      wakeups += 1
+    }
+    condition.unlock()
+  }
+}

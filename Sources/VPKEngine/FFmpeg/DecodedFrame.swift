@@ -1,0 +1,72 @@
+// DecodedFrame: a frame out of the decoder, owned by the engine, and its identity (pts, MD5) for `frame`.
+
+import CFFmpeg
+import Foundation
+import VideoPlaybackKit
+
+/// A decoded frame owned by the engine. Freed when the last reference goes.
+final class DecodedFrame: @unchecked Sendable {
+  /// Owned AVFrame; never mutated after creation, so it may be read from any thread.
+  let frame: UnsafeMutablePointer<AVFrame>
+  /// Presentation time in seconds from the start of the media.
+  let time: Double
+  /// Seconds this frame lasts (its packet's duration, else the stream's nominal frame duration).
+  let duration: Double
+  let pts: Int64
+
+  init(frame: UnsafeMutablePointer<AVFrame>, time: Double, duration: Double, pts: Int64) {
+    self.frame = frame
+    self.time = time
+    self.duration = duration
+    self.pts = pts
+  }
+
+  /// Bytes of the buffers the frame holds (its planes, or its samples).
+  var byteCount: Int {
+    withUnsafeBytes(of: frame.pointee.buf) { buffers in
+      buffers.bindMemory(to: UnsafeMutablePointer<AVBufferRef>?.self).reduce(0) { $0 + Int($1?.pointee.size ?? 0) }
+    }
+  }
+
+  deinit {
+    var pointer: UnsafeMutablePointer<AVFrame>? = frame
+    av_frame_free(&pointer)
+  }
+}
+
+extension DecodedFrame {
+  /// The frame's identity with the MD5 of its pixels packed with no padding, as
+  /// `ffmpeg -f framemd5` computes it. Reads the frame only, so any thread may call it.
+  func identity(timeBase: (num: Int32, den: Int32)) -> FrameIdentity {
+    let width = frame.pointee.width
+    let height = frame.pointee.height
+    let format = AVPixelFormat(rawValue: frame.pointee.format)
+    let size = av_image_get_buffer_size(format, width, height, 1)
+    var md5 = ""
+    if size > 0 {
+      var buffer = [UInt8](repeating: 0, count: Int(size))
+      var data = frame.pointee.data
+      var linesize = frame.pointee.linesize
+      let copied = withUnsafePointer(to: &data) { dataTuple in
+        dataTuple.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
+          withUnsafePointer(to: &linesize) { linesizeTuple in
+            linesizeTuple.withMemoryRebound(to: Int32.self, capacity: 8) { lines in
+              buffer.withUnsafeMutableBufferPointer {
+                av_image_copy_to_buffer($0.baseAddress, size, planes, lines, format, width, height, 1)
+              }
+            }
+          }
+        }
+      }
+      if copied > 0 {
+        var digest = [UInt8](repeating: 0, count: 16)
+        av_md5_sum(&digest, buffer, Int(copied))
+        md5 = digest.map { String(format: "%02x", $0) }.joined()
+      }
+    }
+    return FrameIdentity(
+      pts: pts, timeBase: timeBase, time: MediaTime(seconds: time),
+      isKeyframe: frame.pointee.key_frame != 0, width: Int(width), height: Int(height),
+      pixelFormat: pixelFormatName(frame.pointee.format), md5: md5)
+  }
+}

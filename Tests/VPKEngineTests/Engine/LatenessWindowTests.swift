@@ -1,0 +1,46 @@
+// LatenessWindow on its own: the p99 of the newest samples, as `status` reports it.
+
+import Testing
+
+@testable import VPKEngine
+
+@Suite struct LatenessWindowTests {
+  @Test func withNoSamplesThereIsNoPercentile() {
+    // Given an empty window
+    let window = LatenessWindow()
+    // Then there is no p99
+    #expect(window.isEmpty)
+    #expect(window.p99Milliseconds == nil)
+  }
+
+  @Test func theP99IsTheNearestRankInMilliseconds() {
+    // Given frames 1 to 100 ms late, in any order
+    var window = LatenessWindow()
+    for late in (1...100).reversed() { window.record(Double(late) / 1000) }
+    // Then the p99 is the 99th of them
+    #expect(abs(window.p99Milliseconds! - 99) < 1e-9)
+  }
+
+  @Test func aFullWindowOverwritesItsSamplesInTurn() {
+    // Given a window of three samples, filled
+    var window = LatenessWindow(capacity: 3)
+    for late in [0.001, 0.002, 0.003] { window.record(late) }
+    // When two more come, one very late and then one on time
+    window.record(0.5)
+    window.record(0)
+    // Then the first two were overwritten: the samples are 0.5, 0 and 3 ms, and the p99 is the highest
+    #expect(window.p99Milliseconds == 500)
+  }
+
+  @Test func removingTheSamplesStartsAfresh() {
+    // Given a window with a very late frame
+    var window = LatenessWindow()
+    window.record(2)
+    // When its samples are removed (a seek) and a frame comes on time
+    window.removeAll()
+    #expect(window.p99Milliseconds == nil)
+    window.record(0)
+    // Then the p99 is that frame's
+    #expect(window.p99Milliseconds == 0)
+  }
+}
