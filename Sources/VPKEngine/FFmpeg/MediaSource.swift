@@ -41,8 +41,9 @@ final class MediaSource {
   private var spareFrame: UnsafeMutablePointer<AVFrame>?
   private var demuxerDrained = false
   private var decoderDrained = false
-  /// Where the frame after the newest one should start, in stream ticks (for frames with no timestamp).
-  private var nextExpectedTicks: Int64?
+  /// Where the frame after the newest one should start, in stream ticks (for frames with no timestamp): 0 from the
+  /// start, nil after a seek into the stream until a frame has come.
+  private var nextExpectedTicks: Int64? = 0
 
   /// Packets the decoder refused, frames it could not produce or flagged as damaged; playback goes on.
   private(set) var decodeErrors = 0
@@ -272,6 +273,13 @@ final class MediaSource {
           }
           dropFramesBefore = nil
         }
+        // A frame with no timestamp right after a seek into the stream has no frame before it to follow (see below):
+        // its time is unknown, so it is dropped and the seek goes further back. An MPEG-PS seek lands on any packet,
+        // and into the last GOP it can leave only the last frame, whose packet had no pts, flushed with none.
+        if pts == vpk_nopts_value() && nextExpectedTicks == nil {
+          av_frame_unref(frame)
+          continue
+        }
         spareFrame = nil  // handed out: the DecodedFrame owns and frees it
         framesDecoded += 1
         if pixelFormatPending {
@@ -427,7 +435,7 @@ final class MediaSource {
     }
     demuxerDrained = false
     decoderDrained = false
-    nextExpectedTicks = nil
+    nextExpectedTicks = seconds <= 0 ? 0 : nil
     return result >= 0
   }
 

@@ -1,0 +1,100 @@
+// The exact-scrub sweep: on every clip of the corpus and in every container the tests make, exact scrubs to the
+// middle of every frame of the first and last two GOPs, and into the last frame, each checked against the ffmpeg
+// tool's own frames (their pixels, their raw timestamps, and their time from the container's start).
+//
+// The short form (in `swift test`, about 25 s on 2 cores) bounds each GOP longer than 20 frames to its first and last
+// 10, where a GOP's bugs are (the keyframe, leading frames, the frames before the next keyframe, the end);
+// `VPK_LONG_SWEEP=1` (scripts/sweep) sweeps every frame of those GOPs, about 2 minutes.
+
+import Foundation
+import Testing
+import VPKTestSupport
+import VideoPlaybackKit
+
+@testable import VPKEngine
+
+/// A clip of the sweep: one of the corpus or one made for the sweep alone.
+enum SweptClip: Sendable, CustomStringConvertible {
+  case corpus(TestClip)
+  case sweep(SweepClip)
+
+  func url() throws -> URL {
+    switch self {
+    case .corpus(let clip): try TestMedia.url(for: clip)
+    case .sweep(let clip): try clip.url()
+    }
+  }
+
+  var description: String {
+    switch self {
+    case .corpus(let clip): "\(clip.rawValue).\(clip.fileExtension)"
+    case .sweep(let clip): "\(clip.rawValue).\(clip.fileExtension)"
+    }
+  }
+
+  static let all: [SweptClip] =
+    [
+      TestClip.h264BFrames, .mpeg4, .vp9, .mpegTS, .mpeg4AVI, .rawH264, .truncatedMP4, .h264OpenGOP,
+    ].map(SweptClip.corpus) + SweepClip.allCases.map(SweptClip.sweep)
+}
+
+@MainActor
+@Suite struct ExactScrubSweepTests {
+  private static let longSweep = ProcessInfo.processInfo.environment["VPK_LONG_SWEEP"] == "1"
+
+  /// Checks one exact scrub: the position is the target, and the frame on screen is ffmpeg's frame whose display
+  /// interval contains it, with its own pts and its time from the container's start, inside the media.
+  private func check(
+    _ opened: inout OpenedManager, _ target: Double, _ reference: ScrubReference, _ clip: SweptClip
+  ) async throws {
+    let result = try await opened.seek(to: target)
+    let frame = try #require(opened.manager.currentFrame(), "\(clip) at \(target)")
+    let expected = reference.frame(containing: target)
+    let end = reference.duration ?? .infinity
+    #expect(result.position.seconds == target, "\(clip) at \(target)")
+    let shown =
+      "showed pts \(frame.pts) time \(frame.time.seconds), ffmpeg's is pts \(expected.pts) time \(expected.time)"
+    #expect(frame.md5 == expected.hash, "\(clip) at \(target): \(shown)")
+    #expect(frame.pts == expected.pts, "\(clip) at \(target)")
+    #expect(abs(frame.time.seconds - expected.time) < 1e-6, "\(clip) at \(target): time \(frame.time.seconds)")
+    // Inside the media, to the microsecond (the resolution of the container's start time and of the events), and
+    // at most at its end: AVI's frames come out of FFmpeg one frame late, as the ffmpeg tool lists them too, so the
+    // last one starts where the container ends, and is on screen only there.
+    let inside = frame.time.seconds >= -1e-6 && frame.time.seconds <= end + 1e-6
+    #expect(inside, "\(clip) at \(target): time \(frame.time.seconds) outside the media")
+  }
+
+  @Test(arguments: SweptClip.all)
+  func exactScrubsToEveryFrameOfTheFirstAndLastTwoGOPsLandOnFFmpegsFrame(clip: SweptClip) async throws {
+    // Given a clip and ffmpeg's frames of it, with raw timestamps and keyframes
+    let url = try clip.url()
+    let reference = try await Task.detached { try ScrubReference(of: url) }.value
+    let frames = reference.frames
+    let indexes = reference.sweptFrameIndexes(limit: Self.longSweep ? nil : 20)
+    let last = try #require(frames.last)
+    // (within the media: past its end, the interactor clamps the target before the engine sees it)
+    let end = reference.duration ?? .infinity
+    let middles = indexes.map { min(frames[$0].time + frames[$0].duration / 2, end) }
+    let intoLast = [last.time + last.duration * 0.9, last.time + 1e-6].map { min($0, end) }
+    var opened = try await OpenedManager(url)
+    defer { opened.manager.shutdown() }
+    // When scrubbing into the last frame, then backwards through the frames (each a seek of its own), then
+    // forwards (each decoding on from the frame before, within a GOP)
+    for target in intoLast + middles.reversed() + middles {
+      // Then each lands on ffmpeg's frame, at its own time
+      try await check(&opened, target, reference, clip)
+    }
+  }
+
+  @Test(arguments: [7.9, 7.5575, 7.95])
+  func anExactScrubIntoTheLastGOPOfAnMPEG2ProgramStreamLandsThere(target: Double) async throws {
+    // Given MPEG-2 in a program stream that starts at 0.533 s, whose last frame has no timestamp
+    let url = try SweepClip.mpeg2PS.url()
+    let reference = try await Task.detached { try ScrubReference(of: url) }.value
+    // When scrubbing exactly into its last GOP, straight from the start
+    var opened = try await OpenedManager(url)
+    defer { opened.manager.shutdown() }
+    // Then the position is the target, and the frame is ffmpeg's there, with its own pts
+    try await check(&opened, target, reference, .sweep(.mpeg2PS))
+  }
+}
