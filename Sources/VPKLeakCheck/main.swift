@@ -56,14 +56,20 @@ func threadNames() -> [String] {
   }
 }
 
-/// Descriptors and threads, after letting threads that are on their way out finish.
+/// The threads that count: all but libdispatch's pool workers (named `…qos…`), which libdispatch starts and parks
+/// on its own schedule (an idle one lingers for seconds, longer on a loaded machine); vpk's own threads (the engine's,
+/// the input reader's) and FFmpeg's are all counted.
+func countedThreads() -> Int { threadNames().filter { !$0.contains("qos") }.count }
+
+/// Descriptors and threads, after letting threads that are on their way out finish (up to 30 s: a hang guard, not
+/// a bound; on an idle machine they are back at once).
 @MainActor
 func resources(settling baseline: (fds: Int, threads: Int)? = nil) -> (fds: Int, threads: Int) {
-  var now = (fds: count("/proc/self/fd"), threads: count("/proc/self/task"))
-  let deadline = Date(timeIntervalSinceNow: 10)
+  var now = (fds: count("/proc/self/fd"), threads: countedThreads())
+  let deadline = Date(timeIntervalSinceNow: 30)
   while let baseline, now.fds > baseline.fds || now.threads > baseline.threads, Date() < deadline {
     _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
-    now = (count("/proc/self/fd"), count("/proc/self/task"))
+    now = (count("/proc/self/fd"), countedThreads())
   }
   return now
 }

@@ -552,16 +552,24 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
   @Test func wallClockPlaybackKeepsTime() async throws {
     // Given the wall clock
     let opened = try await OpenedManager(try TestMedia.url(for: .h264BFrames), clock: .wall, progress: 0.5)
-    // When it plays for a little over one second of media
+    // When it plays for one second of media
     let start = ContinuousClock.now
     opened.manager.play()
     try await opened.spy.wait("progress 1.0") { [spy = opened.spy] in spy.events.contains("progress 1.0") }
-    let elapsed = ContinuousClock.now - start
+    let atMark = ContinuousClock.now - start
     opened.manager.pause()
-    // Then about a second of real time passed (generous bounds: this is not a benchmark)
-    #expect(elapsed > .milliseconds(900) && elapsed < .milliseconds(2500))
     let position = opened.manager.snapshot().position.seconds
-    #expect(position >= 1.0 && position < 2.5)
+    let elapsed = ContinuousClock.now - start
+    // Then the marks came in order, and the clock never ran ahead of real time: a second of media took at least
+    // a second, and the position read is no further than the real time that had passed when it was read. A busy
+    // machine can only make playback later, so these hold on any machine; how close to real time it keeps is
+    // scripts/bench's pacing figure.
+    let marks = opened.spy.events.filter { $0.hasPrefix("progress") }
+    #expect(marks.firstIndex(of: "progress 0.5").map { $0 < marks.firstIndex(of: "progress 1.0")! } == true)
+    #expect(atMark >= .milliseconds(990))
+    let realSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    #expect(position >= 1.0 && position <= realSeconds + 0.01)
     opened.manager.shutdown()
   }
+
 }
