@@ -94,8 +94,9 @@ public struct MediaAccess: Sendable, Equatable {
     return names.joined(separator: ",")
   }
 
+  /// The path as a message quotes it: the one rule for quoting input in messages (TextQuoting.excerpt), with room
+  /// for a URL.
   private func quoted(_ path: String) -> String {
-    let shown = path.count > 80 ? String(path.prefix(77)) + "…" : path
-    return String(shown.map { $0.isASCII && ($0.asciiValue! < 0x20 || $0.asciiValue! == 0x7F) ? "?" : $0 })
+    TextQuoting.excerpt(path, maxCharacters: 80)
   }
 }

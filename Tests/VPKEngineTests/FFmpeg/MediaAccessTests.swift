@@ -91,3 +91,16 @@ private func open(_ path: String, _ access: MediaAccess = MediaAccess()) async t
     #expect(MediaAccess().protocolWhitelist == "file")
   }
 }
+
+@Suite struct MediaAccessMessageTests {
+  @Test func aRefusedPathIsQuotedShortAndWithoutControlCharacters() throws {
+    // Given a long URL with a newline in it
+    let path = "http://127.0.0.1:9/" + String(repeating: "a", count: 100) + "\n.mp4"
+    // When it is refused, Then the message quotes it the way every message quotes input: cut, controls replaced
+    let error = try #require(
+      MediaAccess(allowsNetwork: false, allowsPlaylists: false).refusal(protocol: "http", path: path))
+    #expect(error.message.hasPrefix("'http://127.0.0.1:9/aaa"))
+    #expect(error.message.contains("…'"))
+    #expect(!error.message.contains("\n"))
+  }
+}
