@@ -45,7 +45,7 @@ public struct JUnitReport {
   private func seconds(_ value: Double) -> String { NumberText.fixed(value, decimals: 3) }
 
   /// Escapes text for XML attributes and content; characters XML 1.0 cannot hold become U+FFFD. (It looks like
-  /// JSONLinesView's string encoder, but XML's rules differ: entities, no \\u escapes, replaced controls.)
+  /// JSONLinesView's string encoder, but XML's rules differ: entities, no \u escapes, replaced controls.)
   static func escape(_ text: String) -> String {
     var result = ""
     for scalar in text.unicodeScalars {
