@@ -1,0 +1,138 @@
+// What the playback manager reports, and what the session makes of it: ready or failed, progress, seeks, steps and
+// waits finished, the end, and damage that playback survives.
+
+extension PlaybackInteractor: PlaybackManagerDelegate {
+  /// Reports from a manager that has since been replaced (by `open` or `close`) are dropped.
+  func isCurrent(_ reporter: any PlaybackManager) -> Bool {
+    manager.map { $0 === reporter } ?? false
+  }
+
+  public func playbackManager(_ manager: any PlaybackManager, didBecomeReady info: MediaInfo) {
+    guard isCurrent(manager), phase == .loading else { return }
+    self.info = info
+    phase = .ready
+    state = .paused
+    presenter?.presentReady(info, commandID: openCommandID)
+    if openCommandID == nil, let start = options.start {
+      startSeek(
+        SeekRequest(
+          id: Self.internalSeekID, target: start.resolved(duration: info.duration).clamped(to: info.duration),
+          mode: options.seekMode))
+    }
+    if options.autoplay {
+      state = .playing
+      manager.play()
+      presentState(commandID: nil)
+    }
+    drain()
+  }
+
+  public func playbackManager(_ manager: any PlaybackManager, didFailToOpen error: PlaybackError) {
+    guard isCurrent(manager), phase == .loading else { return }
+    let commandID = openCommandID
+    phase = .idle
+    state = .idle
+    info = nil
+    path = nil
+    self.manager = router.gotoMedia(replacing: manager, wantsNew: false)
+    self.manager = nil
+    if let commandID {
+      // An `open` that failed leaves the session idle and usable.
+      reportError(error, commandID: commandID, source: openSource)
+      drain()
+    } else {
+      reportError(error, commandID: nil, source: nil)
+      close(reason: .openFailed, exitCode: SessionExitCode.mediaUnreadable, commandID: nil)
+    }
+  }
+
+  public func playbackManager(_ manager: any PlaybackManager, didReachProgress position: MediaTime) {
+    // While a seek is pending, positions are about to be replaced: never show a pre-seek one.
+    guard isCurrent(manager), phase == .ready, outstandingSeeks.isEmpty else { return }
+    presenter?.presentProgress(position: position, duration: info?.duration, state: state, rate: rate)
+  }
+
+  public func playbackManager(_ manager: any PlaybackManager, didFinishSeek result: SeekResult) {
+    guard isCurrent(manager), phase == .ready else { return }
+    outstanding.removeAll { if case .seek(let request) = $0 { request.id == result.id } else { false } }
+    if result.id != Self.internalSeekID {
+      presenter?.presentSeeked(result, duration: info?.duration, showsTiming: !isVirtual)
+    }
+    drain()
+  }
+
+  public func playbackManager(_ manager: any PlaybackManager, didSupersedeSeek id: Int, by newerID: Int) {
+    guard isCurrent(manager), phase == .ready else { return }
+    outstanding.removeAll { if case .seek(let request) = $0 { request.id == id } else { false } }
+    if id != Self.internalSeekID {
+      presenter?.presentSuperseded(id: id, by: newerID)
+    }
+    drain()
+  }
+
+  public func playbackManager(_ manager: any PlaybackManager, didFinishStep result: StepResult) {
+    guard isCurrent(manager), phase == .ready else { return }
+    outstanding.removeAll { if case .step(result.id) = $0 { true } else { false } }
+    presenter?.presentStepped(result, duration: info?.duration)
+    drain()
+  }
+
+  public func playbackManager(_ manager: any PlaybackManager, didFinishWait result: WaitResult) {
+    guard isCurrent(manager), phase == .ready else { return }
+    guard
+      let index = outstanding.firstIndex(where: { if case .wait(result.id, _) = $0 { true } else { false } }),
+      case .wait(_, let condition) = outstanding[index]
+    else { return }  // already answered by the end
+    outstanding.remove(at: index)
+    let source = sources.removeValue(forKey: result.id)
+    switch result.outcome {
+    case .satisfied:
+      presenter?.presentWaited(condition, position: result.position, commandID: result.id)
+    case .timedOut:
+      failWait(
+        PlaybackError(.waitTimedOut(condition, at: result.position)), commandID: result.id, source: source)
+    case .notPlaying:
+      failWait(
+        PlaybackError(.waitNeverSatisfied(condition, because: .notMoving)), commandID: result.id, source: source)
+    case .endedFirst:
+      failWait(
+        PlaybackError(.waitNeverSatisfied(condition, because: .endedFirst(at: result.position))),
+        commandID: result.id, source: source)
+    case .neverInLoop:
+      failWait(
+        PlaybackError(.waitNeverSatisfied(condition, because: .wholeLoopWithout)), commandID: result.id,
+        source: source)
+    }
+    drain()
+  }
+
+  public func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int) {
+    // An end reached before a pending seek landed is stale: the seek moves playback away from it.
+    // The engine keeps wanting to play (it stands still at the end); what follows is decided here.
+    guard isCurrent(manager), phase == .ready, outstandingSeeks.isEmpty else { return }
+    presenter?.presentEnded(position: position, duration: info?.duration, loops: loops)
+    switch options.endAction {
+    case .exit:
+      state = .ended
+      manager.pause()
+      answerWaitsSatisfiedByEnd(position: position)
+      runQueued()
+      close(reason: .ended, exitCode: SessionExitCode.success, commandID: nil)
+    case .pause:
+      state = .ended
+      manager.pause()
+      answerWaitsSatisfiedByEnd(position: position)
+      drain()
+    case .loop:
+      // The engine goes on from the start by itself, without a gap.
+      answerWaitsSatisfiedByEnd(position: position)
+      drain()
+    }
+  }
+
+  public func playbackManager(_ manager: any PlaybackManager, didEncounter error: PlaybackError) {
+    // Damage can show in the very first frame, before `ready`: report it then too.
+    guard isCurrent(manager), phase == .ready || phase == .loading else { return }
+    reportError(error, commandID: nil, source: nil)
+  }
+}
