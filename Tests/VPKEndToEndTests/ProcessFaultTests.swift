@@ -106,6 +106,7 @@ private func privateCopy(of clip: TestClip) throws -> URL {
     let session = try VPKSession(
       ["play", url.path, "--clock", "free", "--progress", "0.001", "--at-end", "loop"], readsOutput: false)
     defer { session.kill() }
+    try session.waitUntilHandling(signal: signal)
     Thread.sleep(forTimeInterval: 1)
     // When the signal comes
     let sent = Date()

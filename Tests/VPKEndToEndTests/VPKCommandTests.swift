@@ -352,7 +352,7 @@ func session(_ url: URL, _ commands: [String], options: [String] = [], timeout: 
     #expect(mkfifo(fifo, 0o600) == 0)
     defer { unlink(fifo) }
     let session = try VPKSession(["play", fifo])
-    Thread.sleep(forTimeInterval: 0.5)
+    try session.waitUntilHandling(signal: SIGINT)
     // When SIGINT arrives, Then vpk reports and leaves, with 130 (the timeout is only a hang guard)
     session.send(signal: SIGINT)
     let result = try session.waitForExit(timeout: 30)

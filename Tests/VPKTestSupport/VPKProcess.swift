@@ -241,6 +241,23 @@ public final class VPKSession: @unchecked Sendable {
   // MARK: Signals and exit
 
   /// Sends a signal (SIGINT, SIGTERM, …) to vpk, unless it has exited.
+  /// Waits until vpk has taken `signal` over (its handler is in place), read from `/proc/PID/status`; a signal sent
+  /// before that would kill it with the default action. The timeout is a hang guard.
+  public func waitUntilHandling(signal: Int32, timeout: Double = 60) throws {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while !hasExited && Date() < deadline {
+      // vpk ignores the default action (SigIgn) and libdispatch's signal source catches it (SigCgt).
+      let status = (try? String(contentsOfFile: "/proc/\(processIdentifier)/status", encoding: .utf8)) ?? ""
+      func mask(_ name: String) -> UInt64 {
+        status.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+          .flatMap { UInt64($0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces), radix: 16) } ?? 0
+      }
+      if (mask("SigIgn") | mask("SigCgt")) & (UInt64(1) << UInt64(signal - 1)) != 0 { return }
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+    throw VPKProcessError(description: "vpk did not take over signal \(signal) within \(timeout) s")
+  }
+
   public func send(signal: Int32) {
     if !hasExited { sendSignal(signal, to: processIdentifier) }
   }
