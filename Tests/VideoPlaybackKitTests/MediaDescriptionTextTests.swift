@@ -56,7 +56,7 @@ import VPKTestSupport
     #expect(columns.count == 1, "\(text)")
     for expected in [
       "Container", "mov,mp4,m4a,3gp,3g2,mj2 (QuickTime / MOV)", "Described clip", "00:00:03.000", "334 kb/s",
-      "125435 bytes", "h264 (H.264 / AVC / MPEG-4 AVC / MPEG-4 part 10)", "High", "320x240", "SAR 1:1, DAR 4:3",
+      "125435 bytes", "h264 - H.264 / AVC / MPEG-4 AVC / MPEG-4 part 10", "High", "320x240", "SAR 1:1, DAR 4:3",
       "90°", "29.97 fps (r 30000/1001, avg 30000/1001)", "yuv420p",
       "range tv, space bt709, transfer bt709, primaries bt709",
       "progressive", "48000 Hz", "2 (stereo)", "fltp", "-0.021 s", "eng", "fra", "Sine", "default",

@@ -53,7 +53,7 @@ public enum MediaDescriptionText {
 
   private static func lines(of stream: StreamDescription) -> [(String, String)] {
     var lines: [(String, String)] = []
-    lines.append(("Codec", (stream.codec ?? "unknown") + (stream.codecLongName.map { " (\($0))" } ?? "")))
+    lines.append(("Codec", (stream.codec ?? "unknown") + (stream.codecLongName.map { " - \($0)" } ?? "")))
     if let profile = stream.profile { lines.append(("Profile", profile)) }
     if let language = stream.language { lines.append(("Language", clean(language))) }
     if let title = stream.title { lines.append(("Title", clean(title))) }
