@@ -84,7 +84,17 @@ import VPKTestSupport
   @Test func theJSONIsOneObjectThatValidatesAgainstItsSchema() throws {
     let json = MediaDescriptionText.json(Self.sample)
     #expect(!json.contains("\n"))
-    #expect(try VPKSchemas.info().errors(inLine: json) == [])
+    // The schema holds it, and is not so loose that it would hold anything: a stream's width written as 2.0, a
+    // missing field, and a video field on an audio stream are refused.
+    let broken = [
+      json.replacingOccurrences(of: #""width":320"#, with: #""width":320.0"#),
+      json.replacingOccurrences(of: #""nb_chapters":2,"#, with: ""),
+      json.replacingOccurrences(of: #""sample_rate":48000"#, with: #""sample_rate":48000,"width":1"#),
+    ]
+    #expect(Set(broken).count == 3 && !broken.contains(json))
+    let errors = try VPKSchemas.info().errors(inLines: [json] + broken)
+    #expect(errors[0] == [], "\(errors[0])")
+    #expect(errors.dropFirst().allSatisfy { !$0.isEmpty }, "\(errors)")
     let object = try JSONValue.parse(json)
     #expect(object["path"]?.string == "movie.mp4")
     #expect(object["format"]?["format_name"]?.string == "mov,mp4,m4a,3gp,3g2,mj2")
