@@ -150,10 +150,24 @@ import VideoPlaybackKit
     #expect(failure("http://127.0.0.1:9/clip.mp4")?.code == .refusedProtocol)
   }
 
+  @Test(arguments: CraftedFile.allCases)
+  func describingRefusesWhatPlayingRefuses(file: CraftedFile) throws {
+    // Given a playlist or a stream description, refused by default
+    let url = try CraftedMedia.url(for: file)
+    defer { CraftedMedia.remove(url) }
+    #expect(failure(url.path)?.code == .refusedFormat, "\(file)")
+    // When playlists are allowed, one that names local files is described
+    if file.pointsAtLocalFile {
+      let described = try MediaDescriber.describe(path: url.path, access: MediaAccess(allowsPlaylists: true))
+      #expect(described.formatName.contains(file.demuxer), "\(file): \(described.formatName)")
+      #expect(described.streams.contains { $0.kind == .video }, "\(file)")
+    }
+  }
+
   /// Why describing `path` failed, or nil when it did not.
-  private func failure(_ path: String) -> PlaybackError? {
+  private func failure(_ path: String, access: MediaAccess = MediaAccess()) -> PlaybackError? {
     do throws(PlaybackError) {
-      _ = try MediaDescriber.describe(path: path)
+      _ = try MediaDescriber.describe(path: path, access: access)
       return nil
     } catch {
       return error
