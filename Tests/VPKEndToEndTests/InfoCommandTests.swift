@@ -61,6 +61,44 @@ import VPKTestSupport
     }
   }
 
+  @Test func textAndJSONSayTheSame() throws {
+    // The text block shows the JSON's values (a description made once, formatted twice).
+    for clip in Self.readable {
+      let path = try TestMedia.url(for: clip).path
+      let text = try VPKProcess.run(["info", path]).stdout
+      let object = try JSONValue.parse(try VPKProcess.run(["info", path, "--json"]).stdout)
+      let lines = text.split(separator: "\n").map(String.init)
+      func value(_ label: String, after heading: String) -> String? {
+        let start = lines.firstIndex(of: heading).map { $0 + 1 } ?? lines.endIndex
+        let section = lines[start...].prefix { $0.hasPrefix("  ") }
+        return section.first { $0.hasPrefix("  \(label) ") }.map {
+          String($0.dropFirst(2 + label.count).drop { $0 == " " })
+        }
+      }
+      #expect(
+        value("Container", after: "General")?.hasPrefix(object["format"]?["format_name"]?.string ?? "?") == true,
+        "\(clip)")
+      #expect(value("Streams", after: "General") == object["format"]?["nb_streams"]?.int.map(String.init), "\(clip)")
+      guard case .array(let streams)? = object["streams"] else { continue }
+      for stream in streams {
+        let heading = "Stream #\(stream["index"]?.int ?? -1): \(stream["codec_type"]?.string ?? "?")"
+        #expect(lines.contains(heading), "\(clip): \(heading)")
+        #expect(
+          value("Codec", after: heading)?.hasPrefix(stream["codec_name"]?.string ?? "unknown") == true,
+          "\(clip) \(heading)")
+        if let width = stream["width"]?.int, let height = stream["height"]?.int {
+          #expect(value("Size", after: heading) == "\(width)x\(height)", "\(clip) \(heading)")
+        }
+        if let rate = stream["sample_rate"]?.int {
+          #expect(value("Sample rate", after: heading) == "\(rate) Hz", "\(clip) \(heading)")
+        }
+        if let frames = stream["nb_frames"]?.int {
+          #expect(value("Frames", after: heading) == String(frames), "\(clip) \(heading)")
+        }
+      }
+    }
+  }
+
   @Test(arguments: [
     ("/nonexistent/missing.mp4", "file_not_found"), ("/tmp", "not_a_file"),
     ("http://127.0.0.1:9/x.mp4", "refused_protocol"),
