@@ -352,6 +352,8 @@ func session(_ url: URL, _ commands: [String], options: [String] = [], timeout: 
     #expect(mkfifo(fifo, 0o600) == 0)
     defer { unlink(fifo) }
     let session = try VPKSession(["play", fifo])
+    // (Once vpk catches SIGINT: on a busy machine it may take longer than the pause below to get that far.)
+    waitUntilCatching(SIGINT, session)
     Thread.sleep(forTimeInterval: 0.5)
     // When SIGINT arrives, Then vpk reports and leaves, with 130 (the timeout is only a hang guard)
     session.send(signal: SIGINT)
@@ -407,5 +409,18 @@ func session(_ url: URL, _ commands: [String], options: [String] = [], timeout: 
     #expect(shutdown.fields["open"] == "interrupted")
     #expect(shutdown.fields["state"] == "loading")
     #expect(result.status == 3)
+  }
+}
+
+/// Waits until vpk catches `signal` (its handlers are installed), as `/proc/PID/status` shows; up to 30 s, a hang guard.
+func waitUntilCatching(_ signal: Int32, _ session: VPKSession) {
+  let deadline = Date().addingTimeInterval(30)
+  while Date() < deadline && !session.hasExited {
+    let status = (try? String(contentsOfFile: "/proc/\(session.processIdentifier)/status", encoding: .utf8)) ?? ""
+    let caught = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }.flatMap {
+      UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+    }
+    if let caught, caught & (1 << UInt64(signal - 1)) != 0 { return }
+    Thread.sleep(forTimeInterval: 0.01)
   }
 }
