@@ -12,6 +12,7 @@
 #include <libavutil/md5.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/channel_layout.h>
+#include <libavutil/display.h>
 
 static inline int vpk_averror_eof(void) { return AVERROR_EOF; }
 static inline int vpk_averror_eagain(void) { return AVERROR(EAGAIN); }

@@ -20,12 +20,23 @@ func runSession(
   // The module and the signal forwarder live until the session closes.
   var module: PlaybackModule?
   var signals: SignalForwarder?
+  // The command line's file is the first manager's. When it cannot be opened, the `error` event says so on standard
+  // output; when that is not a terminal (a pipe, a file), a person reading the terminal is told on stderr as well.
+  var madeManagers = 0
+  let toldOnStderr = file != nil && isatty(STDOUT_FILENO) == 0
   let code = await withCheckedContinuation { continuation in
     let built = PlaybackBuilder.build(
       path: file, options: options, format: output.json ? .json : .text,
       input: scriptedInput.map { .lines($0) } ?? .standardInput,
       environment: ProcessInfo.processInfo.environment,
-      makeManager: { FFmpegPlaybackManager(showsFFmpegWarnings: output.verbose, access: access) },
+      makeManager: {
+        let manager = FFmpegPlaybackManager(showsFFmpegWarnings: output.verbose, access: access)
+        madeManagers += 1
+        if madeManagers == 1 && toldOnStderr {
+          manager.onFailedToOpen = { StandardStreams.writeError("vpk: \($0.message) (\($0.code.rawValue))") }
+        }
+        return manager
+      },
       onClose: { code, _ in
         logger.debug("session closed", metadata: ["exit": "\(code)"])
         continuation.resume(returning: code)
@@ -70,5 +81,29 @@ final class SignalForwarder {
       backstop.resume()
       sources.append(backstop)
     }
+  }
+}
+
+/// Writing to the process's standard streams with write(2), which Swift 6 allows from any context.
+enum StandardStreams {
+  /// Writes `text` whole to standard output; false when it could not (the reader went away).
+  @discardableResult static func writeOutput(_ text: String) -> Bool {
+    write(text, to: STDOUT_FILENO)
+  }
+
+  /// Writes `line` to standard error as one line: control characters in it are escaped.
+  static func writeError(_ line: String) {
+    write(TextQuoting.escapingControls(line) + "\n", to: STDERR_FILENO)
+  }
+
+  @discardableResult private static func write(_ text: String, to descriptor: Int32) -> Bool {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0 && errno == EINTR { continue }
+      guard written > 0 else { return false }
+      bytes = bytes.dropFirst(written)
+    }
+    return true
   }
 }

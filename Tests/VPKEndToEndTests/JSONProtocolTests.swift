@@ -309,10 +309,10 @@ private func id(_ value: Int) -> JSONValue { .number(Double(value)) }
     #expect(failed.last?["reason"]?.string == "open failed")
   }
 
-  /// `vpk info`: no video (null, and no width …), no audio, bit rates.
+  /// The `info` command: no video (null, and no width …), no audio, bit rates.
   private func infoOnOddMedia(_ checker: ProtocolChecker) throws {
     for clip in [TestClip.audioOnly, .rawH264, .h264BFrames] {
-      let result = try VPKProcess.run(["info", try TestMedia.url(for: clip).path, "--json"])
+      let result = try session(try TestMedia.url(for: clip), ["info", "quit"], options: ["--json"])
       #expect(result.status == 0)
       let info = try #require(try checker.check(result.stdoutLines, "info \(clip)").named("info").first)
       switch clip {

@@ -10,14 +10,25 @@ import VPKTestSupport
   func aCraftedFileIsRefusedWithTheFlagThatAllowsIt(file: CraftedFile) throws {
     let url = try CraftedMedia.url(for: file)
     defer { CraftedMedia.remove(url) }
-    for subcommand in ["play", "info"] {
-      let result = try VPKProcess.run([subcommand, url.path], input: .closed)
-      #expect(result.status == 3, "\(subcommand) \(file)")
-      let error = try #require(result.events("error").first, "\(subcommand) \(file): \(result.stdout)")
-      #expect(error.fields["code"] == "refused_format")
-      #expect(
-        error.fields["message"]?.contains(file.demuxer == "sdp" ? "--allow-network" : "--allow-playlists") == true)
-    }
+    let flag = file.demuxer == "sdp" ? "--allow-network" : "--allow-playlists"
+    let result = try VPKProcess.run(["play", url.path], input: .closed)
+    #expect(result.status == 3, "play \(file)")
+    let error = try #require(result.events("error").first, "play \(file): \(result.stdout)")
+    #expect(error.fields["code"] == "refused_format")
+    #expect(error.fields["message"]?.contains(flag) == true)
+    // `vpk info` says it on stderr, and nothing on stdout
+    let info = try VPKProcess.run(["info", url.path], input: .closed)
+    #expect(info.status == 3, "info \(file)")
+    #expect(info.stdout.isEmpty)
+    #expect(info.stderr.contains("refused_format") && info.stderr.contains(flag), "info \(file): \(info.stderr)")
+  }
+
+  @Test func allowPlaylistsLetsInfoDescribeAPlaylistOfLocalFiles() throws {
+    let url = try CraftedMedia.url(for: .hlsToLocalFile)
+    defer { CraftedMedia.remove(url) }
+    let result = try VPKProcess.run(["info", url.path, "--json", "--allow-playlists"], input: .closed)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try JSONValue.parse(result.stdout)["format"]?["format_name"]?.string == "hls")
   }
 
   @Test func allowPlaylistsPlaysAPlaylistOfLocalFiles() throws {

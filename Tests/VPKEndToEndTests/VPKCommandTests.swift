@@ -90,8 +90,8 @@ func session(_ url: URL, _ commands: [String], options: [String] = [], timeout: 
     #expect(result.stderr.isEmpty, "\(result.stderr)")
   }
 
-  @Test func readyDescribesTheMedia() throws {
-    let result = try VPKProcess.run(["info", try TestMedia.url(for: .h264BFrames).path])
+  @Test func theInfoCommandDescribesTheMedia() throws {
+    let result = try session(try TestMedia.url(for: .h264BFrames), ["info", "quit"])
     #expect(result.status == 0)
     let info = try #require(result.event("info", id: 1))
     #expect(info.fields["video"] == "h264")

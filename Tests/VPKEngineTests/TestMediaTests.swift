@@ -20,6 +20,8 @@ struct TestMediaTests {
     .randomBytes: nil,
     .textFile: nil,
     .h264OpenGOP: ["video:h264"],
+    .describedMP4: ["video:h264", "audio:aac", "subtitle:mov_text", "data:bin_data", "data:unknown"],
+    .describedMKV: ["video:mpeg4", "audio:opus", "subtitle:subrip", "attachment:unknown"],
   ]
 
   @Test(arguments: TestClip.allCases)

@@ -185,6 +185,12 @@ public enum FFprobe {
     return count
   }
 
+  /// Everything `vpk info` describes, as ffprobe reads it:
+  /// `ffprobe -v error -show_format -show_streams -show_chapters -of json`.
+  public static func description(_ url: URL) throws -> JSONValue {
+    try JSONValue.parse(probe(url, ["-show_format", "-show_streams", "-show_chapters", "-of", "json"]))
+  }
+
   private static func probe(_ url: URL, _ arguments: [String]) throws -> String {
     let result = try Tool.run("ffprobe", ["-v", "error"] + arguments + [url.path])
     guard result.status == 0 else {

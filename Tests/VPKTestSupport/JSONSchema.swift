@@ -154,6 +154,11 @@ public enum VPKSchemas {
     try JSONSchema(contentsOf: folder.appendingPathComponent("vpk-events.schema.json"))
   }
 
+  /// `schema/vpk-info.schema.json`: the one object `vpk info --json` writes.
+  public static func info() throws -> JSONSchema {
+    try JSONSchema(contentsOf: folder.appendingPathComponent("vpk-info.schema.json"))
+  }
+
   /// `schema/vpk-commands.schema.json`: a JSON command object.
   public static func commands() throws -> JSONSchema {
     try JSONSchema(contentsOf: folder.appendingPathComponent("vpk-commands.schema.json"))

@@ -35,17 +35,25 @@ public enum TestClip: String, CaseIterable, Sendable {
   /// H.264 with open GOPs (x264 `open-gop`, 3 B-frames, a keyframe every 30 frames) 320x240, 30 fps, 4 s, no audio;
   /// MP4. After each keyframe but the first come B-frames shown before it that refer to the GOP before.
   case h264OpenGOP
+  /// For `vpk info`: H.264 320x240 24 fps 3 s (BT.709, limited range) turned 90° by its display matrix, stereo AAC
+  /// 48 kHz, a mov_text subtitle (forced), the chapter track and a timecode track (two data streams); languages
+  /// `eng`, `fra`, `deu`; a title, artist and comment; two chapters; MP4.
+  case describedMP4
+  /// For `vpk info`: interlaced (top field first) MPEG-4 part 2 352x288 25 fps 2 s shown at 16:9 (SAR 16:11), mono
+  /// Opus with a language, a title and the `comment` disposition, a SubRip subtitle (forced, hearing impaired), a text
+  /// attachment, stream titles, file tags and two chapters; Matroska.
+  case describedMKV
 
   /// The file name extension the clip is made with.
   public var fileExtension: String {
     switch self {
-    case .h264BFrames, .mpeg4, .truncatedMP4, .emptyFile, .randomBytes, .textFile, .h264OpenGOP: "mp4"
+    case .h264BFrames, .mpeg4, .truncatedMP4, .emptyFile, .randomBytes, .textFile, .h264OpenGOP, .describedMP4: "mp4"
     case .vp9: "webm"
     case .mpegTS: "ts"
     case .mpeg4AVI: "avi"
     case .rawH264: "h264"
     case .audioOnly: "m4a"
-    case .noStreams: "mkv"
+    case .noStreams, .describedMKV: "mkv"
     }
   }
 }
@@ -86,7 +94,36 @@ public enum TestMedia {
     case bytes(Data)
     /// A subtitle file (SRT text) converted by ffmpeg with these arguments.
     case subtitle(srt: String, [String])
+    /// ffmpeg with these arguments, where `@name` stands for a text file of `files` written beside the clip first;
+    /// then, if `remux` is given, the result remuxed with those arguments (what only a stream copy writes, such as a
+    /// display matrix from `rotate` metadata in FFmpeg 5.1).
+    case withFiles([String: String], [String], remux: [String]?)
   }
+
+  /// Text inputs of the described clips: tags and chapters as an ffmetadata file, subtitles, an attachment.
+  private static let describedFiles = [
+    "meta.txt": """
+    ;FFMETADATA1
+    title=Described clip
+    artist=VPK tests
+    comment=made at test time
+
+    [CHAPTER]
+    TIMEBASE=1/1000
+    START=0
+    END=1500
+    title=Opening
+
+    [CHAPTER]
+    TIMEBASE=1/1000
+    START=1500
+    END=3000
+    title=Ending
+
+    """,
+    "subs.srt": "1\n00:00:00,000 --> 00:00:01,000\nHello.\n\n2\n00:00:01,500 --> 00:00:02,500\nBye.\n",
+    "notes.txt": "attached notes\n",
+  ]
 
   private static func recipe(_ clip: TestClip) -> Recipe {
     switch clip {
@@ -147,6 +184,33 @@ public enum TestMedia {
           "-c:v", "libx264", "-preset", "veryfast", "-bf", "3", "-x264-params",
           "open-gop=1:keyint=30:min-keyint=30:scenecut=0", "-pix_fmt", "yuv420p", "-f", "mp4",
         ])
+    case .describedMP4:
+      return .withFiles(
+        describedFiles,
+        lavfiVideo(size: "320x240", rate: 24, seconds: 3) + lavfiSine(seconds: 3) + [
+          "-i", "@subs.srt", "-i", "@meta.txt", "-map", "0:v", "-map", "1:a", "-map", "2:s", "-map_metadata", "3",
+          "-map_chapters", "3", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-color_range", "tv",
+          "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-c:a", "aac", "-b:a", "48k",
+          "-ac", "2", "-c:s", "mov_text", "-metadata:s:v:0", "language=eng", "-metadata:s:a:0", "language=fra",
+          "-metadata:s:s:0", "language=deu", "-disposition:s:0", "forced", "-f", "mp4",
+        ],
+        remux: [
+          "-map", "0:v", "-map", "0:a", "-map", "0:s", "-c", "copy", "-metadata:s:v:0", "rotate=90", "-timecode",
+          "01:00:00:00", "-f", "mp4",
+        ])
+    case .describedMKV:
+      return .withFiles(
+        describedFiles,
+        lavfiVideo(size: "352x288", rate: 25, seconds: 2) + lavfiSine(seconds: 2) + [
+          "-i", "@subs.srt", "-i", "@meta.txt", "-map", "0:v", "-map", "1:a", "-map", "2:s", "-map_metadata", "3",
+          "-map_chapters", "3", "-c:v", "mpeg4", "-q:v", "5", "-flags", "+ildct+ilme", "-top", "1", "-field_order",
+          "tt", "-aspect", "16:9", "-c:a", "libopus", "-b:a", "32k", "-ac", "1", "-c:s", "srt",
+          "-metadata:s:v:0", "title=Test pattern", "-metadata:s:a:0", "language=jpn", "-metadata:s:a:0",
+          "title=Commentary", "-disposition:a:0", "comment", "-metadata:s:s:0", "language=eng", "-metadata:s:s:0",
+          "title=Captions", "-disposition:s:0", "forced+hearing_impaired", "-attach", "@notes.txt",
+          "-metadata:s:t:0", "mimetype=text/plain", "-metadata:s:t:0", "filename=notes.txt", "-f", "matroska",
+        ],
+        remux: nil)
     }
   }
 
@@ -181,6 +245,9 @@ public enum TestMedia {
       return "\(fileName(source)) \(remux.joined(separator: " ")) \(fraction)"
     case .bytes(let data): return "bytes \(data.count) \(fnv1a(data))"
     case .subtitle(let srt, let arguments): return "srt \(fnv1a(Data(srt.utf8))) \(arguments.joined(separator: " "))"
+    case .withFiles(let files, let arguments, let remux):
+      let contents = files.keys.sorted().map { "\($0)=\(fnv1a(Data(files[$0]!.utf8)))" }.joined(separator: " ")
+      return "files \(contents) \(arguments.joined(separator: " ")) remux \(remux?.joined(separator: " ") ?? "-")"
     }
   }
 
@@ -230,6 +297,21 @@ public enum TestMedia {
       defer { try? FileManager.default.removeItem(at: srtURL) }
       try Data(srt.utf8).write(to: srtURL)
       try runFFmpeg(["-i", srtURL.path] + arguments + [temporary.path], making: clip)
+    case .withFiles(let files, let arguments, let remux):
+      let folder = directory.appendingPathComponent(".\(clip.rawValue).tmp-\(UUID().uuidString)", isDirectory: true)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: folder) }
+      for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
+      let resolved = arguments.map {
+        $0.hasPrefix("@") ? folder.appendingPathComponent(String($0.dropFirst())).path : $0
+      }
+      if let remux {
+        let first = folder.appendingPathComponent("first.\(clip.fileExtension)")
+        try runFFmpeg(resolved + [first.path], making: clip)
+        try runFFmpeg(["-i", first.path] + remux + [temporary.path], making: clip)
+      } else {
+        try runFFmpeg(resolved + [temporary.path], making: clip)
+      }
     }
 
     // rename(2) replaces atomically: a parallel process that made the same clip just wins or loses the race.

@@ -66,10 +66,11 @@ extension MediaSource {
   }
 
   /// Opens the demuxer on the probed input and learns its streams (from the headers alone where they say
-  /// everything). On failure the demuxer is closed; the input stays open for the caller to close.
+  /// everything, unless `probeStreams`: describing a file probes every stream, as ffprobe does). On failure the
+  /// demuxer is closed; the input stays open for the caller to close.
   static func openFormat(
     _ url: String, path: String, io: UnsafeMutablePointer<AVIOContext>, demuxer probed: UnsafePointer<AVInputFormat>,
-    access: MediaAccess, interrupt: AVIOInterruptCB
+    access: MediaAccess, interrupt: AVIOInterruptCB, probeStreams: Bool = false
   ) throws(PlaybackError) -> UnsafeMutablePointer<AVFormatContext> {
     var options: OpaquePointer? = nil
     var format: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
@@ -80,6 +81,11 @@ extension MediaSource {
     av_dict_set(&options, "protocol_whitelist", access.protocolWhitelist, 0)
     av_dict_set(&options, "format_whitelist", access.formatWhitelist, 0)
     av_dict_set(&options, "enable_drefs", "0", 0)
+    if probeStreams {
+      // As the ffmpeg tools open every input: an MPEG-TS demuxer reads every program's table, so the streams are
+      // probed on the same packets ffprobe's are (an AAC stream's bit rate comes from the frames probed).
+      av_dict_set(&options, "scan_all_pmts", "1", 0)
+    }
     var result = avformat_open_input(&format, url, probed, &options)
     av_dict_free(&options)
     guard result >= 0, let opened = format else {
@@ -88,7 +94,7 @@ extension MediaSource {
         "cannot read \(path) as media (\(ffmpegErrorText(result))); check that it is a video or audio file"
           + access.hint(demuxer: String(cString: probed.pointee.name)))
     }
-    result = headersDescribeEverything(opened) ? 0 : avformat_find_stream_info(opened, nil)
+    result = !probeStreams && headersDescribeEverything(opened) ? 0 : avformat_find_stream_info(opened, nil)
     if result < 0 {
       avformat_close_input(&format)
       throw PlaybackError(.notMedia, "cannot find the streams of \(path) (\(ffmpegErrorText(result)))")

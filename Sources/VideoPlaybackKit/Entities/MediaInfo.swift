@@ -1,4 +1,5 @@
 // What a file holds, and the frame on screen. The engine fills these in from FFmpeg; nothing else knows FFmpeg.
+// MediaInfo is the short form `ready` and `info` report; MediaDescription is the whole of it, for `vpk info`.
 
 public struct VideoStreamInfo: Sendable, Equatable {
   public var codec: String
@@ -93,4 +94,216 @@ public struct FrameIdentity: Sendable, Equatable {
       && lhs.width == rhs.width && lhs.height == rhs.height && lhs.pixelFormat == rhs.pixelFormat
       && lhs.md5 == rhs.md5
   }
+}
+
+// MARK: - The whole description (`vpk info`)
+
+/// An exact ratio as FFmpeg keeps it (frame rates, time bases, aspect ratios), not reduced: `30000/1001`, `24/1`.
+public struct MediaRational: Sendable, Equatable, Hashable {
+  public var num: Int
+  public var den: Int
+
+  public init(_ num: Int, _ den: Int) {
+    self.num = num
+    self.den = den
+  }
+
+  /// The ratio as a number; nil when the denominator is 0.
+  public var value: Double? { den != 0 ? Double(num) / Double(den) : nil }
+}
+
+/// One metadata entry of a file, stream or chapter, as the file gives it (keys keep their case: `title`, `ENCODER`).
+public struct MediaTag: Sendable, Equatable {
+  public var key: String
+  public var value: String
+
+  public init(_ key: String, _ value: String) {
+    self.key = key
+    self.value = value
+  }
+}
+
+extension [MediaTag] {
+  /// The first value whose key is `key`, ignoring case (as FFmpeg's metadata lookups do).
+  public func value(for key: String) -> String? {
+    first { $0.key.lowercased() == key.lowercased() }?.value
+  }
+}
+
+/// What a stream carries, by FFmpeg's media types.
+public enum StreamKind: String, Sendable, Equatable, CaseIterable {
+  case video, audio, subtitle, data, attachment, unknown
+}
+
+/// A video stream's picture and timing, as the headers (and FFmpeg's probing) give them. Names are FFmpeg's.
+public struct VideoDescription: Sendable, Equatable {
+  public var width: Int
+  public var height: Int
+  /// Sample (pixel) aspect ratio, from the stream or its codec; nil when neither says.
+  public var sampleAspectRatio: MediaRational?
+  /// Display aspect ratio: width × SAR over height, reduced.
+  public var displayAspectRatio: MediaRational?
+  /// Degrees of the display matrix's rotation (counter-clockwise, as FFmpeg and ffprobe give it); nil with no matrix.
+  public var rotation: Double?
+  /// The stream's base frame rate (FFmpeg's `r_frame_rate`): the lowest rate every timestamp fits.
+  public var frameRate: MediaRational?
+  /// The average frame rate (`avg_frame_rate`): frames over duration.
+  public var averageFrameRate: MediaRational?
+  public var pixelFormat: String?
+  /// `tv` (limited) or `pc` (full); nil when unspecified.
+  public var colorRange: String?
+  /// Matrix coefficients (`bt709`, `bt470bg` …); nil when unspecified.
+  public var colorSpace: String?
+  public var colorTransfer: String?
+  public var colorPrimaries: String?
+  /// `progressive`, `tt`, `bb`, `tb`, `bt`; nil when unknown.
+  public var fieldOrder: String?
+
+  public init(
+    width: Int, height: Int, sampleAspectRatio: MediaRational? = nil, displayAspectRatio: MediaRational? = nil,
+    rotation: Double? = nil, frameRate: MediaRational? = nil, averageFrameRate: MediaRational? = nil,
+    pixelFormat: String? = nil, colorRange: String? = nil, colorSpace: String? = nil, colorTransfer: String? = nil,
+    colorPrimaries: String? = nil, fieldOrder: String? = nil
+  ) {
+    self.width = width
+    self.height = height
+    self.sampleAspectRatio = sampleAspectRatio
+    self.displayAspectRatio = displayAspectRatio
+    self.rotation = rotation
+    self.frameRate = frameRate
+    self.averageFrameRate = averageFrameRate
+    self.pixelFormat = pixelFormat
+    self.colorRange = colorRange
+    self.colorSpace = colorSpace
+    self.colorTransfer = colorTransfer
+    self.colorPrimaries = colorPrimaries
+    self.fieldOrder = fieldOrder
+  }
+}
+
+/// An audio stream's samples, with FFmpeg's names.
+public struct AudioDescription: Sendable, Equatable {
+  public var sampleRate: Int
+  public var channels: Int
+  /// `mono`, `stereo`, `5.1(side)` …; nil when the file does not say which channels they are.
+  public var channelLayout: String?
+  /// `fltp`, `s16` …; nil when unknown.
+  public var sampleFormat: String?
+
+  public init(sampleRate: Int, channels: Int, channelLayout: String? = nil, sampleFormat: String? = nil) {
+    self.sampleRate = sampleRate
+    self.channels = channels
+    self.channelLayout = channelLayout
+    self.sampleFormat = sampleFormat
+  }
+}
+
+/// One stream of a file: what every kind has, and the video or audio details.
+public struct StreamDescription: Sendable, Equatable {
+  /// The stream's index in the file (ffprobe's `index`, FFmpeg's `0:N`).
+  public var index: Int
+  public var kind: StreamKind
+  /// FFmpeg's codec name (`h264`, `aac`, `subrip`); nil when FFmpeg does not know the codec.
+  public var codec: String?
+  public var codecLongName: String?
+  /// The codec's profile by name (`High`, `LC`), or its number when FFmpeg has no name for it.
+  public var profile: String?
+  public var timeBase: MediaRational
+  /// Seconds; nil when unknown.
+  public var startTime: Double?
+  public var duration: Double?
+  public var bitRate: Int?
+  /// Frames (or packets) the container counts; nil when it does not say.
+  public var frameCount: Int?
+  /// The disposition flags that are set, by FFmpeg's names (`default`, `forced`, `hearing_impaired` …).
+  public var disposition: [String]
+  public var tags: [MediaTag]
+  public var video: VideoDescription?
+  public var audio: AudioDescription?
+
+  public init(
+    index: Int, kind: StreamKind, codec: String?, codecLongName: String? = nil, profile: String? = nil,
+    timeBase: MediaRational, startTime: Double? = nil, duration: Double? = nil, bitRate: Int? = nil,
+    frameCount: Int? = nil, disposition: [String] = [], tags: [MediaTag] = [], video: VideoDescription? = nil,
+    audio: AudioDescription? = nil
+  ) {
+    self.index = index
+    self.kind = kind
+    self.codec = codec
+    self.codecLongName = codecLongName
+    self.profile = profile
+    self.timeBase = timeBase
+    self.startTime = startTime
+    self.duration = duration
+    self.bitRate = bitRate
+    self.frameCount = frameCount
+    self.disposition = disposition
+    self.tags = tags
+    self.video = video
+    self.audio = audio
+  }
+
+  /// The `language` tag (ISO 639-2, `eng`), if any.
+  public var language: String? { tags.value(for: "language") }
+  /// The `title` tag, if any.
+  public var title: String? { tags.value(for: "title") }
+}
+
+/// One chapter: its span in its own time base and in seconds, and its tags.
+public struct ChapterDescription: Sendable, Equatable {
+  public var id: Int64
+  public var timeBase: MediaRational
+  public var start: Int64
+  public var end: Int64
+  public var tags: [MediaTag]
+
+  public init(id: Int64, timeBase: MediaRational, start: Int64, end: Int64, tags: [MediaTag] = []) {
+    self.id = id
+    self.timeBase = timeBase
+    self.start = start
+    self.end = end
+    self.tags = tags
+  }
+
+  public var startTime: Double { Double(start) * (timeBase.value ?? 0) }
+  public var endTime: Double { Double(end) * (timeBase.value ?? 0) }
+  public var title: String? { tags.value(for: "title") }
+}
+
+/// Everything `vpk info` says about a file: the container, every stream and every chapter, as FFmpeg reads them
+/// (the same values `ffprobe -show_format -show_streams -show_chapters` prints).
+public struct MediaDescription: Sendable, Equatable {
+  public var path: String
+  /// The demuxer's short name(s) (`mov,mp4,m4a,3gp,3g2,mj2`) and long name (`QuickTime / MOV`).
+  public var formatName: String
+  public var formatLongName: String?
+  /// Seconds; nil when the container does not say.
+  public var duration: Double?
+  public var startTime: Double?
+  public var bitRate: Int?
+  /// Bytes; nil when the input's size is unknown.
+  public var size: Int64?
+  public var tags: [MediaTag]
+  public var streams: [StreamDescription]
+  public var chapters: [ChapterDescription]
+
+  public init(
+    path: String, formatName: String, formatLongName: String? = nil, duration: Double? = nil,
+    startTime: Double? = nil, bitRate: Int? = nil, size: Int64? = nil, tags: [MediaTag] = [],
+    streams: [StreamDescription] = [], chapters: [ChapterDescription] = []
+  ) {
+    self.path = path
+    self.formatName = formatName
+    self.formatLongName = formatLongName
+    self.duration = duration
+    self.startTime = startTime
+    self.bitRate = bitRate
+    self.size = size
+    self.tags = tags
+    self.streams = streams
+    self.chapters = chapters
+  }
+
+  /// The container's `title` tag, if any.
+  public var title: String? { tags.value(for: "title") }
 }
