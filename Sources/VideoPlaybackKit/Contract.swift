@@ -48,7 +48,9 @@ public protocol PlaybackInteractorOutput: AnyObject {
   /// A play/pause/toggle took effect (or was acknowledged with no change).
   func presentState(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, commandID: Int?)
   func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState, rate: Double)
-  func presentSeeked(_ result: SeekResult, duration: MediaTime?, showsTiming: Bool)
+  /// A seek landed. `requested`: the time asked for, when it lay outside the media and the target is it clamped
+  /// (nil when nothing was clamped).
+  func presentSeeked(_ result: SeekResult, requested: MediaTime?, duration: MediaTime?, showsTiming: Bool)
   /// A seek that did not land: a newer seek replaced it, or (`newerID` nil) the session closed first.
   func presentSuperseded(id: Int, by newerID: Int?)
   func presentStepped(_ result: StepResult, duration: MediaTime?)

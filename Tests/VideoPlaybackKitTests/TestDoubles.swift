@@ -23,10 +23,10 @@ final class InteractorOutputSpy: PlaybackInteractorOutput {
   func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState, rate: Double) {
     lines.append("progress \(position.seconds)")
   }
-  func presentSeeked(_ result: SeekResult, duration: MediaTime?, showsTiming: Bool) {
+  func presentSeeked(_ result: SeekResult, requested: MediaTime?, duration: MediaTime?, showsTiming: Bool) {
     lines.append(
       "seeked #\(result.id) \(result.target.seconds) \(result.position.seconds) \(result.mode)"
-        + (showsTiming ? "" : " untimed"))
+        + (requested.map { " requested \($0.seconds)" } ?? "") + (showsTiming ? "" : " untimed"))
   }
   func presentSuperseded(id: Int, by newerID: Int?) {
     lines.append("superseded #\(id) by \(newerID.map(String.init) ?? "shutdown")")

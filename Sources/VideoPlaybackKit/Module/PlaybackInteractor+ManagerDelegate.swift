@@ -14,10 +14,11 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     state = .paused
     presenter?.presentReady(info, commandID: openCommandID)
     if openCommandID == nil, let start = options.start {
-      startSeek(
-        SeekRequest(
-          id: Self.internalSeekID, target: start.resolved(duration: info.duration).clamped(to: info.duration),
-          mode: options.seekMode))
+      let requested = start.resolved(duration: info.duration)
+      let target = requested.clamped(to: info.duration)
+      // Whoever ran vpk is told that the start they asked for is not where playback starts.
+      if target != requested { report.startClamped = SessionReport.Clamp(requested: requested, target: target) }
+      startSeek(SeekRequest(id: Self.internalSeekID, target: target, mode: options.seekMode))
     }
     if options.autoplay {
       state = .playing
@@ -55,8 +56,9 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
   public func playbackManager(_ manager: any PlaybackManager, didFinishSeek result: SeekResult) {
     guard isCurrent(manager), phase == .ready else { return }
     outstanding.removeAll { if case .seek(let request) = $0 { request.id == result.id } else { false } }
+    let requested = requestedBeforeClamp.removeValue(forKey: result.id)
     if result.id != Self.internalSeekID {
-      presenter?.presentSeeked(result, duration: info?.duration, showsTiming: !isVirtual)
+      presenter?.presentSeeked(result, requested: requested, duration: info?.duration, showsTiming: !isVirtual)
     }
     drain()
   }
@@ -64,6 +66,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
   public func playbackManager(_ manager: any PlaybackManager, didSupersedeSeek id: Int, by newerID: Int) {
     guard isCurrent(manager), phase == .ready else { return }
     outstanding.removeAll { if case .seek(let request) = $0 { request.id == id } else { false } }
+    requestedBeforeClamp[id] = nil
     if id != Self.internalSeekID {
       presenter?.presentSuperseded(id: id, by: newerID)
     }

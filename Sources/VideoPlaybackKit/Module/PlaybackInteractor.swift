@@ -8,7 +8,9 @@
 // - On the virtual clock nothing overlaps at all: each command finishes before the next starts, so
 //   a session's transcript is the same on every run.
 // - `skip` is relative to where playback will be once the pending seeks land, so skips add up.
-// - Targets clamp to the media; the end is explicit and `--at-end` decides what follows.
+// - Targets clamp to the media, and the answer says so: a clamped seek's `seeked` carries the time asked for. The
+//   end is explicit and `--at-end` decides what follows.
+// - One command, one reply: `play` at the end starts over with a seek of its own, answered by its `state` alone.
 // - `wait` and `expect` make a session a test: failed checks are reported and make the exit status 1.
 // - `open` and `close` ask the router for a fresh playback manager (or none): the session goes on.
 //
@@ -60,6 +62,8 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
   var queue: [Pending] = []
   var outstanding: [Operation] = []
   var inputHasEnded = false
+  /// The times asked for by seeks that clamped them to the media, by seek id, until each seek is answered.
+  var requestedBeforeClamp: [Int: MediaTime] = [:]
   /// The last error reported, for `expect error`: its code and whether a command caused it.
   var lastError: (code: PlaybackError.Code, commandID: Int?)?
   var report = SessionReport()
@@ -257,8 +261,9 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
 
   func play(id: Int) {
     if state == .ended {
-      // Play at the end starts over, as a player's play button does.
-      startSeek(SeekRequest(id: id, target: .zero, mode: .keyframe))
+      // Play at the end starts over, as a player's play button does. The seek is the interactor's own: the
+      // `state` below is the play's one reply, and the commands after it wait for the seek to land.
+      startSeek(SeekRequest(id: Self.internalSeekID, target: .zero, mode: .keyframe))
     }
     state = .playing
     manager?.play()
@@ -280,7 +285,9 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
       return
     }
     if state == .ended { state = .paused }
-    startSeek(SeekRequest(id: id, target: target.clamped(to: duration), mode: mode))
+    let clamped = target.clamped(to: duration)
+    if clamped != target { requestedBeforeClamp[id] = target }
+    startSeek(SeekRequest(id: id, target: clamped, mode: mode))
   }
 
   func startSeek(_ request: SeekRequest) {
@@ -400,6 +407,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
       presenter?.presentSuperseded(id: seek.id, by: nil)
     }
     outstanding.removeAll()
+    requestedBeforeClamp.removeAll()
     let status = currentStatus()
     phase = .closed
     manager?.shutdown()
