@@ -766,12 +766,29 @@ private func expectation(
     let made = h.router.made[0]
     #expect(made.preparedPath == "/scripts/media/b.mp4")
     #expect(made.delegate === h.interactor)
-    // and its ready answers the open
+    // and its ready answers the open, naming the file as the script wrote it (the same in every checkout)
     made.becomeReady(path: "/scripts/media/b.mp4")
-    #expect(h.output.lines == ["loading /scripts/media/b.mp4", "ready #1 /scripts/media/b.mp4"])
+    #expect(h.output.lines == ["loading media/b.mp4", "ready #1 media/b.mp4"])
     // An absolute path is used as it is
     h.interactor.submit(.open("/abs/c.mp4"))
     #expect(h.router.made[1].preparedPath == "/abs/c.mp4")
+  }
+
+  @Test func aFileThatCannotOpenIsNamedAsWrittenInItsError() {
+    // Given an idle session whose script is in /scripts
+    let h = InteractorHarness(path: nil, baseDirectory: "/scripts")
+    h.interactor.start()
+    // When a relative file that is missing is opened, and the manager's words name the file it tried
+    h.interactor.submit(.open("../media/none.mp4"))
+    h.router.made[0].delegate?.playbackManager(
+      h.router.made[0],
+      didFailToOpen: PlaybackError(.fileNotFound, "no such file: /scripts/../media/none.mp4; check the path"))
+    // Then the error names the file as written
+    #expect(h.output.lines.last == "error #1 file_not_found")
+    #expect(h.interactor.lastError?.code == .fileNotFound)
+    #expect(
+      h.router.reports.isEmpty
+        && h.interactor.report.commandErrors.first?.error.message == "no such file: ../media/none.mp4; check the path")
   }
 
   @Test func openReplacesTheManagerAndIgnoresTheOldOnesReports() {

@@ -9,6 +9,9 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
 
   public func playbackManager(_ manager: any PlaybackManager, didBecomeReady info: MediaInfo) {
     guard isCurrent(manager), phase == .loading else { return }
+    var info = info
+    // The session names its file as written (relative to the script's folder), not as the manager opened it.
+    if let path { info.path = path }
     self.info = info
     phase = .ready
     state = .paused
@@ -31,10 +34,12 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
   public func playbackManager(_ manager: any PlaybackManager, didFailToOpen error: PlaybackError) {
     guard isCurrent(manager), phase == .loading else { return }
     let commandID = openCommandID
+    let error = namingFileAsWritten(error)
     phase = .idle
     state = .idle
     info = nil
     path = nil
+    openedPath = nil
     self.manager = router.gotoMedia(replacing: manager, wantsNew: false)
     self.manager = nil
     if let commandID {
@@ -136,6 +141,6 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
   public func playbackManager(_ manager: any PlaybackManager, didEncounter error: PlaybackError) {
     // Damage can show in the very first frame, before `ready`: report it then too.
     guard isCurrent(manager), phase == .ready || phase == .loading else { return }
-    reportError(error, commandID: nil, source: nil)
+    reportError(namingFileAsWritten(error), commandID: nil, source: nil)
   }
 }

@@ -52,7 +52,11 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
 
   var phase: Phase = .idle
   var info: MediaInfo?
+  /// The file as the session names it: as the command line or the `open` wrote it. Events show this, so a script's
+  /// transcript is the same in every checkout.
   var path: String?
+  /// The file as the manager opens it: `path` resolved against `baseDirectory`.
+  var openedPath: String?
   var state: PlaybackState = .idle
   var rate = 1.0
   /// The `open` whose file is loading (its `ready` or `error` carries this id); nil for the command line's file.
@@ -205,7 +209,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     switch numbered.command {
     case .help: presenter?.presentHelp(commandID: id)
     case .quit: close(reason: .quit, exitCode: SessionExitCode.success, commandID: id)
-    case .open(let path): load(resolved(path), commandID: id, source: numbered.source)
+    case .open(let path): load(path, commandID: id, source: numbered.source)
     case .close: unload(commandID: id)
     case .status: presenter?.presentStatus(currentStatus(), commandID: id)
     case .wait(let condition, let timeout): wait(for: condition, timeout: timeout, numbered)
@@ -338,6 +342,12 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     presenter?.presentError(error, commandID: commandID)
   }
 
+  /// `error` as the session tells it: the file named as written where the manager's words name the file it opened.
+  func namingFileAsWritten(_ error: PlaybackError) -> PlaybackError {
+    guard let path, let openedPath, path != openedPath, case .message(let text) = error.detail else { return error }
+    return PlaybackError(error.code, text.replacingOccurrences(of: openedPath, with: path))
+  }
+
   /// The lines of the waits still running, to name them in a failure.
   var sources: [Int: SourceLine] = [:]
 
@@ -350,6 +360,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
 
   /// Opens `path`, replacing what is loaded. The router tears the old manager down and asks the
   /// Builder's factory for the new one; the new file's `ready` (or `error`) answers `commandID`.
+  /// The manager opens the path resolved against the script's folder; the session names it as written.
   func load(_ path: String, commandID: Int?, source: SourceLine? = nil) {
     manager = router.gotoMedia(replacing: manager, wantsNew: true)
     guard let manager else {
@@ -358,6 +369,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     }
     info = nil
     self.path = path
+    openedPath = resolved(path)
     phase = .loading
     state = .loading
     rate = 1
@@ -365,7 +377,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     openSource = source
     presenter?.presentLoading(path: path)
     manager.prepare(
-      path: path,
+      path: resolved(path),
       configuration: PlaybackConfiguration(
         clock: options.clock, progressInterval: options.progressInterval, loops: options.endAction == .loop,
         startsPlaying: options.autoplay))
@@ -376,6 +388,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     manager = nil
     info = nil
     path = nil
+    openedPath = nil
     phase = .idle
     state = .idle
     rate = 1
