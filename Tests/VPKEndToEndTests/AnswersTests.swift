@@ -35,7 +35,7 @@ import VPKTestSupport
     // Given a clip, When vpk starts it at a time outside it
     let url = try TestMedia.url(for: .h264BFrames)
     let result = try VPKProcess.run(
-      ["play", url.path, "--paused", "--clock", "free", "--progress", "off", "--start=\(start)"],
+      ["play", url.path, "--paused", "--clock", "free", "--progress", "off", "--start", start],
       input: .text("status\n"))
     // Then it still plays (from the nearest end) and exits 0, and says so on standard error
     #expect(result.status == 0)
