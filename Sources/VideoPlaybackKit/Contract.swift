@@ -43,8 +43,9 @@ public protocol PlaybackView: AnyObject {
 @MainActor
 public protocol PlaybackInteractorOutput: AnyObject {
   func presentLoading(path: String)
-  /// The media opened; `commandID` is the `open` that asked for it (nil for the command line's file).
-  func presentReady(_ info: MediaInfo, commandID: Int?)
+  /// The media opened; `commandID` is the `open` that asked for it (nil for the command line's file). `position`: the
+  /// first frame's, where the paused player stands (not 0 when the media's first frame starts later).
+  func presentReady(_ info: MediaInfo, position: MediaTime, commandID: Int?)
   /// A play/pause/toggle took effect (or was acknowledged with no change).
   func presentState(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, commandID: Int?)
   func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState, rate: Double)

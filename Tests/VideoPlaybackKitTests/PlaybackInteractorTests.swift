@@ -191,6 +191,19 @@ import VPKTestSupport
     #expect(h.output.lines.last == "error #1 unavailable")
   }
 
+  @Test func readyIsPresentedWithThePositionOfTheFirstFrame() {
+    // Given media whose first frame is at 0.014 s
+    let h = InteractorHarness(options: PlaybackOptions(autoplay: false))
+    h.interactor.start()
+    h.manager.position = MediaTime(seconds: 0.014)
+    // When it is ready
+    h.manager.becomeReady()
+    // Then ready carries that position, as status does
+    #expect(h.output.readyPositions == [MediaTime(seconds: 0.014)])
+    h.interactor.submit(.status)
+    #expect(h.output.lines.last == "status #1 paused 0.014")
+  }
+
   @Test func autoplayAndStartPosition() {
     // Given --start 30 and autoplay
     let h = InteractorHarness(options: PlaybackOptions(autoplay: true, start: .seconds(30)))

@@ -590,6 +590,14 @@ struct PlaybackPresenterStatusLineTests {
     #expect(harness.view.statusLines.last == "⏸ 00:00:00.000 / 00:01:00.000  0.0%  [\(emptyBar)]")
   }
 
+  @Test func readyShowsTheFirstFramesPositionWhenItIsNotZero() {
+    // Given a presenter, When media whose first frame is at 0.014 s is ready
+    let harness = PresenterHarness()
+    harness.presenter.presentReady(sampleInfo(), position: time(0.014), commandID: nil)
+    // Then the status line shows that position, as state and status will
+    #expect(harness.view.statusLines.last?.hasPrefix("⏸ 00:00:00.014 / 00:01:00.000") == true)
+  }
+
   @Test func theDesignExample() {
     // Given a presenter
     let harness = PresenterHarness()

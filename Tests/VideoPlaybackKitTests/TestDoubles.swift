@@ -16,7 +16,11 @@ final class InteractorOutputSpy: PlaybackInteractorOutput {
   var expectations: [(expected: ExpectValue, actual: ExpectValue, held: Bool, source: SourceLine?)] = []
 
   func presentLoading(path: String) { lines.append("loading \(path)") }
-  func presentReady(_ info: MediaInfo, commandID: Int?) { lines.append("ready #\(commandID ?? 0) \(info.path)") }
+  var readyPositions: [MediaTime] = []
+  func presentReady(_ info: MediaInfo, position: MediaTime, commandID: Int?) {
+    readyPositions.append(position)
+    lines.append("ready #\(commandID ?? 0) \(info.path)")
+  }
   func presentState(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, commandID: Int?) {
     lines.append("state #\(commandID ?? 0) \(state) \(position.seconds)")
   }

@@ -15,7 +15,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     self.info = info
     phase = .ready
     state = .paused
-    presenter?.presentReady(info, commandID: openCommandID)
+    presenter?.presentReady(info, position: manager.snapshot().position, commandID: openCommandID)
     if openCommandID == nil, let start = options.start {
       let requested = start.resolved(duration: info.duration)
       let target = requested.clamped(to: info.duration)

@@ -119,12 +119,12 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
       ))
   }
 
-  public func presentReady(_ info: MediaInfo, commandID: Int?) {
+  public func presentReady(_ info: MediaInfo, position: MediaTime = .zero, commandID: Int?) {
     var event = builder("ready", commandID)
     Self.describe(info, into: &event, withBitRates: false)
     display(event)
-    // A manager that is ready has opened the file and waits, paused, at the start (see the Contract).
-    redrawStatusLine(state: .paused, position: .zero, duration: info.duration)
+    // A manager that is ready has opened the file and waits, paused, on its first frame (see the Contract).
+    redrawStatusLine(state: .paused, position: position, duration: info.duration)
   }
 
   public func presentState(
