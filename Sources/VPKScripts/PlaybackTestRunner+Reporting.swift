@@ -5,8 +5,25 @@ import Foundation
 import VideoPlaybackKit
 
 extension PlaybackTestRunner {
-  /// One block per script (`PASS`/`FAIL` and each failure at its line), then `N passed, M failed`.
-  nonisolated public static func summary(of results: [PlaybackScriptResult]) -> String {
+  /// The shard a run was, and how many scripts the whole suite has, for the summary.
+  public struct Sharding: Sendable, Equatable {
+    public var shard: TestShard
+    public var scriptCount: Int
+
+    public init(shard: TestShard, scriptCount: Int) {
+      self.shard = shard
+      self.scriptCount = scriptCount
+    }
+  }
+
+  /// `1 command`, `2 commands`.
+  nonisolated static func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+  }
+
+  /// One block per script (`PASS`/`FAIL` and each failure at its line), then `N passed, M failed` (and, for a
+  /// shard, which shard and how many of the suite's scripts it ran).
+  nonisolated public static func summary(of results: [PlaybackScriptResult], sharding: Sharding? = nil) -> String {
     var text = ""
     for result in results {
       let name = result.script.path
@@ -14,16 +31,64 @@ extension PlaybackTestRunner {
         text += "ERROR \(name): cannot read the script: \(unreadable)\n"
         continue
       }
-      let checks = "\(result.report.expectCount) expect\(result.report.expectCount == 1 ? "" : "s")"
+      let commands = counted(result.report.commandCount, "command")
+      let checks = counted(result.report.expectCount, "expect")
       let time = NumberText.fixed(result.seconds, decimals: 2)
-      text +=
-        "\(result.passed ? "PASS" : "FAIL") \(name) (\(result.report.commandCount) commands, \(checks), \(time) s)\n"
+      text += "\(result.passed ? "PASS" : "FAIL") \(name) (\(commands), \(checks), \(time) s)\n"
       if result.timedOut { text += "  \(name): stopped after the --timeout\n" }
       for failure in result.failures { text += "  " + describe(failure, in: name) + "\n" }
     }
     let passed = results.filter(\.passed).count
-    text += "\(passed) passed, \(results.count - passed) failed\n"
-    return text
+    text += "\(passed) passed, \(results.count - passed) failed"
+    if let sharding {
+      text += "; shard \(sharding.shard) ran \(results.count) of \(counted(sharding.scriptCount, "script"))"
+    }
+    return text + "\n"
+  }
+
+  /// `vpk test --json`: one JSON object per script, in the order given, then one summary object; one per line.
+  nonisolated public static func jsonReport(of results: [PlaybackScriptResult], sharding: Sharding? = nil) -> String {
+    var lines: [String] = []
+    for result in results {
+      var object: [String: Any] = ["event": "script", "path": result.script.path]
+      if let unreadable = result.script.unreadable {
+        object["result"] = "error"
+        object["message"] = "cannot read the script: \(unreadable)"
+      } else {
+        object["result"] = result.passed ? "pass" : "fail"
+        object["commands"] = result.report.commandCount
+        object["expects"] = result.report.expectCount
+        object["seconds"] = NumberText.rounded(result.seconds, decimals: 3)
+        object["timed_out"] = result.timedOut
+        object["failures"] = result.failures.map { failure in
+          var entry: [String: Any] = [
+            "code": failure.code.rawValue, "message": describe(failure, in: result.script.path),
+          ]
+          if let source = failure.source {
+            entry["line"] = source.number
+            entry["source"] = source.text.trimmingCharacters(in: .whitespaces)
+          }
+          return entry
+        }
+      }
+      lines.append(json(object))
+    }
+    let passed = results.filter(\.passed).count
+    var summary: [String: Any] = [
+      "event": "summary", "passed": passed, "failed": results.count - passed, "exit": Int(exitCode(of: results)),
+    ]
+    if let sharding {
+      summary["shard"] = sharding.shard.description
+      summary["scripts"] = sharding.scriptCount
+    }
+    lines.append(json(summary))
+    return lines.map { $0 + "\n" }.joined()
+  }
+
+  /// One object as a line of JSON, keys sorted so a report is the same every run.
+  nonisolated private static func json(_ object: [String: Any]) -> String {
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+    return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
   }
 
   /// `script.vpk:7: expect position ~ 10: expected 10, actual 9.967`.

@@ -43,12 +43,15 @@ public protocol PlaybackView: AnyObject {
 @MainActor
 public protocol PlaybackInteractorOutput: AnyObject {
   func presentLoading(path: String)
-  /// The media opened; `commandID` is the `open` that asked for it (nil for the command line's file).
-  func presentReady(_ info: MediaInfo, commandID: Int?)
+  /// The media opened; `commandID` is the `open` that asked for it (nil for the command line's file). `position`: the
+  /// first frame's, where the paused player stands (not 0 when the media's first frame starts later).
+  func presentReady(_ info: MediaInfo, position: MediaTime, commandID: Int?)
   /// A play/pause/toggle took effect (or was acknowledged with no change).
   func presentState(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, commandID: Int?)
   func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState, rate: Double)
-  func presentSeeked(_ result: SeekResult, duration: MediaTime?, showsTiming: Bool)
+  /// A seek landed. `requested`: the time asked for, when it lay outside the media and the target is it clamped
+  /// (nil when nothing was clamped).
+  func presentSeeked(_ result: SeekResult, requested: MediaTime?, duration: MediaTime?, showsTiming: Bool)
   /// A seek that did not land: a newer seek replaced it, or (`newerID` nil) the session closed first.
   func presentSuperseded(id: Int, by newerID: Int?)
   func presentStepped(_ result: StepResult, duration: MediaTime?)

@@ -29,7 +29,10 @@ struct PlayCommand: AsyncParsableCommand {
   @Flag(name: .long, help: "Start paused on the first frame instead of playing.")
   var paused = false
 
-  @Option(name: .long, help: "Where to start: seconds (83.5), m:ss (1:23.5), h:mm:ss, or a percentage (50%).")
+  // Unconditional, as --progress: `--start -5` is a time (before the start, so clamped), not a missing value.
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "Where to start: seconds (83.5), m:ss (1:23.5), h:mm:ss, or a percentage (50%).")
   var start: String?
 
   @Option(
@@ -39,7 +42,8 @@ struct PlayCommand: AsyncParsableCommand {
   )
   var clock: ClockKind = .wall
 
-  @Option(name: .long, help: "Media seconds between progress events, or 'off'.")
+  // Unconditional: `--progress -1` is a value to refuse with the option's own message, not a missing one.
+  @Option(name: .long, parsing: .unconditional, help: "Media seconds between progress events, or 'off'.")
   var progress: String = "1"
 
   @Option(name: .customLong("at-end"), help: "What to do at the end of the media: exit, pause or loop.")
@@ -54,8 +58,8 @@ struct PlayCommand: AsyncParsableCommand {
   func validate() throws {
     _ = try startTime()
     _ = try ProgressOption.interval(progress)
-    if file == nil && !idle { throw ValidationError("Give a media file to play, or --idle to start with none.") }
-    if file != nil && idle { throw ValidationError("--idle starts with nothing loaded; leave out the file or --idle.") }
+    if file == nil && !idle { throw ValidationError("give a media file to play, or --idle to start with none") }
+    if file != nil && idle { throw ValidationError("--idle starts with nothing loaded; leave out the file or --idle") }
   }
 
   private func startTime() throws -> TimeSpec? {

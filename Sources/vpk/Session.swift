@@ -37,7 +37,10 @@ func runSession(
         }
         return manager
       },
-      onClose: { code, _ in
+      onClose: { code, report in
+        if let clamp = report.startClamped {
+          StandardStreams.writeError(startClampedMessage(clamp))
+        }
         logger.debug("session closed", metadata: ["exit": "\(code)"])
         continuation.resume(returning: code)
       })
@@ -48,6 +51,13 @@ func runSession(
   }
   withExtendedLifetime((module, signals)) {}
   return code
+}
+
+/// What `--start` outside the media is told on standard error: the time asked for and where playback started.
+func startClampedMessage(_ clamp: SessionReport.Clamp) -> String {
+  let place = clamp.requested.seconds < 0 ? "before the start" : "past the end"
+  return "vpk play: --start \(NumberText.seconds(clamp.requested.seconds)) s is \(place) of the media; "
+    + "playback started at \(NumberText.seconds(clamp.target.seconds)) s"
 }
 
 /// Turns SIGINT, SIGTERM and SIGHUP into view events on the main actor, so the session can report its

@@ -34,7 +34,7 @@ enum ProgressOption {
   static func interval(_ text: String) throws -> Double? {
     if text.lowercased() == "off" { return nil }
     guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
-      throw ValidationError("--progress takes a number of seconds above 0 (such as 1 or 0.5), or 'off'.")
+      throw ValidationError("--progress takes a number of seconds above 0 (such as 1 or 0.5), or 'off'")
     }
     return seconds
   }

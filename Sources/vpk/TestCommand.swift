@@ -18,12 +18,52 @@ struct TestCommand: AsyncParsableCommand {
       A script fails on a failed expect or wait, or on a command answered with
       an error that no `expect error == <code>` right after it acknowledges.
 
+      With --json, the report is JSON lines: one object per script, then a
+      summary object; transcripts are JSON lines too.
+
+      A suite spreads over machines with --shard K/N (shard K of N, from 1),
+      or with TEST_TOTAL_SHARDS and TEST_SHARD_INDEX (from 0) as Bazel and
+      other runners set them: the scripts sorted by path are dealt round-robin,
+      so the shards cover every script exactly once. TEST_SHARD_STATUS_FILE is
+      touched; XML_OUTPUT_FILE receives the JUnit report unless --junit names
+      a file.
+
       Exit status: 0 all passed; 1 some failed; 2 a script could not be read.
 
       Examples:
         vpk test checks/*.vpk
         vpk test checks/*.vpk --jobs 2 --junit report.xml --transcript out/
+        vpk test checks/*.vpk --shard 2/4
+
+      \(expectReference)
       """)
+
+  /// The fields and operators `expect` takes, from the command language's own tables.
+  static var expectReference: String {
+    let fields = ExpectField.allCases.map(\.rawValue).joined(separator: " ")
+    let operators = ExpectOperator.allCases.map(\.rawValue).joined(separator: " ")
+    return """
+      expect <field> <op> <value> [±tolerance]
+        fields: \(wrapped(fields, width: 70, indent: "          "))
+        operators: \(operators)  (~ is within ±tolerance, default ±0.001)
+        values: times as 1:30 or 50%, numbers, text, true/false, or none
+      """
+  }
+
+  /// `text` with line breaks between words so no line is longer than `width`; lines after the first indented.
+  private static func wrapped(_ text: String, width: Int, indent: String) -> String {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      if !line.isEmpty && line.count + 1 + word.count > width - indent.count {
+        lines.append(line)
+        line = ""
+      }
+      line += (line.isEmpty ? "" : " ") + word
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines.joined(separator: "\n" + indent)
+  }
 
   @Argument(help: "The scripts to run.", completion: .file(extensions: ["vpk"]))
   var scripts: [String]
@@ -38,7 +78,9 @@ struct TestCommand: AsyncParsableCommand {
   @Option(name: .long, help: "Default seek mode for scrub and skip: exact or keyframe.")
   var seek: SeekMode = .exact
 
-  @Option(name: .long, help: "Media seconds between progress events in transcripts, or 'off'.")
+  // Unconditional: `--progress -1` is a value to refuse with the option's own message, not a missing one.
+  @Option(
+    name: .long, parsing: .unconditional, help: "Media seconds between progress events in transcripts, or 'off'.")
   var progress: String = "1"
 
   @Option(name: .long, help: "How many scripts run at once (default: the number of cores).")
@@ -53,14 +95,35 @@ struct TestCommand: AsyncParsableCommand {
   @Option(name: .long, help: "Write each script's event transcript into this folder.")
   var transcript: String?
 
-  @OptionGroup var output: OutputOptions
+  @Option(name: .long, parsing: .unconditional, help: "Run only shard K of N (K from 1, such as 2/4) of the scripts.")
+  var shard: String?
+
+  // Not the shared OutputOptions: here --json is about the report, not a session's events.
+  @Flag(
+    name: .long, help: "Write the report as JSON lines (one object per script, then a summary), and transcripts too.")
+  var json = false
+
+  @Flag(name: .long, help: "Write debug diagnostics, and FFmpeg's own warnings, to standard error.")
+  var verbose = false
+
   @OptionGroup var access: AccessOptions
 
   func validate() throws {
-    guard !scripts.isEmpty else { throw ValidationError("Name at least one script.") }
-    if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs takes a number from 1 to 256.") }
-    guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout takes a number of seconds above 0.") }
+    guard !scripts.isEmpty else { throw ValidationError("name at least one script") }
+    if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs takes a number from 1 to 256") }
+    guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout takes a number of seconds above 0") }
     _ = try ProgressOption.interval(progress)
+    _ = try selectedShard()
+  }
+
+  /// `--shard`, else the test runner's TEST_TOTAL_SHARDS and TEST_SHARD_INDEX; nil: every script runs.
+  private func selectedShard() throws -> TestShard? {
+    do {
+      if let shard { return try TestShard.parse(shard) }
+      return try TestShard.fromEnvironment(ProcessInfo.processInfo.environment)
+    } catch let problem as TestShard.Problem {
+      throw ValidationError(problem.description)
+    }
   }
 
   func run() async throws {
@@ -73,24 +136,41 @@ struct TestCommand: AsyncParsableCommand {
     let options = PlaybackOptions(
       autoplay: true, clock: clock, progressInterval: try ProgressOption.interval(progress),
       endAction: atEnd, seekMode: seek)
-    let verbose = output.verbose
+    let verbose = self.verbose
     let mediaAccess = access.mediaAccess
     let runner = PlaybackTestRunner(
-      options: options, format: output.json ? .json : .text,
+      options: options, format: json ? .json : .text,
       jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, timeout: timeout,
       makeManager: { FFmpegPlaybackManager(showsFFmpegWarnings: verbose, access: mediaAccess) })
-    let results = await runner.run(scripts: scripts.map(PlaybackScriptFile.load))
+    let environment = ProcessInfo.processInfo.environment
+    let shard = try selectedShard()
+    if let status = environment["TEST_SHARD_STATUS_FILE"], !status.isEmpty {
+      // Touched (made, or its time updated): tells the test runner that this test honours sharding.
+      let files = FileManager.default
+      if files.fileExists(atPath: status) {
+        try? files.setAttributes([.modificationDate: Date()], ofItemAtPath: status)
+      } else if !files.createFile(atPath: status, contents: nil) {
+        FileHandle.standardError.write(Data("vpk test: cannot touch TEST_SHARD_STATUS_FILE \(status)\n".utf8))
+        throw ExitCode(2)
+      }
+    }
+    let chosen = shard.map { $0.selection(of: scripts).map { scripts[$0] } } ?? scripts
+    let results = await runner.run(scripts: chosen.map(PlaybackScriptFile.load))
+    let sharding = shard.map { PlaybackTestRunner.Sharding(shard: $0, scriptCount: scripts.count) }
     let stdout = FileDescriptorOutput.standardOutput()
-    _ = stdout.write(PlaybackTestRunner.summary(of: results))
+    _ = stdout.write(
+      json
+        ? PlaybackTestRunner.jsonReport(of: results, sharding: sharding)
+        : PlaybackTestRunner.summary(of: results, sharding: sharding))
     if let transcript {
       do {
-        try PlaybackTestRunner.writeTranscripts(results, to: transcript, json: output.json)
+        try PlaybackTestRunner.writeTranscripts(results, to: transcript, json: json)
       } catch {
         FileHandle.standardError.write(Data("vpk test: cannot write transcripts to \(transcript): \(error)\n".utf8))
         throw ExitCode(2)
       }
     }
-    if let junit {
+    if let junit = junit ?? environment["XML_OUTPUT_FILE"].flatMap({ $0.isEmpty ? nil : $0 }) {
       do {
         try JUnitReport(results: results).xml.write(toFile: junit, atomically: true, encoding: .utf8)
       } catch {

@@ -58,6 +58,23 @@ private let failedState = SessionReport.Failure(
 
 @MainActor
 @Suite struct PlaybackTestRunnerTests {
+  @Test func theSameScriptInTwoFoldersGivesTheSameTranscript() async throws {
+    // Given one script, written in two folders, opening a file beside it
+    let lines = ["open ../media/clip.mp4", "scrub 5", "open missing.mp4", "quit"]
+    var transcripts: [String] = []
+    for _ in 0..<2 {
+      let folder = try ScriptFolder()
+      let path = try folder.write("same.vpk", lines)
+      // When it runs
+      let result = try #require(await runner().run(scripts: [PlaybackScriptFile.load(path)]).first)
+      #expect(!result.transcript.contains(folder.path), "\(result.transcript)")
+      transcripts.append(result.transcript)
+    }
+    // Then the transcripts are the same: the file is named as the script wrote it
+    #expect(transcripts[0] == transcripts[1])
+    #expect(transcripts[0].contains("ready #1 path=../media/clip.mp4 "), "\(transcripts[0])")
+  }
+
   @Test func aPassingScriptRunsAsASessionOfItsOwn() async throws {
     // Given a script that opens a file beside it, seeks, waits and checks
     let folder = try ScriptFolder()
@@ -75,7 +92,7 @@ private let failedState = SessionReport.Failure(
     #expect(result.exitCode == 0)
     #expect(result.report.expectCount == 3)
     #expect(result.report.commandCount == 8)
-    #expect(result.transcript.contains("ready #1 path=\(folder.path)/clip.mp4 "))
+    #expect(result.transcript.contains("ready #1 path=clip.mp4 "))
     #expect(result.transcript.contains("waited #5 condition=\"1 s\" position=6.000"))
     #expect(result.transcript.hasSuffix("\n"))
     #expect(PlaybackTestRunner.exitCode(of: results) == 0)
@@ -179,6 +196,43 @@ private let failedState = SessionReport.Failure(
         1 passed, 2 failed
 
         """)
+  }
+
+  @Test func oneCommandAndOneScriptAreSingularAndAShardSaysWhatItRan() throws {
+    // Given a script that ran one command, as shard 2 of 3 of a one-script suite
+    var one = result("a.vpk")
+    one.report.commandCount = 1
+    let sharding = PlaybackTestRunner.Sharding(shard: try TestShard(index: 1, count: 3), scriptCount: 1)
+    // When summarised, Then the words agree with the numbers
+    #expect(
+      PlaybackTestRunner.summary(of: [one], sharding: sharding) == """
+        PASS a.vpk (1 command, 1 expect, 0.50 s)
+        1 passed, 0 failed; shard 2/3 ran 1 of 1 script
+
+        """)
+  }
+
+  @Test func theJSONReportHasAnObjectPerScriptThenTheSummary() throws {
+    // Given a pass, a failure and an unreadable script, as shard 1 of 2 of a suite of 6
+    let results = [
+      result("a.vpk", seconds: 0.5),
+      result("b.vpk", seconds: 1.256, failures: [failedState], exitCode: 1),
+      result("c.vpk", unreadable: "no such file"),
+    ]
+    let sharding = PlaybackTestRunner.Sharding(shard: try TestShard(index: 0, count: 2), scriptCount: 6)
+    // When reported as JSON
+    let lines = PlaybackTestRunner.jsonReport(of: results, sharding: sharding).split(separator: "\n").map(String.init)
+    // Then each line is one object, keys sorted, with what the text summary says
+    #expect(
+      lines == [
+        #"{"commands":3,"event":"script","expects":1,"failures":[],"path":"a.vpk","result":"pass","seconds":0.5,"timed_out":false}"#,
+        #"{"commands":3,"event":"script","expects":1,"failures":[{"code":"expect_failed","line":2,"message":"b.vpk:2: expect state == playing: expected playing, actual paused","source":"expect state == playing"}],"path":"b.vpk","result":"fail","seconds":1.256,"timed_out":false}"#,
+        #"{"event":"script","message":"cannot read the script: no such file","path":"c.vpk","result":"error"}"#,
+        #"{"event":"summary","exit":2,"failed":2,"passed":1,"scripts":6,"shard":"1/2"}"#,
+      ])
+    // and they match the report's schema
+    let schema = try VPKSchemas.testReport()
+    #expect(try schema.errors(inLines: lines).allSatisfy(\.isEmpty))
   }
 
   @Test func failureDescriptions() {

@@ -159,6 +159,11 @@ public enum VPKSchemas {
     try JSONSchema(contentsOf: folder.appendingPathComponent("vpk-info.schema.json"))
   }
 
+  /// `schema/vpk-test-report.schema.json`: every line `vpk test --json` writes on standard output.
+  public static func testReport() throws -> JSONSchema {
+    try JSONSchema(contentsOf: folder.appendingPathComponent("vpk-test-report.schema.json"))
+  }
+
   /// `schema/vpk-commands.schema.json`: a JSON command object.
   public static func commands() throws -> JSONSchema {
     try JSONSchema(contentsOf: folder.appendingPathComponent("vpk-commands.schema.json"))

@@ -158,7 +158,7 @@ struct JSONLinesViewTests {
         id: 4, target: MediaTime(seconds: 30), position: MediaTime(seconds: 30.000000001),
         mode: .exact,
         milliseconds: 12.3456),
-      duration: MediaTime(seconds: 60), showsTiming: true)
+      requested: nil, duration: MediaTime(seconds: 60), showsTiming: true)
     presenter.presentSuperseded(id: 5, by: 6)
     presenter.presentError(PlaybackError(.unknownCommand, "no \\ such\tcommand"), commandID: 7)
     presenter.presentHelp(commandID: 8)

@@ -55,6 +55,78 @@ import VPKTestSupport
     #expect(h.manager.seeks.map(\.target.seconds) == [0, 60, 60, 0, 30])
   }
 
+  @Test func aClampedSeekSaysWhatWasAskedForAndOneWithinTheMediaDoesNot() {
+    // Given 60 s of media
+    let h = InteractorHarness.ready(duration: 60)
+    // When scrubbing past the end, skipping before the start, and scrubbing within the media
+    h.interactor.submit(.scrub(.seconds(65), nil))
+    h.manager.land(h.manager.seeks[0])
+    h.interactor.submit(.skip(-100, nil))
+    h.manager.land(h.manager.seeks[1])
+    h.interactor.submit(.scrub(.seconds(30), nil))
+    h.manager.land(h.manager.seeks[2])
+    // Then the clamped seeks carry the time asked for, and the other carries none
+    #expect(
+      h.output.lines == [
+        "seeked #1 60.0 60.0 exact requested 65.0", "seeked #2 0.0 0.0 exact requested -40.0",
+        "seeked #3 30.0 30.0 exact",
+      ])
+  }
+
+  @Test func aSupersededClampedSeekLeavesNothingForTheNextSeekWithItsId() {
+    // Given a clamped scrub that a newer one supersedes
+    let h = InteractorHarness.ready(duration: 60)
+    h.interactor.submit(.scrub(.seconds(99), nil))
+    h.interactor.submit(.scrub(.seconds(10), nil))
+    h.manager.supersede(h.manager.seeks[0], by: h.manager.seeks[1])
+    h.manager.land(h.manager.seeks[1])
+    // Then the superseded one says so, and the one that landed was not clamped
+    #expect(h.output.lines == ["superseded #1 by 2", "seeked #2 10.0 10.0 exact"])
+    #expect(h.interactor.requestedBeforeClamp.isEmpty)
+  }
+
+  @Test(arguments: [(TimeSpec.seconds(999), 999.0, 60.0), (.percent(150), 90, 60), (.seconds(-3), -3, 0)])
+  func aStartOutsideTheMediaIsReportedToWhoeverRanTheSession(start: TimeSpec, requested: Double, target: Double) {
+    // Given --start outside the media
+    let h = InteractorHarness(options: PlaybackOptions(autoplay: false, start: start))
+    h.interactor.start()
+    h.manager.becomeReady(duration: 60)
+    h.manager.land(h.manager.seeks[0])
+    // When the session ends
+    h.interactor.inputEnded()
+    // Then its report names the start asked for and where playback started
+    #expect(h.manager.seeks[0].target.seconds == target)
+    #expect(
+      h.router.reports.first?.startClamped
+        == SessionReport.Clamp(requested: MediaTime(seconds: requested), target: MediaTime(seconds: target)))
+  }
+
+  @Test func aStartWithinTheMediaIsNotReportedAsClamped() {
+    let h = InteractorHarness(options: PlaybackOptions(autoplay: false, start: .seconds(30)))
+    h.interactor.start()
+    h.manager.becomeReady(duration: 60)
+    h.manager.land(h.manager.seeks[0])
+    h.interactor.inputEnded()
+    #expect(h.router.reports.first?.startClamped == nil)
+  }
+
+  @Test func playAtTheEndHasOneReplyAndStartsOverFromTheStart() {
+    // Given playback stopped at the end (--at-end pause)
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .pause))
+    h.manager.reachEnd(at: 60)
+    // When `play` arrives, and a status after it
+    h.interactor.submit(.play)
+    h.interactor.submit(.status)
+    // Then the manager seeks to the start on the interactor's own id, and plays
+    #expect(h.manager.seeks.last == SeekRequest(id: 0, target: .zero, mode: .keyframe))
+    #expect(h.manager.calls.last == "play")
+    // and the status waits for that seek
+    #expect(!h.output.lines.contains { $0.hasPrefix("status") })
+    h.manager.land(h.manager.seeks.last!)
+    // and the play's one reply is its state: no seeked event
+    #expect(h.output.lines == ["ended 60.0 loops 1", "state #1 playing 0.0", "status #2 playing 0.0"])
+  }
+
   @Test func withNoKnownDurationTimesClampOnlyAtTheStartAndPercentIsAClearError() {
     // Given media that does not say how long it is
     let h = InteractorHarness(options: PlaybackOptions(autoplay: false))
@@ -119,6 +191,19 @@ import VPKTestSupport
     #expect(h.output.lines.last == "error #1 unavailable")
   }
 
+  @Test func readyIsPresentedWithThePositionOfTheFirstFrame() {
+    // Given media whose first frame is at 0.014 s
+    let h = InteractorHarness(options: PlaybackOptions(autoplay: false))
+    h.interactor.start()
+    h.manager.position = MediaTime(seconds: 0.014)
+    // When it is ready
+    h.manager.becomeReady()
+    // Then ready carries that position, as status does
+    #expect(h.output.readyPositions == [MediaTime(seconds: 0.014)])
+    h.interactor.submit(.status)
+    #expect(h.output.lines.last == "status #1 paused 0.014")
+  }
+
   @Test func autoplayAndStartPosition() {
     // Given --start 30 and autoplay
     let h = InteractorHarness(options: PlaybackOptions(autoplay: true, start: .seconds(30)))
@@ -154,7 +239,7 @@ import VPKTestSupport
     h.interactor.submit(.status)
     h.interactor.submit(.play)
     #expect(h.output.lines.prefix(2) == ["ended 60.0 loops 1", "status #1 ended 60.0"])
-    #expect(h.manager.seeks.last == SeekRequest(id: 2, target: .zero, mode: .keyframe))
+    #expect(h.manager.seeks.last == SeekRequest(id: PlaybackInteractor.internalSeekID, target: .zero, mode: .keyframe))
     #expect(h.router.exitCodes.isEmpty)
   }
 
@@ -694,12 +779,29 @@ private func expectation(
     let made = h.router.made[0]
     #expect(made.preparedPath == "/scripts/media/b.mp4")
     #expect(made.delegate === h.interactor)
-    // and its ready answers the open
+    // and its ready answers the open, naming the file as the script wrote it (the same in every checkout)
     made.becomeReady(path: "/scripts/media/b.mp4")
-    #expect(h.output.lines == ["loading /scripts/media/b.mp4", "ready #1 /scripts/media/b.mp4"])
+    #expect(h.output.lines == ["loading media/b.mp4", "ready #1 media/b.mp4"])
     // An absolute path is used as it is
     h.interactor.submit(.open("/abs/c.mp4"))
     #expect(h.router.made[1].preparedPath == "/abs/c.mp4")
+  }
+
+  @Test func aFileThatCannotOpenIsNamedAsWrittenInItsError() {
+    // Given an idle session whose script is in /scripts
+    let h = InteractorHarness(path: nil, baseDirectory: "/scripts")
+    h.interactor.start()
+    // When a relative file that is missing is opened, and the manager's words name the file it tried
+    h.interactor.submit(.open("../media/none.mp4"))
+    h.router.made[0].delegate?.playbackManager(
+      h.router.made[0],
+      didFailToOpen: PlaybackError(.fileNotFound, "no such file: /scripts/../media/none.mp4; check the path"))
+    // Then the error names the file as written
+    #expect(h.output.lines.last == "error #1 file_not_found")
+    #expect(h.interactor.lastError?.code == .fileNotFound)
+    #expect(
+      h.router.reports.isEmpty
+        && h.interactor.report.commandErrors.first?.error.message == "no such file: ../media/none.mp4; check the path")
   }
 
   @Test func openReplacesTheManagerAndIgnoresTheOldOnesReports() {

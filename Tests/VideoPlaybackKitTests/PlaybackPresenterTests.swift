@@ -263,17 +263,33 @@ struct PlaybackPresenterEventTests {
     #expect(harness.view.events[0].fields[2] == .init("percent", .number(27.8)))
   }
 
+  @Test func aClampedSeekCarriesTheTimeAskedForInTextAndJSON() {
+    // Given a presenter
+    let harness = PresenterHarness()
+    // When a seek that was clamped lands
+    harness.presenter.presentSeeked(
+      SeekResult(id: 2, target: time(30), position: time(30), mode: .exact, milliseconds: 1),
+      requested: time(65), duration: time(30), showsTiming: false)
+    // Then it says what was asked for and that it was clamped, after the target
+    #expect(harness.view.texts == ["seeked #2 target=30.000 requested=65.000 clamped=true position=30.000 mode=exact"])
+    #expect(
+      harness.view.events[0].fields == [
+        .init("target", .number(30)), .init("requested", .number(65)), .init("clamped", .bool(true)),
+        .init("position", .number(30)), .init("mode", .string("exact")),
+      ])
+  }
+
   @Test func seeked() {
     // Given a presenter
     let harness = PresenterHarness()
     // When a seek lands
     harness.presenter.presentSeeked(
       SeekResult(id: 4, target: time(30), position: time(30), mode: .exact, milliseconds: 12.3456),
-      duration: time(60), showsTiming: true)
+      requested: nil, duration: time(60), showsTiming: true)
     harness.presenter.presentSeeked(
       SeekResult(
         id: 5, target: time(31.5), position: time(30.0333333), mode: .keyframe, milliseconds: 0.04),
-      duration: time(60), showsTiming: true)
+      requested: nil, duration: time(60), showsTiming: true)
     // Then its id, target, position, mode and time taken; ms to a microsecond in JSON
     #expect(
       harness.view.texts == [
@@ -574,6 +590,14 @@ struct PlaybackPresenterStatusLineTests {
     #expect(harness.view.statusLines.last == "⏸ 00:00:00.000 / 00:01:00.000  0.0%  [\(emptyBar)]")
   }
 
+  @Test func readyShowsTheFirstFramesPositionWhenItIsNotZero() {
+    // Given a presenter, When media whose first frame is at 0.014 s is ready
+    let harness = PresenterHarness()
+    harness.presenter.presentReady(sampleInfo(), position: time(0.014), commandID: nil)
+    // Then the status line shows that position, as state and status will
+    #expect(harness.view.statusLines.last?.hasPrefix("⏸ 00:00:00.014 / 00:01:00.000") == true)
+  }
+
   @Test func theDesignExample() {
     // Given a presenter
     let harness = PresenterHarness()
@@ -628,7 +652,7 @@ struct PlaybackPresenterStatusLineTests {
     // When a seek lands
     harness.presenter.presentSeeked(
       SeekResult(id: 2, target: time(45), position: time(45), mode: .exact, milliseconds: 3),
-      duration: time(60), showsTiming: true)
+      requested: nil, duration: time(60), showsTiming: true)
     // Then the line shows the new position, still paused
     #expect(
       harness.view.statusLines.last == "⏸ 00:00:45.000 / 00:01:00.000  75.0%  [█████████████░░░░░]")
@@ -1070,7 +1094,8 @@ struct PlaybackPresenterNewEventTests {
     // Given the virtual clock (no wall-clock figures), When a seek lands, Then no ms field
     let harness = PresenterHarness()
     harness.presenter.presentSeeked(
-      SeekResult(id: 2, target: time(5), position: time(5), mode: .keyframe, milliseconds: 12), duration: time(60),
+      SeekResult(id: 2, target: time(5), position: time(5), mode: .keyframe, milliseconds: 12), requested: nil,
+      duration: time(60),
       showsTiming: false)
     #expect(harness.view.texts == ["seeked #2 target=5.000 position=5.000 mode=keyframe"])
     #expect(!harness.view.events[0].fields.contains { $0.key == "ms" })

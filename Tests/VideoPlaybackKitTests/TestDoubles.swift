@@ -16,17 +16,21 @@ final class InteractorOutputSpy: PlaybackInteractorOutput {
   var expectations: [(expected: ExpectValue, actual: ExpectValue, held: Bool, source: SourceLine?)] = []
 
   func presentLoading(path: String) { lines.append("loading \(path)") }
-  func presentReady(_ info: MediaInfo, commandID: Int?) { lines.append("ready #\(commandID ?? 0) \(info.path)") }
+  var readyPositions: [MediaTime] = []
+  func presentReady(_ info: MediaInfo, position: MediaTime, commandID: Int?) {
+    readyPositions.append(position)
+    lines.append("ready #\(commandID ?? 0) \(info.path)")
+  }
   func presentState(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, commandID: Int?) {
     lines.append("state #\(commandID ?? 0) \(state) \(position.seconds)")
   }
   func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState, rate: Double) {
     lines.append("progress \(position.seconds)")
   }
-  func presentSeeked(_ result: SeekResult, duration: MediaTime?, showsTiming: Bool) {
+  func presentSeeked(_ result: SeekResult, requested: MediaTime?, duration: MediaTime?, showsTiming: Bool) {
     lines.append(
       "seeked #\(result.id) \(result.target.seconds) \(result.position.seconds) \(result.mode)"
-        + (showsTiming ? "" : " untimed"))
+        + (requested.map { " requested \($0.seconds)" } ?? "") + (showsTiming ? "" : " untimed"))
   }
   func presentSuperseded(id: Int, by newerID: Int?) {
     lines.append("superseded #\(id) by \(newerID.map(String.init) ?? "shutdown")")

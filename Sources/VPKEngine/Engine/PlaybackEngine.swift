@@ -247,14 +247,18 @@ final class PlaybackEngine: @unchecked Sendable {
   }
 
   /// Publishes what the file holds and shows the first frame, as a paused player does, before saying the file is
-  /// ready: a `frame` sent right after `ready` must find it. Then reports progress 0 if a mark is there.
+  /// ready: a `frame` sent right after `ready` must find it. Then reports progress at that frame if it reaches the
+  /// first mark (0), at the frame's time: the position `state` and `status` report, which is not 0 when the first
+  /// frame starts later (a WebM whose Opus audio is delayed).
   private func becomeReady(with source: MediaSource) {
     withLock {
       duration = source.info.duration?.seconds ?? 0  // 0: unknown
       hasVideo = source.hasVideo
       timeBase = source.timeBaseParts
     }
+    var firstPosition = 0.0
     if case .frame(let first) = source.next() {
+      firstPosition = max(first.time, 0)
       decodedPassEnd = max(first.time + first.duration, 0)
       wallAheadLimit = min(
         max(Self.wallAheadBytes / max(first.byteCount, 1), Self.wallFramesAhead.lowerBound),
@@ -267,9 +271,10 @@ final class PlaybackEngine: @unchecked Sendable {
     settleIfVirtual()
     emit(.ready(source.info))
     progressMarks.moveNext(atOrAfter: 0)
-    if let mark = progressMarks.next, mark <= 0 {
-      emit(.progress(0))
-      progressMarks.moveNext(after: 0)
+    if progressMarks.next == 0 {
+      let position = duration > 0 ? min(firstPosition, duration) : firstPosition
+      emit(.progress(position))
+      progressMarks.moveNext(after: position)
     }
   }
 

@@ -78,11 +78,13 @@ extension CommandParser {
         guard !op.isOrdering else {
           return .invalid(Self.bad("expect \(field.rawValue) is true or false: use == or !="))
         }
+        // Only the two words README documents (in any case): yes, no, 1 and 0 are refused, not guessed at.
         switch Self.asciiLowercased(valueText) {
-        case "true", "yes", "1": operand = .value(.bool(true))
-        case "false", "no", "0": operand = .value(.bool(false))
+        case "true": operand = .value(.bool(true))
+        case "false": operand = .value(.bool(false))
         default:
-          return .invalid(Self.bad("expect \(field.rawValue): \(Self.quoted(valueText)) is not true or false"))
+          return .invalid(
+            Self.bad("expect \(field.rawValue): \(Self.quoted(valueText)) is not true or false; write true or false"))
         }
       }
     }

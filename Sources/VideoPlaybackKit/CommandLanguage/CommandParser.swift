@@ -83,9 +83,9 @@ public struct CommandParser: Sendable {
   static func unknownCommand(_ typed: String, lowercased: String) -> PlaybackError {
     let message =
       if let suggestion = CommandVerbs.suggestion(for: lowercased) {
-        "unknown command \(quoted(typed)); did you mean '\(suggestion)'? Type help for the list of commands."
+        "unknown command \(quoted(typed)) (did you mean '\(suggestion)'?); type help for the list of commands"
       } else {
-        "unknown command \(quoted(typed)); type help for the list of commands."
+        "unknown command \(quoted(typed)); type help for the list of commands"
       }
     return PlaybackError(.unknownCommand, message)
   }

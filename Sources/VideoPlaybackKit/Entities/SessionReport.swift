@@ -40,6 +40,19 @@ public struct SessionReport: Sendable, Equatable {
   public var commandErrors: [Failure] = []
   public var commandCount = 0
   public var expectCount = 0
+  /// The `--start` time lay outside the media: what was asked for and where playback started instead.
+  public var startClamped: Clamp?
+
+  /// A time asked for that lay outside the media, and the time it was clamped to.
+  public struct Clamp: Sendable, Equatable {
+    public var requested: MediaTime
+    public var target: MediaTime
+
+    public init(requested: MediaTime, target: MediaTime) {
+      self.requested = requested
+      self.target = target
+    }
+  }
 
   public init() {}
 }

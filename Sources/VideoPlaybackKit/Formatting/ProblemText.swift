@@ -45,7 +45,7 @@ public enum ProblemText {
     switch obstacle {
     case .noMedia: "no media is loaded; open a file first"
     case .paused: "playback is paused; play first"
-    case .pausedAt(let position): "playback is paused at \(position.seconds) s; play first"
+    case .pausedAt(let position): "playback is paused at \(NumberText.seconds(position.seconds)) s; play first"
     case .loops: "playback loops (--at-end loop), so it never stops by itself"
     case .unknownDuration: "this media does not say how long it is; wait for a position in seconds"
     case .notMoving: "playback is not moving"

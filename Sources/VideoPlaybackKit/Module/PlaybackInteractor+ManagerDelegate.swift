@@ -9,15 +9,19 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
 
   public func playbackManager(_ manager: any PlaybackManager, didBecomeReady info: MediaInfo) {
     guard isCurrent(manager), phase == .loading else { return }
+    var info = info
+    // The session names its file as written (relative to the script's folder), not as the manager opened it.
+    if let path { info.path = path }
     self.info = info
     phase = .ready
     state = .paused
-    presenter?.presentReady(info, commandID: openCommandID)
+    presenter?.presentReady(info, position: manager.snapshot().position, commandID: openCommandID)
     if openCommandID == nil, let start = options.start {
-      startSeek(
-        SeekRequest(
-          id: Self.internalSeekID, target: start.resolved(duration: info.duration).clamped(to: info.duration),
-          mode: options.seekMode))
+      let requested = start.resolved(duration: info.duration)
+      let target = requested.clamped(to: info.duration)
+      // Whoever ran vpk is told that the start they asked for is not where playback starts.
+      if target != requested { report.startClamped = SessionReport.Clamp(requested: requested, target: target) }
+      startSeek(SeekRequest(id: Self.internalSeekID, target: target, mode: options.seekMode))
     }
     if options.autoplay {
       state = .playing
@@ -30,10 +34,12 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
   public func playbackManager(_ manager: any PlaybackManager, didFailToOpen error: PlaybackError) {
     guard isCurrent(manager), phase == .loading else { return }
     let commandID = openCommandID
+    let error = namingFileAsWritten(error)
     phase = .idle
     state = .idle
     info = nil
     path = nil
+    openedPath = nil
     self.manager = router.gotoMedia(replacing: manager, wantsNew: false)
     self.manager = nil
     if let commandID {
@@ -55,8 +61,9 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
   public func playbackManager(_ manager: any PlaybackManager, didFinishSeek result: SeekResult) {
     guard isCurrent(manager), phase == .ready else { return }
     outstanding.removeAll { if case .seek(let request) = $0 { request.id == result.id } else { false } }
+    let requested = requestedBeforeClamp.removeValue(forKey: result.id)
     if result.id != Self.internalSeekID {
-      presenter?.presentSeeked(result, duration: info?.duration, showsTiming: !isVirtual)
+      presenter?.presentSeeked(result, requested: requested, duration: info?.duration, showsTiming: !isVirtual)
     }
     drain()
   }
@@ -64,6 +71,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
   public func playbackManager(_ manager: any PlaybackManager, didSupersedeSeek id: Int, by newerID: Int) {
     guard isCurrent(manager), phase == .ready else { return }
     outstanding.removeAll { if case .seek(let request) = $0 { request.id == id } else { false } }
+    requestedBeforeClamp[id] = nil
     if id != Self.internalSeekID {
       presenter?.presentSuperseded(id: id, by: newerID)
     }
@@ -133,6 +141,6 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
   public func playbackManager(_ manager: any PlaybackManager, didEncounter error: PlaybackError) {
     // Damage can show in the very first frame, before `ready`: report it then too.
     guard isCurrent(manager), phase == .ready || phase == .loading else { return }
-    reportError(error, commandID: nil, source: nil)
+    reportError(namingFileAsWritten(error), commandID: nil, source: nil)
   }
 }

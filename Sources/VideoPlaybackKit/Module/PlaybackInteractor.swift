@@ -8,7 +8,9 @@
 // - On the virtual clock nothing overlaps at all: each command finishes before the next starts, so
 //   a session's transcript is the same on every run.
 // - `skip` is relative to where playback will be once the pending seeks land, so skips add up.
-// - Targets clamp to the media; the end is explicit and `--at-end` decides what follows.
+// - Targets clamp to the media, and the answer says so: a clamped seek's `seeked` carries the time asked for. The
+//   end is explicit and `--at-end` decides what follows.
+// - One command, one reply: `play` at the end starts over with a seek of its own, answered by its `state` alone.
 // - `wait` and `expect` make a session a test: failed checks are reported and make the exit status 1.
 // - `open` and `close` ask the router for a fresh playback manager (or none): the session goes on.
 //
@@ -50,7 +52,11 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
 
   var phase: Phase = .idle
   var info: MediaInfo?
+  /// The file as the session names it: as the command line or the `open` wrote it. Events show this, so a script's
+  /// transcript is the same in every checkout.
   var path: String?
+  /// The file as the manager opens it: `path` resolved against `baseDirectory`.
+  var openedPath: String?
   var state: PlaybackState = .idle
   var rate = 1.0
   /// The `open` whose file is loading (its `ready` or `error` carries this id); nil for the command line's file.
@@ -60,6 +66,8 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
   var queue: [Pending] = []
   var outstanding: [Operation] = []
   var inputHasEnded = false
+  /// The times asked for by seeks that clamped them to the media, by seek id, until each seek is answered.
+  var requestedBeforeClamp: [Int: MediaTime] = [:]
   /// The last error reported, for `expect error`: its code and whether a command caused it.
   var lastError: (code: PlaybackError.Code, commandID: Int?)?
   var report = SessionReport()
@@ -201,7 +209,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     switch numbered.command {
     case .help: presenter?.presentHelp(commandID: id)
     case .quit: close(reason: .quit, exitCode: SessionExitCode.success, commandID: id)
-    case .open(let path): load(resolved(path), commandID: id, source: numbered.source)
+    case .open(let path): load(path, commandID: id, source: numbered.source)
     case .close: unload(commandID: id)
     case .status: presenter?.presentStatus(currentStatus(), commandID: id)
     case .wait(let condition, let timeout): wait(for: condition, timeout: timeout, numbered)
@@ -257,8 +265,9 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
 
   func play(id: Int) {
     if state == .ended {
-      // Play at the end starts over, as a player's play button does.
-      startSeek(SeekRequest(id: id, target: .zero, mode: .keyframe))
+      // Play at the end starts over, as a player's play button does. The seek is the interactor's own: the
+      // `state` below is the play's one reply, and the commands after it wait for the seek to land.
+      startSeek(SeekRequest(id: Self.internalSeekID, target: .zero, mode: .keyframe))
     }
     state = .playing
     manager?.play()
@@ -280,7 +289,9 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
       return
     }
     if state == .ended { state = .paused }
-    startSeek(SeekRequest(id: id, target: target.clamped(to: duration), mode: mode))
+    let clamped = target.clamped(to: duration)
+    if clamped != target { requestedBeforeClamp[id] = target }
+    startSeek(SeekRequest(id: id, target: clamped, mode: mode))
   }
 
   func startSeek(_ request: SeekRequest) {
@@ -331,6 +342,12 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     presenter?.presentError(error, commandID: commandID)
   }
 
+  /// `error` as the session tells it: the file named as written where the manager's words name the file it opened.
+  func namingFileAsWritten(_ error: PlaybackError) -> PlaybackError {
+    guard let path, let openedPath, path != openedPath, case .message(let text) = error.detail else { return error }
+    return PlaybackError(error.code, text.replacingOccurrences(of: openedPath, with: path))
+  }
+
   /// The lines of the waits still running, to name them in a failure.
   var sources: [Int: SourceLine] = [:]
 
@@ -343,6 +360,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
 
   /// Opens `path`, replacing what is loaded. The router tears the old manager down and asks the
   /// Builder's factory for the new one; the new file's `ready` (or `error`) answers `commandID`.
+  /// The manager opens the path resolved against the script's folder; the session names it as written.
   func load(_ path: String, commandID: Int?, source: SourceLine? = nil) {
     manager = router.gotoMedia(replacing: manager, wantsNew: true)
     guard let manager else {
@@ -351,6 +369,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     }
     info = nil
     self.path = path
+    openedPath = resolved(path)
     phase = .loading
     state = .loading
     rate = 1
@@ -358,7 +377,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     openSource = source
     presenter?.presentLoading(path: path)
     manager.prepare(
-      path: path,
+      path: resolved(path),
       configuration: PlaybackConfiguration(
         clock: options.clock, progressInterval: options.progressInterval, loops: options.endAction == .loop,
         startsPlaying: options.autoplay))
@@ -369,6 +388,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     manager = nil
     info = nil
     path = nil
+    openedPath = nil
     phase = .idle
     state = .idle
     rate = 1
@@ -400,6 +420,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
       presenter?.presentSuperseded(id: seek.id, by: nil)
     }
     outstanding.removeAll()
+    requestedBeforeClamp.removeAll()
     let status = currentStatus()
     phase = .closed
     manager?.shutdown()

@@ -119,12 +119,12 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
       ))
   }
 
-  public func presentReady(_ info: MediaInfo, commandID: Int?) {
+  public func presentReady(_ info: MediaInfo, position: MediaTime = .zero, commandID: Int?) {
     var event = builder("ready", commandID)
     Self.describe(info, into: &event, withBitRates: false)
     display(event)
-    // A manager that is ready has opened the file and waits, paused, at the start (see the Contract).
-    redrawStatusLine(state: .paused, position: .zero, duration: info.duration)
+    // A manager that is ready has opened the file and waits, paused, on its first frame (see the Contract).
+    redrawStatusLine(state: .paused, position: position, duration: info.duration)
   }
 
   public func presentState(
@@ -153,9 +153,14 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
     redrawStatusLine(state: state, position: position, duration: duration)
   }
 
-  public func presentSeeked(_ result: SeekResult, duration: MediaTime?, showsTiming: Bool) {
+  public func presentSeeked(_ result: SeekResult, requested: MediaTime?, duration: MediaTime?, showsTiming: Bool) {
     var event = builder("seeked", result.id)
     event.time("target", result.target)
+    // Only a clamped seek carries these: transcripts of seeks within the media stay as they were.
+    if let requested {
+      event.time("requested", requested)
+      event.bool("clamped", true)
+    }
     event.time("position", result.position)
     event.string("mode", result.mode.rawValue)
     // Wall-clock figures would make a virtual-clock transcript differ from run to run.
