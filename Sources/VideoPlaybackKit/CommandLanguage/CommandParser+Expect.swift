@@ -22,72 +22,84 @@ extension CommandParser {
       return .invalid(
         Self.bad("expect: \(Self.quoted(arguments[1])) is not an operator; use ==, !=, <, <=, >, >= or ~"))
     }
-    // The tolerance: `±0.01`, `+-0.01`, or `±` and the number as two words.
-    var tolerance: Double?
-    var rest = Array(arguments.dropFirst(3))
-    if let last = rest.first, rest.count <= 2 {
-      var text: String?
-      if rest.count == 2, last == "±" || last == "+-" {
-        text = rest[1]
-      } else if rest.count == 1, last.hasPrefix("±") {
-        text = String(last.dropFirst())
-      } else if rest.count == 1, last.hasPrefix("+-") {
-        text = String(last.dropFirst(2))
-      }
-      if let text {
-        guard let number = Self.decimal(Array(text.utf8)), text.utf8.count <= Self.maxArgumentLength else {
-          return .invalid(Self.bad("expect: tolerance \(Self.quoted(text)) is not a number; write ±0.01"))
-        }
-        tolerance = number.value
-        rest = []
-      }
+    let tolerance: Double?
+    switch parseTolerance(Array(arguments.dropFirst(3)), usage: usage) {
+    case .success(let parsed): tolerance = parsed
+    case .failure(let error): return .invalid(error)
     }
-    guard rest.isEmpty else { return .invalid(Self.bad("expect takes one value and an optional tolerance: \(usage)")) }
     if tolerance != nil, field.kind != .time && field.kind != .number {
       return .invalid(Self.bad("expect: a tolerance applies to numbers and times, not to \(field.rawValue)"))
     }
-    let valueText = arguments[2]
     let operand: ExpectOperand
+    switch parseOperand(arguments[2], for: field, op: op) {
+    case .success(let parsed): operand = parsed
+    case .failure(let error): return .invalid(error)
+    }
+    return .command(.expect(Expectation(field: field, op: op, expected: operand, tolerance: tolerance)))
+  }
+
+  /// The words after the value: nothing, or a tolerance `±0.01`, `+-0.01`, or `±` and the number as two words.
+  private func parseTolerance(_ rest: [String], usage: String) -> Result<Double?, PlaybackError> {
+    guard !rest.isEmpty else { return .success(nil) }
+    var text: String?
+    if rest.count == 2, rest[0] == "±" || rest[0] == "+-" {
+      text = rest[1]
+    } else if rest.count == 1, rest[0].hasPrefix("±") {
+      text = String(rest[0].dropFirst())
+    } else if rest.count == 1, rest[0].hasPrefix("+-") {
+      text = String(rest[0].dropFirst(2))
+    }
+    guard let text else { return .failure(Self.bad("expect takes one value and an optional tolerance: \(usage)")) }
+    guard let number = Self.decimal(Array(text.utf8)), text.utf8.count <= Self.maxArgumentLength else {
+      return .failure(Self.bad("expect: tolerance \(Self.quoted(text)) is not a number; write ±0.01"))
+    }
+    return .success(number.value)
+  }
+
+  /// The value as written, read for the field's kind: a time, a number, text, true/false, or `none`.
+  private func parseOperand(_ valueText: String, for field: ExpectField, op: ExpectOperator) -> Result<
+    ExpectOperand, PlaybackError
+  > {
     if Self.asciiLowercased(valueText) == "none" {
-      guard !op.isOrdering else { return .invalid(Self.bad("expect: none can only be compared with == or !=")) }
-      operand = .value(.none)
+      guard !op.isOrdering else { return .failure(Self.bad("expect: none can only be compared with == or !=")) }
+      return .success(.value(.none))
     } else {
       switch field.kind {
       case .time:
         switch Self.parseTime(valueText, verb: "expect \(field.rawValue)", allowPercent: true) {
-        case .success(let time): operand = .time(time)
-        case .failure(let error): return .invalid(error)
+        case .success(let time): return .success(.time(time))
+        case .failure(let error): return .failure(error)
         }
       case .number:
         var bytes = Array(valueText.utf8)
         let negative = bytes.first == UInt8(ascii: "-")
         if negative || bytes.first == UInt8(ascii: "+") { bytes.removeFirst() }
         guard valueText.utf8.count <= Self.maxArgumentLength, let number = Self.decimal(bytes) else {
-          return .invalid(
+          return .failure(
             Self.bad(
               "expect \(field.rawValue): \(Self.quoted(valueText)) is not a number, e.g. expect \(field.rawValue) == 2")
           )
         }
-        operand = .value(.number(negative ? -number.value : number.value))
+        return .success(.value(.number(negative ? -number.value : number.value)))
       case .string:
         guard !op.isOrdering else {
-          return .invalid(Self.bad("expect \(field.rawValue) is text: compare it with == or !="))
+          return .failure(Self.bad("expect \(field.rawValue) is text: compare it with == or !="))
         }
-        operand = .value(.string(field == .state || field == .error ? Self.asciiLowercased(valueText) : valueText))
+        return .success(
+          .value(.string(field == .state || field == .error ? Self.asciiLowercased(valueText) : valueText)))
       case .bool:
         guard !op.isOrdering else {
-          return .invalid(Self.bad("expect \(field.rawValue) is true or false: use == or !="))
+          return .failure(Self.bad("expect \(field.rawValue) is true or false: use == or !="))
         }
         // Only the two words README documents (in any case): yes, no, 1 and 0 are refused, not guessed at.
         switch Self.asciiLowercased(valueText) {
-        case "true": operand = .value(.bool(true))
-        case "false": operand = .value(.bool(false))
+        case "true": return .success(.value(.bool(true)))
+        case "false": return .success(.value(.bool(false)))
         default:
-          return .invalid(
+          return .failure(
             Self.bad("expect \(field.rawValue): \(Self.quoted(valueText)) is not true or false; write true or false"))
         }
       }
     }
-    return .command(.expect(Expectation(field: field, op: op, expected: operand, tolerance: tolerance)))
   }
 }

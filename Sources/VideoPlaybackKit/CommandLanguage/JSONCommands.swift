@@ -29,21 +29,16 @@ extension CommandParser {
     else {
       return (.invalid(PlaybackError(.badJSON, "not a JSON object; \(shape)")), nil)
     }
-    var clientID: ClientID?
-    if let raw = object["id"] {
-      switch raw {
-      case let string as String where string.count <= Self.maxClientIDLength:
-        clientID = .string(string)
-      case let number as NSNumber where !Self.isBoolean(number) && number.doubleValue.isFinite:
-        clientID = .number(number.doubleValue)
-      default:
-        return (
-          .invalid(
-            PlaybackError(
-              .badID, "the id must be a string (at most \(Self.maxClientIDLength) characters) or a number; \(shape)")),
-          nil
-        )
-      }
+    let clientID: ClientID?
+    switch Self.clientID(object["id"]) {
+    case .success(let id): clientID = id
+    case .failure:
+      return (
+        .invalid(
+          PlaybackError(
+            .badID, "the id must be a string (at most \(Self.maxClientIDLength) characters) or a number; \(shape)")),
+        nil
+      )
     }
     let unknown = object.keys.filter { !["command", "args", "id"].contains($0) }.sorted()
     guard unknown.isEmpty else {
@@ -57,25 +52,10 @@ extension CommandParser {
     guard let command = object["command"] as? String else {
       return (.invalid(PlaybackError(.badJSON, "a JSON command needs \"command\" as a string; \(shape)")), clientID)
     }
-    var words: [String] = []
-    if let args = object["args"] {
-      guard let list = args as? [Any] else {
-        return (
-          .invalid(PlaybackError(.badJSON, "\"args\" must be an array of strings and numbers; \(shape)")), clientID
-        )
-      }
-      for arg in list {
-        switch arg {
-        case let string as String: words.append(string)
-        case let number as NSNumber where !Self.isBoolean(number) && number.doubleValue.isFinite:
-          let value = number.doubleValue
-          words.append(NumberText.wholeNumber(value).map { String($0) } ?? String(value))
-        default:
-          return (
-            .invalid(PlaybackError(.badJSON, "\"args\" must be an array of strings and numbers; \(shape)")), clientID
-          )
-        }
-      }
+    guard let words = Self.words(of: object["args"]) else {
+      return (
+        .invalid(PlaybackError(.badJSON, "\"args\" must be an array of strings and numbers; \(shape)")), clientID
+      )
     }
     guard !command.contains(where: { $0 == "\n" || $0 == "\r" }) else {
       return (.invalid(PlaybackError(.badJSON, "\"command\" must be one line; \(shape)")), clientID)
@@ -98,6 +78,36 @@ extension CommandParser {
     case let parsed:
       return (parsed, clientID)
     }
+  }
+
+  /// The client's `id`: absent, a string of at most `maxClientIDLength` characters, or a finite number.
+  private static func clientID(_ raw: Any?) -> Result<ClientID?, PlaybackError> {
+    switch raw {
+    case nil: .success(nil)
+    case let string as String where string.count <= maxClientIDLength: .success(.string(string))
+    case let number as NSNumber where !isBoolean(number) && number.doubleValue.isFinite:
+      .success(.number(number.doubleValue))
+    default: .failure(PlaybackError(.badID, "not a string or a number"))
+    }
+  }
+
+  /// `args` as the words of a text line (numbers written as the language writes them), or nil when it is not an
+  /// array of strings and finite numbers; no `args` is no words.
+  private static func words(of args: Any?) -> [String]? {
+    guard let args else { return [] }
+    guard let list = args as? [Any] else { return nil }
+    var words: [String] = []
+    for arg in list {
+      switch arg {
+      case let string as String: words.append(string)
+      case let number as NSNumber where !isBoolean(number) && number.doubleValue.isFinite:
+        let value = number.doubleValue
+        words.append(NumberText.wholeNumber(value).map { String($0) } ?? String(value))
+      default:
+        return nil
+      }
+    }
+    return words
   }
 
   /// The deepest nesting of `[` and `{` outside strings, counted without parsing (so a hostile
