@@ -15,7 +15,9 @@
 // - `open` and `close` ask the router for a fresh playback manager (or none): the session goes on.
 //
 // This file holds the session's state, the commands' order and running, open/close and leaving;
-// `+Checks` holds `wait` and `expect`, `+ManagerDelegate` what the engine reports.
+// `+Checks` holds `wait` and `expect`, `+ManagerDelegate` what the engine reports. It stays one
+// piece past 400 lines because the queue, the outstanding operations and the phase are read by
+// every command's rule: split further, each part would need all of them.
 
 @MainActor
 public final class PlaybackInteractor: PlaybackInteractorInput {
