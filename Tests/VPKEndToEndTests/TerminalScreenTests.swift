@@ -40,11 +40,11 @@ struct TerminalScreenTests {
     let last = try #require(screen.last)
     #expect(statusRows(screen) == [last], "\(screen)")
     #expect(columns(last) < width, "\(last)")
-    #expect(last.hasSuffix("› "), "\(last)")
+    #expect(last.hasSuffix("›"), "\(last)")
     switch width {
-    case 120: #expect(last == "⏸ 00:00:00.000 / 00:00:10.000  0.0%  [░░░░░░░░░░░░░░░░░░]  › ")
-    case 60: #expect(last == "⏸ 00:00:00.000 / 00:00:10.000  0.0%  › ")
-    default: #expect(last == "⏸ 00:00:00.000 / 00:00:10.000  › ")
+    case 120: #expect(last == "⏸ 00:00:00.000 / 00:00:10.000  0.0%  [░░░░░░░░░░░░░░░░░░]  ›")
+    case 60: #expect(last == "⏸ 00:00:00.000 / 00:00:10.000  0.0%  ›")
+    default: #expect(last == "⏸ 00:00:00.000 / 00:00:10.000  ›")
     }
     try terminal.press("C-c")
   }
@@ -93,14 +93,16 @@ struct TerminalScreenTests {
     _ = try startPaused(terminal)
     // When the window narrows to 40, then 60, then widens to 120
     for (width, expected) in [
-      (40, "⏸ 00:00:00.000 / 00:00:10.000  › "), (60, "⏸ 00:00:00.000 / 00:00:10.000  0.0%  › "),
-      (120, "⏸ 00:00:00.000 / 00:00:10.000  0.0%  [░░░░░░░░░░░░░░░░░░]  › "),
+      (40, "⏸ 00:00:00.000 / 00:00:10.000  ›"), (60, "⏸ 00:00:00.000 / 00:00:10.000  0.0%  ›"),
+      (120, "⏸ 00:00:00.000 / 00:00:10.000  0.0%  [░░░░░░░░░░░░░░░░░░]  ›"),
     ] {
       try terminal.resize(width: width)
       // Then the line is redrawn in the form for that width, and no piece of an older one is left on screen
       let screen = try terminal.waitForScreen("the line refitted to \(width)") { $0.last == expected }
       #expect(statusRows(screen).count == 1, "\(width): \(screen)")
-      #expect(!screen.dropLast().contains { $0.contains("░") || $0.contains("0.0%") || $0.hasPrefix("›") }, "\(width): \(screen)")
+      #expect(
+        !screen.dropLast().contains { $0.contains("░") || $0.contains("0.0%") || $0.hasPrefix("›") },
+        "\(width): \(screen)")
       #expect(screen.contains { $0.hasPrefix("ready ") }, "\(width): \(screen)")
     }
     try terminal.press("C-c")
@@ -197,7 +199,9 @@ struct TerminalScreenTests {
     _ = try startPaused(terminal)
     try terminal.type("play")
     try terminal.press("Enter")
-    try terminal.waitForScreen("playing past 0.5 s") { $0.last.map { $0 >= "▶ 00:00:00.500" && $0.hasPrefix("▶") } == true }
+    try terminal.waitForScreen("playing past 0.5 s") {
+      $0.last.map { $0 >= "▶ 00:00:00.500" && $0.hasPrefix("▶") } == true
+    }
     // When Ctrl-C interrupts it
     try terminal.press("C-c")
     // Then the shutdown event is the last thing vpk printed: no status line after it (the shell's prompt follows)
@@ -213,7 +217,9 @@ struct TerminalScreenTests {
     _ = try startPaused(terminal)
     try terminal.type("play")
     try terminal.press("Enter")
-    try terminal.waitForScreen("playing past 1 s") { $0.last.map { $0 >= "▶ 00:00:01.000" && $0.hasPrefix("▶") } == true }
+    try terminal.waitForScreen("playing past 1 s") {
+      $0.last.map { $0 >= "▶ 00:00:01.000" && $0.hasPrefix("▶") } == true
+    }
     // When it is paused, and a later command makes sure every report before it has been shown
     try terminal.type("pause")
     try terminal.press("Enter")

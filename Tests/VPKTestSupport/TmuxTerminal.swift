@@ -1,13 +1,16 @@
 // TmuxTerminal: a real terminal for end-to-end tests. A tmux server of the test's own (its own socket,
-// `tmux -L`) runs a shell in a window of a given size; the test types into it with send-keys, resizes it
+// `tmux -S` in a fresh folder) runs a shell in a window of a given size; the test types into it with send-keys, resizes it
 // and reads the screen with capture-pane. tmux is a test dependency (scripts/bootstrap installs it):
 // when it is missing, creating a terminal throws, so the test fails rather than skips.
 
 import Foundation
 
 public final class TmuxTerminal: @unchecked Sendable {
-  /// The socket name, unique to this terminal.
+  /// The server's socket, unique to this terminal.
   public let socket: String
+  /// The server, run in the foreground (`tmux -D`) as a child of the test: a daemonising server needs
+  /// /dev/null to be a character device, which some sandboxes do not give.
+  private let server: Process
   /// A folder of this terminal's own: HOME and XDG_STATE_HOME of the shell point into it.
   public let home: URL
   private let tmux: URL
@@ -20,9 +23,24 @@ public final class TmuxTerminal: @unchecked Sendable {
       throw VPKProcessError(description: "tmux not found on PATH: the terminal tests need it (run scripts/bootstrap)")
     }
     tmux = found
-    socket = "vpk-test-\(getpid())-\(Self.counter.next())"
-    home = FileManager.default.temporaryDirectory.appendingPathComponent(socket, isDirectory: true)
+    let name = "vpk-test-\(getpid())-\(Self.counter.next())"
+    home = URL(fileURLWithPath: "/tmp", isDirectory: true).appendingPathComponent(name, isDirectory: true)
     try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    socket = home.appendingPathComponent("tmux.socket").path
+    server = Process()
+    server.executableURL = tmux
+    server.arguments = ["-D", "-S", socket, "-f", "/dev/null"]
+    server.standardInput = FileHandle.nullDevice
+    server.standardOutput = FileHandle.nullDevice
+    server.standardError = FileHandle.nullDevice
+    try server.run()
+    let deadline = Date().addingTimeInterval(60)
+    while !FileManager.default.fileExists(atPath: socket) {
+      guard server.isRunning, Date() < deadline else {
+        throw VPKProcessError(description: "the tmux server did not start (socket \(socket))")
+      }
+      Thread.sleep(forTimeInterval: 0.02)
+    }
     let vpkFolder = try VPKProcess.executableURL().deletingLastPathComponent().path
     let path = vpkFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
     let shell =
@@ -35,7 +53,19 @@ public final class TmuxTerminal: @unchecked Sendable {
   }
 
   deinit {
+    // The shell may ignore the SIGHUP that kill-server sends it, when the test runner ignores it (an ignored
+    // signal stays ignored across exec), and the server waits for it: it is killed first (with what it runs).
+    if let shell = try? run(["display-message", "-p", "-t", "t", "#{pane_pid}"]),
+      let pid = Int32(shell.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0
+    {
+      kill(-pid, SIGKILL)
+      kill(pid, SIGKILL)
+    }
     _ = try? run(["kill-server"])
+    let deadline = Date().addingTimeInterval(5)
+    while server.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+    server.waitUntilExit()
     try? FileManager.default.removeItem(at: home)
   }
 
@@ -83,7 +113,7 @@ public final class TmuxTerminal: @unchecked Sendable {
   private func run(_ arguments: [String]) throws -> String {
     let process = Process()
     process.executableURL = tmux
-    process.arguments = ["-L", socket] + arguments
+    process.arguments = ["-S", socket] + arguments
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output

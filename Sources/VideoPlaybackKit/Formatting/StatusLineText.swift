@@ -32,7 +32,8 @@ public enum StatusLineText {
     let full = line(state: state, position: position, duration: duration)
     var forms = [full]
     if let bar = full.range(of: "  [") { forms.append(String(full[..<bar.lowerBound])) }
-    let times = "\(glyph(state)) \(NumberText.clock(position.seconds)) / "
+    let times =
+      "\(glyph(state)) \(NumberText.clock(position.seconds)) / "
       + (duration.map { NumberText.clock($0.seconds) } ?? NumberText.unknownClock)
     if let duration, duration.seconds.isFinite, duration.seconds > 0, !forms.contains(times) {
       forms.append(times)
