@@ -24,6 +24,7 @@ func runSession(
   // output; when that is not a terminal (a pipe, a file), a person reading the terminal is told on stderr as well.
   var madeManagers = 0
   let toldOnStderr = file != nil && isatty(STDOUT_FILENO) == 0
+  var terminalSignals: TerminalSignals?
   let code = await withCheckedContinuation { continuation in
     let built = PlaybackBuilder.build(
       path: file, options: options, format: output.json ? .json : .text,
@@ -46,10 +47,11 @@ func runSession(
       })
     module = built
     signals = SignalForwarder(handler: built.eventHandler, restoreTerminal: built.restoreTerminal)
+    terminalSignals = TerminalSignals(module: built)
     logger.debug("session starting", metadata: ["file": "\(file ?? "(idle)")"])
     built.start()
   }
-  withExtendedLifetime((module, signals)) {}
+  withExtendedLifetime((module, signals, terminalSignals)) {}
   return code
 }
 
@@ -115,5 +117,42 @@ enum StandardStreams {
       bytes = bytes.dropFirst(written)
     }
     return true
+  }
+}
+
+/// The terminal's own signals: SIGWINCH (the window changed size: the status line is fitted again),
+/// SIGTSTP (^Z: the line is cleared and the terminal's settings put back before the process stops)
+/// and SIGCONT (`fg`: vpk's settings come back and the line is drawn again).
+///
+/// ^Z cannot be left to the default action, which would stop the process with the terminal still in
+/// vpk's mode (no echo, no line editing) and the shell would inherit it. So SIGTSTP is caught, and once
+/// the terminal is clean the process stops itself with SIGSTOP, which the shell reports as for ^Z.
+@MainActor
+final class TerminalSignals {
+  private var sources: [any DispatchSourceSignal] = []
+
+  init(module: PlaybackModule) {
+    let actions: [(Int32, @MainActor (PlaybackModule) -> Void)] = [
+      (SIGWINCH, { $0.terminalResized() }),
+      (
+        SIGTSTP,
+        {
+          $0.terminalWillStop()
+          kill(getpid(), SIGSTOP)
+        }
+      ),
+      (SIGCONT, { $0.terminalDidContinue() }),
+    ]
+    for (number, action) in actions {
+      Foundation.signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+      source.setEventHandler { [weak module] in
+        MainActor.assumeIsolated {
+          if let module { action(module) }
+        }
+      }
+      source.resume()
+      sources.append(source)
+    }
   }
 }

@@ -89,7 +89,7 @@ struct TextStatusViewTests {
     let view = TextStatusView(output: output, isTerminal: true, useColor: false, onClosed: {})
     view.displayStatusLine(status("▶ 1"))
     // When a command is typed, the status line moves on, then the command is submitted
-    view.displayTypedInput(.editing("scr"))
+    view.displayTypedInput(.editing(before: "scr", after: ""))
     view.displayStatusLine(status("▶ 2"))
     view.displayTypedInput(.submitted("scrub 5"))
     view.displayEvent(event("seeked #1", "seeked"))
@@ -216,8 +216,8 @@ struct TextStatusViewTests {
     view.displayStatusLine(status("■ 00:01:00.000 / 00:01:00.000"))
     // When the session finishes
     view.displayFinish()
-    // Then the status line is drawn a last time, ended with a newline, and colours reset
-    #expect(output.writes.last == clear + "■ 00:01:00.000 / 00:01:00.000\n" + reset)
+    // Then the status line is cleared (the last event says where playback ended) and colours reset
+    #expect(output.writes.last == clear + reset)
   }
 
   @Test func finishWithoutColourOrStatusLine() {
@@ -231,9 +231,9 @@ struct TextStatusViewTests {
     // When the sessions finish
     plainView.displayFinish()
     colouredView.displayFinish()
-    // Then the first ends its status line, the second only resets colours
-    #expect(plain.writes == [clear + "⏸ x", clear + "⏸ x\n"])
-    #expect(coloured.writes == [reset])
+    // Then the first clears its status line, the second clears the line and resets colours
+    #expect(plain.writes == [clear + "⏸ x", clear])
+    #expect(coloured.writes == [clear + reset])
   }
 
   @Test func eventsAfterFinishDoNotRedrawTheOldStatusLine() {
@@ -416,5 +416,80 @@ final class LockedBytes: @unchecked Sendable {
     defer { condition.unlock() }
     while !finished { condition.wait() }
     return bytes
+  }
+}
+
+@MainActor
+@Suite("Text status view on a window of known width")
+struct TextStatusViewWidthTests {
+  /// A width the test changes, as a resize would.
+  final class Width {
+    var columns: Int
+    init(_ columns: Int) { self.columns = columns }
+  }
+
+  private let full = StatusLineViewModel(
+    forms: StatusLineText.forms(state: .paused, position: MediaTime(seconds: 7), duration: MediaTime(seconds: 30)))
+
+  @Test func theStatusLineIsCutToTheWindowAndRefittedOnAResize() {
+    // Given a terminal view 40 columns wide
+    let output = CapturedTextOutput()
+    let width = Width(40)
+    let view = TextStatusView(
+      output: output, isTerminal: true, useColor: false, columns: { width.columns }, onClosed: {})
+    // When the status line is shown
+    view.displayStatusLine(full)
+    // Then the form without the bar is drawn
+    #expect(output.writes.last == clear + "⏸ 00:00:07.000 / 00:00:30.000  23.3%")
+    // When the window grows to 120 columns
+    width.columns = 120
+    view.displayResize()
+    // Then the line is redrawn whole, clearing to the end of the screen
+    #expect(output.writes.last == "\r\u{1B}[J⏸ 00:00:07.000 / 00:00:30.000  23.3%  [████░░░░░░░░░░░░░░]")
+    // When it shrinks to 20 columns below where the cursor was (column 59)
+    width.columns = 20
+    view.displayResize()
+    // Then the redraw goes up the rows a rewrapping terminal split the old line into, and clears them
+    #expect(output.writes.last == "\r\u{1B}[2A\u{1B}[J⏸ 00:00:07.000")
+  }
+
+  @Test func theCursorIsPutBackInsideTheTypedCommand() {
+    // Given a terminal view 60 columns wide showing a status line
+    let output = CapturedTextOutput()
+    let view = TextStatusView(output: output, isTerminal: true, useColor: false, columns: { 60 }, onClosed: {})
+    view.displayStatusLine(full)
+    // When a command is being typed with the cursor inside it
+    view.displayTypedInput(.editing(before: "skip -", after: "2"))
+    // Then the line is drawn, and the cursor moved back onto the "2"
+    let line = "⏸ 00:00:07.000 / 00:00:30.000  23.3%  › skip -2"
+    #expect(output.writes.last == clear + line + "\r\u{1B}[\(DisplayWidth.columns(line) - 1)C")
+  }
+
+  @Test func closedInputTakesThePromptAway() {
+    // Given a terminal view with a prompt
+    let output = CapturedTextOutput()
+    let view = TextStatusView(output: output, isTerminal: true, useColor: false, columns: { 60 }, onClosed: {})
+    view.displayStatusLine(StatusLineViewModel(text: "⏸ x"))
+    view.displayTypedInput(.editing(before: "", after: ""))
+    #expect(output.writes.last == clear + "⏸ x  › ")
+    // When the input ends
+    view.displayTypedInput(.closed)
+    // Then the line is drawn without the prompt
+    #expect(output.writes.last == clear + "⏸ x")
+  }
+
+  @Test func suspendClearsTheLineAndContinueDrawsItAgain() {
+    // Given a terminal view with colour showing a status line and a prompt
+    let output = CapturedTextOutput()
+    let view = TextStatusView(output: output, isTerminal: true, useColor: true, columns: { 60 }, onClosed: {})
+    view.displayStatusLine(StatusLineViewModel(text: "⏸ x"))
+    view.displayTypedInput(.editing(before: "st", after: ""))
+    // When the process is about to stop, then continues
+    view.displaySuspend()
+    let suspended = output.writes.last
+    view.displayContinue()
+    // Then the line is cleared (colours reset) before, and drawn again after
+    #expect(suspended == clear + reset)
+    #expect(output.writes.last == clear + "⏸ x  › st")
   }
 }

@@ -59,6 +59,12 @@ public struct EventViewModel: Sendable, Equatable {
 /// The one-line status shown in place on a terminal, for example
 /// `▶ 00:01:23.456 / 00:05:00.000  27.8%  [█████░░░░░░░░░░░░░]`.
 public struct StatusLineViewModel: Sendable, Equatable {
-  public var text: String
-  public init(text: String) { self.text = text }
+  /// The line in its forms, longest first (never empty): a view that is narrower than the first
+  /// shows the longest that fits, and cuts the last when none does.
+  public var forms: [String]
+  /// The full form.
+  public var text: String { forms[0] }
+  public init(text: String) { self.forms = [text] }
+  /// - Parameter forms: longest first; an empty list reads as one empty line.
+  public init(forms: [String]) { self.forms = forms.isEmpty ? [""] : forms }
 }

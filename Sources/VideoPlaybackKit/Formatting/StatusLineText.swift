@@ -23,6 +23,25 @@ public enum StatusLineText {
 
   public static let barCells = 18
 
+  /// The status line in every form, longest first, for a view to pick the longest that fits its
+  /// width: the full line; without the bar; without the percentage; the glyph and the position.
+  /// Shorter forms that would repeat a longer one are left out.
+  public static func forms(
+    state: PlaybackState, position: MediaTime, duration: MediaTime?
+  ) -> [String] {
+    let full = line(state: state, position: position, duration: duration)
+    var forms = [full]
+    if let bar = full.range(of: "  [") { forms.append(String(full[..<bar.lowerBound])) }
+    let times =
+      "\(glyph(state)) \(NumberText.clock(position.seconds)) / "
+      + (duration.map { NumberText.clock($0.seconds) } ?? NumberText.unknownClock)
+    if let duration, duration.seconds.isFinite, duration.seconds > 0, !forms.contains(times) {
+      forms.append(times)
+    }
+    forms.append("\(glyph(state)) \(NumberText.clock(position.seconds))")
+    return forms
+  }
+
   public static func glyph(_ state: PlaybackState) -> String {
     switch state {
     case .playing: "▶"

@@ -29,13 +29,19 @@ public final class CommandReader: Sendable {
   private let channel: LineChannel
   /// Set when vpk edits lines itself because the input is a terminal.
   private let terminalMode: TerminalMode?
+  private let history: CommandHistory?
 
   /// - Parameter editsTerminal: when true and the input is a terminal, the terminal's echo and line
   ///   editing are turned off at once and vpk edits the line itself (see `TerminalLineEditor`),
   ///   reporting what is typed to the `onTyped` given when reading starts. Call `restoreTerminal()`
   ///   before leaving.
-  public init(fileDescriptor: Int32 = 0, maxLineBytes: Int = 65_536, editsTerminal: Bool = false) {
+  /// - Parameter history: where the lines typed at a terminal are kept between sessions (nil: nowhere).
+  public init(
+    fileDescriptor: Int32 = 0, maxLineBytes: Int = 65_536, editsTerminal: Bool = false,
+    history: CommandHistory? = nil
+  ) {
     self.fileDescriptor = fileDescriptor
+    self.history = history
     self.maxLineBytes = maxLineBytes
     self.channel = LineChannel(capacity: Self.queueCapacity)
     self.terminalMode = editsTerminal ? TerminalMode(fileDescriptor: fileDescriptor) : nil
@@ -49,6 +55,11 @@ public final class CommandReader: Sendable {
     terminalMode?.restore()
   }
 
+  /// Puts vpk's own terminal settings back, after the process was stopped and continued (`fg`).
+  public func reapplyTerminal() {
+    terminalMode?.reapply()
+  }
+
   /// The lines of the input, in order; the stream finishes at the end of input. Reading starts with
   /// the first call. Call it once: later calls return a stream that is already finished.
   /// If the consumer stops (its task is cancelled, or it drops the stream), the reading thread
@@ -60,9 +71,12 @@ public final class CommandReader: Sendable {
     let fileDescriptor = self.fileDescriptor
     let maxLineBytes = self.maxLineBytes
     let editsTerminal = terminalMode != nil
+    let history = self.history
     let thread = Thread {
       if editsTerminal {
-        Self.editLoop(fileDescriptor: fileDescriptor, maxLineBytes: maxLineBytes, onTyped: onTyped, into: channel)
+        Self.editLoop(
+          fileDescriptor: fileDescriptor, maxLineBytes: maxLineBytes, history: history, onTyped: onTyped,
+          into: channel)
       } else {
         Self.readLoop(fileDescriptor: fileDescriptor, maxLineBytes: maxLineBytes, into: channel)
       }
@@ -119,9 +133,12 @@ public final class CommandReader: Sendable {
 
   /// The reading thread's body when vpk edits a terminal's lines itself.
   private static func editLoop(
-    fileDescriptor: Int32, maxLineBytes: Int, onTyped: (@Sendable (TypedInput) -> Void)?, into channel: LineChannel
+    fileDescriptor: Int32, maxLineBytes: Int, history: CommandHistory?, onTyped: (@Sendable (TypedInput) -> Void)?,
+    into channel: LineChannel
   ) {
-    var editor = TerminalLineEditor(maxLineBytes: maxLineBytes)
+    var editor = TerminalLineEditor(maxLineBytes: maxLineBytes, history: history?.load() ?? [])
+    // However the input ends, the view stops showing a prompt nobody reads.
+    defer { onTyped?(.closed) }
     var buffer = [UInt8](repeating: 0, count: 256)
     reading: while !channel.isCancelled {
       let count = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
@@ -129,7 +146,11 @@ public final class CommandReader: Sendable {
       guard count > 0 else { break }
       for output in editor.feed(buffer[0..<count]) {
         switch output {
-        case .line(let line): guard channel.send(line) else { break reading }
+        case .line(let line):
+          if case .text = line, let history, editor.history.last.map({ line == .text($0) }) == true {
+            history.save(editor.history)
+          }
+          guard channel.send(line) else { break reading }
         case .typed(let typed): onTyped?(typed)
         case .endOfInput: break reading
         }

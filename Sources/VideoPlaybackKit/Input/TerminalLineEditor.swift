@@ -2,21 +2,34 @@
 // With the terminal's own echo and line editing off, vpk keeps the line being typed itself, so
 // the status line can be redrawn in place without wiping what the person is typing; the text
 // view shows the typed text after the status line.
+//
+// Why not readline or libedit: both own the terminal line while they read (they draw the prompt and
+// the text and keep their own idea of the cursor), so a status line redrawn from another thread
+// between keystrokes either wipes what they drew or is wiped by them; they offer no way for another
+// writer to share the line. Here the editor only computes the line and the view draws it, with the
+// status line, in one write from one actor.
 
 /// What typing at the terminal produced.
 public enum TypedInput: Sendable, Equatable {
-  /// The line being typed changed; this is all of it so far.
-  case editing(String)
+  /// The line being typed changed (or its cursor moved): the text before and after the cursor.
+  case editing(before: String, after: String)
   /// This line was submitted (Enter); shown when the command reader hands it on, so it comes in order.
   case submitted(String)
+  /// The input ended (^D, or the terminal went away): nothing more is read, so no prompt is shown.
+  case closed
 }
 
 /// Turns the bytes of a terminal in non-canonical mode into lines and editing updates. Pure: it
 /// owns no file, so tests feed it bytes.
 ///
-/// Keys: printable text is added; Backspace (DEL or ^H) removes the last character; ^U clears the
-/// line; ^W removes the last word; Enter (CR or LF) submits it; ^D on an empty line ends the input.
-/// Escape sequences (arrow keys, function keys) are ignored. At most `maxLineBytes` bytes are kept.
+/// Keys, as readline has them: printable text is inserted at the cursor; Left/Right (and ^B/^F)
+/// move it a character; Home/End (and ^A/^E) to the start/end; Backspace (DEL or ^H) removes the
+/// character before it, Delete (and ^D on a line that is not empty) the one under it; ^K removes
+/// to the end of the line, ^U to its start, ^W the word before the cursor; Up/Down (and ^P/^N)
+/// walk the history of submitted lines (the line being typed comes back after the newest); Enter
+/// (CR or LF) submits the line; ^D on an empty line ends the input. Arrows, Home, End and Delete
+/// are understood in both the CSI (`ESC [ D`, `ESC [ 1 ~`, `ESC [ 1;5 D` …) and SS3 (`ESC O D`)
+/// forms terminals send; other escape sequences are ignored. At most `maxLineBytes` bytes are kept.
 public struct TerminalLineEditor: Sendable {
   public enum Output: Sendable, Equatable {
     case line(InputLine)
@@ -24,14 +37,25 @@ public struct TerminalLineEditor: Sendable {
     case endOfInput
   }
 
-  private enum Escape { case none, started, sequence }
+  private enum Escape: Sendable { case none, started, controlSequence([UInt8]), singleShift }
+
+  /// How many submitted lines the history keeps (the oldest go first).
+  public static let historyLimit = 1000
 
   public let maxLineBytes: Int
+  /// The line's bytes (UTF-8 as typed) and the cursor, a byte offset on a character boundary.
   private var bytes: [UInt8] = []
+  private var cursor = 0
   private var escape = Escape.none
+  /// Submitted lines, oldest first.
+  public private(set) var history: [String]
+  /// Which history entry is shown (nil: the line being typed), and that line while one is.
+  private var historyIndex: Int?
+  private var draft: [UInt8] = []
 
-  public init(maxLineBytes: Int = 65_536) {
+  public init(maxLineBytes: Int = 65_536, history: [String] = []) {
     self.maxLineBytes = maxLineBytes
+    self.history = Array(history.suffix(Self.historyLimit))
   }
 
   public mutating func feed(_ input: some Collection<UInt8>) -> [Output] {
@@ -40,10 +64,24 @@ public struct TerminalLineEditor: Sendable {
     for byte in input {
       switch escape {
       case .started:
-        escape = byte == UInt8(ascii: "[") || byte == UInt8(ascii: "O") ? .sequence : .none
+        switch byte {
+        case UInt8(ascii: "["): escape = .controlSequence([])
+        case UInt8(ascii: "O"): escape = .singleShift
+        default: escape = .none
+        }
         continue
-      case .sequence:
-        if (0x40...0x7E).contains(byte) { escape = .none }
+      case .controlSequence(var parameters):
+        if (0x40...0x7E).contains(byte) {
+          escape = .none
+          changed = controlSequence(final: byte, parameters: parameters) || changed
+        } else {
+          parameters.append(byte)
+          escape = parameters.count > 16 ? .none : .controlSequence(parameters)
+        }
+        continue
+      case .singleShift:
+        escape = .none
+        changed = controlSequence(final: byte, parameters: []) || changed
         continue
       case .none:
         break
@@ -52,44 +90,141 @@ public struct TerminalLineEditor: Sendable {
       case 0x1B:
         escape = .started
       case UInt8(ascii: "\r"), UInt8(ascii: "\n"):
-        outputs.append(.line(LineSplitter.decode(bytes[...])))
+        let line = LineSplitter.decode(bytes[...])
+        if case .text(let text) = line { remember(text) }
+        outputs.append(.line(line))
         bytes.removeAll(keepingCapacity: true)
+        cursor = 0
+        historyIndex = nil
+        draft = []
         changed = true
+      case 0x01: changed = move(to: 0)
+      case 0x05: changed = move(to: bytes.count)
+      case 0x02: changed = move(to: previousBoundary(cursor))
+      case 0x06: changed = move(to: nextBoundary(cursor))
+      case 0x10: changed = recall(older: true) || changed
+      case 0x0E: changed = recall(older: false) || changed
       case 0x7F, 0x08:
-        removeLastCharacter()
-        changed = true
+        changed = remove(previousBoundary(cursor)..<cursor) || changed
+      case 0x0B:
+        changed = remove(cursor..<bytes.count) || changed
       case 0x15:
-        bytes.removeAll(keepingCapacity: true)
-        changed = true
+        changed = remove(0..<cursor) || changed
       case 0x17:
-        while bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
-        while let last = bytes.last, last != UInt8(ascii: " ") { bytes.removeLast() }
-        changed = true
+        var start = cursor
+        while start > 0 && bytes[start - 1] == UInt8(ascii: " ") { start -= 1 }
+        while start > 0 && bytes[start - 1] != UInt8(ascii: " ") { start -= 1 }
+        changed = remove(start..<cursor) || changed
       case 0x04:
         if bytes.isEmpty {
           outputs.append(.endOfInput)
           return outputs
         }
+        changed = remove(cursor..<nextBoundary(cursor)) || changed
       case UInt8(ascii: "\t"):
-        append(UInt8(ascii: " "))
-        changed = true
+        changed = insert(UInt8(ascii: " ")) || changed
       case ..<0x20:
         continue
       default:
-        append(byte)
-        changed = true
+        changed = insert(byte) || changed
       }
     }
-    if changed { outputs.append(.typed(.editing(String(decoding: bytes, as: UTF8.self)))) }
+    if changed { outputs.append(.typed(typed)) }
     return outputs
   }
 
-  private mutating func append(_ byte: UInt8) {
-    if bytes.count < maxLineBytes { bytes.append(byte) }
+  /// The line as the view shows it: the text before and after the cursor.
+  public var typed: TypedInput {
+    .editing(
+      before: String(decoding: bytes[..<cursor], as: UTF8.self),
+      after: String(decoding: bytes[cursor...], as: UTF8.self))
   }
 
-  /// Removes one character's bytes (a UTF-8 lead byte and its continuation bytes).
-  private mutating func removeLastCharacter() {
-    while let last = bytes.popLast(), last & 0xC0 == 0x80 {}
+  // MARK: - Keys
+
+  /// An escape sequence's key: `final` is its last byte, `parameters` what came between.
+  private mutating func controlSequence(final: UInt8, parameters: [UInt8]) -> Bool {
+    switch final {
+    case UInt8(ascii: "A"): return recall(older: true)
+    case UInt8(ascii: "B"): return recall(older: false)
+    case UInt8(ascii: "C"): return move(to: nextBoundary(cursor))
+    case UInt8(ascii: "D"): return move(to: previousBoundary(cursor))
+    case UInt8(ascii: "H"): return move(to: 0)
+    case UInt8(ascii: "F"): return move(to: bytes.count)
+    case UInt8(ascii: "~"):
+      // `ESC [ n ~` (with modifiers: `ESC [ n ; m ~`): 1 and 7 Home, 4 and 8 End, 3 Delete.
+      let key = parameters.split(separator: UInt8(ascii: ";")).first.map { String(decoding: $0, as: UTF8.self) }
+      switch key {
+      case "1", "7": return move(to: 0)
+      case "4", "8": return move(to: bytes.count)
+      case "3": return remove(cursor..<nextBoundary(cursor))
+      default: return false
+      }
+    default:
+      return false
+    }
+  }
+
+  private mutating func move(to position: Int) -> Bool {
+    guard position != cursor else { return false }
+    cursor = position
+    return true
+  }
+
+  private mutating func insert(_ byte: UInt8) -> Bool {
+    guard bytes.count < maxLineBytes else { return false }
+    bytes.insert(byte, at: cursor)
+    cursor += 1
+    return true
+  }
+
+  private mutating func remove(_ range: Range<Int>) -> Bool {
+    guard !range.isEmpty else { return false }
+    bytes.removeSubrange(range)
+    cursor = range.lowerBound
+    return true
+  }
+
+  /// Shows an older (or newer) history entry; after the newest comes the line being typed.
+  private mutating func recall(older: Bool) -> Bool {
+    let target: Int?
+    if older {
+      guard !history.isEmpty, historyIndex != 0 else { return false }
+      target = (historyIndex ?? history.count) - 1
+    } else {
+      guard let index = historyIndex else { return false }
+      target = index + 1 < history.count ? index + 1 : nil
+    }
+    if historyIndex == nil { draft = bytes }
+    historyIndex = target
+    bytes = target.map { Array(history[$0].utf8.prefix(maxLineBytes)) } ?? draft
+    cursor = bytes.count
+    return true
+  }
+
+  /// Adds a submitted line to the history, unless it is empty or repeats the newest entry.
+  private mutating func remember(_ text: String) {
+    guard !text.allSatisfy(\.isWhitespace), history.last != text else { return }
+    history.append(text)
+    if history.count > Self.historyLimit { history.removeFirst(history.count - Self.historyLimit) }
+  }
+
+  // MARK: - Characters
+
+  /// The character boundary before `offset` (a UTF-8 lead byte; continuation bytes are skipped).
+  private func previousBoundary(_ offset: Int) -> Int {
+    var position = offset
+    guard position > 0 else { return 0 }
+    position -= 1
+    while position > 0 && bytes[position] & 0xC0 == 0x80 { position -= 1 }
+    return position
+  }
+
+  private func nextBoundary(_ offset: Int) -> Int {
+    var position = offset
+    guard position < bytes.count else { return bytes.count }
+    position += 1
+    while position < bytes.count && bytes[position] & 0xC0 == 0x80 { position += 1 }
+    return position
   }
 }

@@ -15,6 +15,9 @@ final class TerminalMode: @unchecked Sendable {
   /// The settings to restore; set once at creation, read once at restore.
   private let saved: termios
 
+  /// The settings vpk edits the line in; set once at creation.
+  private let editing: termios
+
   /// Nil when the descriptor is not a terminal or its settings cannot be changed.
   init?(fileDescriptor: Int32) {
     guard isatty(fileDescriptor) == 1 else { return nil }
@@ -27,11 +30,19 @@ final class TerminalMode: @unchecked Sendable {
       cc[Int(VMIN)] = 1
       cc[Int(VTIME)] = 0
     }
+    self.editing = settings
     guard tcsetattr(fileDescriptor, TCSANOW, &settings) == 0 else { return nil }
   }
 
+  /// Puts the settings back as they were (before vpk stops, is suspended with ^Z, or exits).
   func restore() {
     var settings = saved
+    _ = tcsetattr(fileDescriptor, TCSANOW, &settings)
+  }
+
+  /// Puts vpk's editing settings back (after `fg`: the shell set the terminal to its own mode).
+  func reapply() {
+    var settings = editing
     _ = tcsetattr(fileDescriptor, TCSANOW, &settings)
   }
 }

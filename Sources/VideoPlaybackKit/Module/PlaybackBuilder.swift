@@ -51,14 +51,20 @@ public enum PlaybackBuilder {
     let traits = TextStatusView.terminalTraits(isTTY: isatty(STDOUT_FILENO) == 1, environment: environment)
     return build(
       path: path, options: options, format: format, input: input, output: FileDescriptorOutput.standardOutput(),
-      isTerminal: traits.isTerminal, useColor: traits.useColor, baseDirectory: baseDirectory,
-      makeManager: makeManager, onClose: onClose)
+      isTerminal: traits.isTerminal, useColor: traits.useColor,
+      columns: { TerminalSize.columns(fileDescriptor: STDOUT_FILENO) },
+      history: CommandHistory.path(environment: environment).map(CommandHistory.init(path:)),
+      baseDirectory: baseDirectory, makeManager: makeManager, onClose: onClose)
   }
 
   /// Builds a playback module whose view writes to `output` (tests and `vpk test` capture it).
+  /// - Parameters:
+  ///   - columns: the terminal's width (nil: unknown); the text view reads it again on a resize.
+  ///   - history: where lines typed at a terminal are kept between sessions (nil: nowhere).
   public static func build(
     path: String?, options: PlaybackOptions, format: OutputFormat, input: InputSource, output: any TextOutput,
-    isTerminal: Bool, useColor: Bool, baseDirectory: String? = nil,
+    isTerminal: Bool, useColor: Bool, columns: @escaping @MainActor () -> Int? = { nil },
+    history: CommandHistory? = nil, baseDirectory: String? = nil,
     makeManager: @escaping @MainActor () -> any PlaybackManager,
     onClose: @escaping @MainActor (Int32, SessionReport) -> Void
   ) -> PlaybackModule {
@@ -67,7 +73,7 @@ public enum PlaybackBuilder {
       // A terminal shows progress in place on its status line (never as lines): keep it moving smoothly.
       options.progressInterval = terminalRefreshInterval
     }
-    let reader = makeReader(format: format, input: input, isTerminal: isTerminal)
+    let reader = makeReader(format: format, input: input, isTerminal: isTerminal, history: history)
     let router = PlaybackRouter(makeManager: makeManager) { [reader] code, report in
       reader?.restoreTerminal()
       onClose(code, report)
@@ -76,20 +82,22 @@ public enum PlaybackBuilder {
     let presenter = PlaybackPresenter(interactor: interactor)
     let outputClosed: @MainActor () -> Void = { [weak presenter] in presenter?.onOutputClosed() }
     let view: any PlaybackView
+    var terminalView: TextStatusView?
     var echo: (@MainActor (InputLine) -> Void)?
     var showTyped: (@Sendable (TypedInput) -> Void)?
     switch format {
     case .text:
       let textView = TextStatusView(
-        output: output, isTerminal: isTerminal, useColor: useColor, onClosed: outputClosed)
+        output: output, isTerminal: isTerminal, useColor: useColor, columns: columns, onClosed: outputClosed)
       view = textView
+      if isTerminal { terminalView = textView }
       if reader?.editsTerminalInput == true {
         // vpk edits the typed line itself, so redraws never wipe it: the view shows it after the status line.
         showTyped = { [weak textView] typed in
           // The main queue keeps keystrokes in order; the view lives on the main actor.
           DispatchQueue.main.async { MainActor.assumeIsolated { textView?.displayTypedInput(typed) } }
         }
-        textView.displayTypedInput(.editing(""))
+        textView.displayTypedInput(.editing(before: "", after: ""))
         echo = { [weak textView] line in
           if case .text(let text) = line { textView?.displayTypedInput(.submitted(text)) }
         }
@@ -103,13 +111,16 @@ public enum PlaybackBuilder {
     router.managerDelegate = interactor
     let scripted: [String]? = if case .lines(let lines) = input { lines } else { nil }
     return PlaybackModule(
-      view: view, presenter: presenter, reader: reader, echo: echo, showTyped: showTyped, scriptedInput: scripted)
+      view: view, terminalView: terminalView, presenter: presenter, reader: reader, echo: echo, showTyped: showTyped,
+      scriptedInput: scripted)
   }
 
   /// The command reader for standard input (none for scripted lines). On a terminal, with the text
   /// view, it edits the typed line itself.
-  private static func makeReader(format: OutputFormat, input: InputSource, isTerminal: Bool) -> CommandReader? {
+  private static func makeReader(
+    format: OutputFormat, input: InputSource, isTerminal: Bool, history: CommandHistory?
+  ) -> CommandReader? {
     guard case .standardInput = input else { return nil }
-    return CommandReader(fileDescriptor: STDIN_FILENO, editsTerminal: format == .text && isTerminal)
+    return CommandReader(fileDescriptor: STDIN_FILENO, editsTerminal: format == .text && isTerminal, history: history)
   }
 }

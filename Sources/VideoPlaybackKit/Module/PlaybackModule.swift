@@ -11,6 +11,8 @@ public final class PlaybackModule {
   public nonisolated let restoreTerminal: @Sendable () -> Void
 
   private let view: any PlaybackView
+  /// The text view when it draws on a terminal (resizes, ^Z and `fg` concern it only).
+  private let terminalView: TextStatusView?
   private let presenter: PlaybackPresenter
   private let reader: CommandReader?
   private let echo: (@MainActor (InputLine) -> Void)?
@@ -19,16 +21,36 @@ public final class PlaybackModule {
   private var input: Task<Void, Never>?
 
   init(
-    view: any PlaybackView, presenter: PlaybackPresenter, reader: CommandReader?,
+    view: any PlaybackView, terminalView: TextStatusView?, presenter: PlaybackPresenter, reader: CommandReader?,
     echo: (@MainActor (InputLine) -> Void)?, showTyped: (@Sendable (TypedInput) -> Void)?, scriptedInput: [String]?
   ) {
     self.echo = echo
     self.showTyped = showTyped
     self.view = view
+    self.terminalView = terminalView
     self.presenter = presenter
     self.reader = reader
     self.scriptedInput = scriptedInput
     self.restoreTerminal = { [reader] in reader?.restoreTerminal() }
+  }
+
+  /// The terminal's window changed size (SIGWINCH): the status line is fitted to it again.
+  public func terminalResized() {
+    terminalView?.displayResize()
+  }
+
+  /// The process is about to stop (SIGTSTP): the last line is cleared and the terminal's settings are
+  /// put back, so the shell gets the terminal as it gave it.
+  public func terminalWillStop() {
+    terminalView?.displaySuspend()
+    reader?.restoreTerminal()
+  }
+
+  /// The process continued (SIGCONT, after `fg`): vpk's terminal settings come back (the shell put its
+  /// own) and the last line is drawn again.
+  public func terminalDidContinue() {
+    reader?.reapplyTerminal()
+    terminalView?.displayContinue()
   }
 
   /// Starts loading the media and reading commands.

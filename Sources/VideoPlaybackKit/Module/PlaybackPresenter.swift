@@ -150,7 +150,9 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
     var model = event.model
     model.isTransient = true
     view?.displayEvent(model)
-    redrawStatusLine(state: state, position: position, duration: duration)
+    // A mark reported after a pause (it was crossed just before) must not move the line back from
+    // the position the `state` event gave.
+    if state == .playing { redrawStatusLine(state: state, position: position, duration: duration) }
   }
 
   public func presentSeeked(_ result: SeekResult, requested: MediaTime?, duration: MediaTime?, showsTiming: Bool) {
@@ -310,8 +312,7 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
   private func redrawStatusLine(state: PlaybackState, position: MediaTime, duration: MediaTime?) {
     shownState = state
     view?.displayStatusLine(
-      StatusLineViewModel(
-        text: StatusLineText.line(state: state, position: position, duration: duration)))
+      StatusLineViewModel(forms: StatusLineText.forms(state: state, position: position, duration: duration)))
   }
 
   /// The fields `ready` and `info` share; `info` adds the bit rates that are known.
