@@ -127,7 +127,7 @@ extension PlaybackTestRunner {
       while name.hasPrefix("./") { name.removeFirst(2) }
       name = name.replacingOccurrences(of: "/", with: "__")
       let url = URL(fileURLWithPath: folder).appendingPathComponent(name + (json ? ".jsonl" : ".txt"))
-      try result.transcript.write(to: url, atomically: true, encoding: .utf8)
+      try ReportFile.write(result.transcript, toFile: url.path)
     }
   }
 }

@@ -172,7 +172,7 @@ struct TestCommand: AsyncParsableCommand {
     }
     if let junit = junit ?? environment["XML_OUTPUT_FILE"].flatMap({ $0.isEmpty ? nil : $0 }) {
       do {
-        try JUnitReport(results: results).xml.write(toFile: junit, atomically: true, encoding: .utf8)
+        try ReportFile.write(JUnitReport(results: results).xml, toFile: junit)
       } catch {
         FileHandle.standardError.write(Data("vpk test: cannot write the JUnit report \(junit): \(error)\n".utf8))
         throw ExitCode(2)
