@@ -65,6 +65,17 @@ STATES = {"idle", "loading", "playing", "paused", "ended"}
 # FFmpeg's own messages at its "fatal" level (which its decoders also use for damage they survive, such as MJPEG's
 # "No JPEG data found in image") reach stderr in vpk's default mode; they are counted, not failures.
 FFMPEG_LINE = re.compile(r"^\[[\w:,.\- ]+ @ 0x[0-9a-f]+\] ")
+# When the file given on the command line cannot be opened and stdout is not a terminal, vpk also says so in one
+# line on stderr (README, Exit status): expected exactly once in a run whose session ended with "open failed".
+OPEN_FAILED_LINE = re.compile(r"^vpk: .+ \([a-z_]+\)$")
+
+
+def unexpected_stderr(text, stdout):
+    """Whether stderr holds anything but FFmpeg's own lines and, for an open that failed, vpk's one line saying so."""
+    lines = [line for line in text.splitlines() if line.strip() and not FFMPEG_LINE.match(line)]
+    if len(lines) == 1 and OPEN_FAILED_LINE.match(lines[0]) and b'"reason":"open failed"' in stdout:
+        return False
+    return bool(lines)
 
 
 def log(*parts):
@@ -252,7 +263,7 @@ def run_one(index, seed, clips, vpk, folder, failures, timeout, environment):
             kind = "sanitizer"
         elif any(marker in text for marker in CRASH_MARKERS):
             kind = "crash"
-        elif [line for line in text.splitlines() if line.strip() and not FFMPEG_LINE.match(line)]:
+        elif unexpected_stderr(text, stdout):
             kind, detail = "failure", "wrote to stderr"
         else:
             try:
