@@ -43,8 +43,15 @@ public final class TmuxTerminal: @unchecked Sendable {
     }
     let vpkFolder = try VPKProcess.executableURL().deletingLastPathComponent().path
     let path = vpkFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    // The sanitizer runs' options go through too, so vpk in the terminal runs as in every other end-to-end test
+    // (LeakSanitizer's suppressions of the Swift runtime's own allocations among them).
+    let environment = ProcessInfo.processInfo.environment
+    let sanitizers = ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"].compactMap { name in
+      // (LeakSanitizer's list of suppressions used would print after vpk exits, onto the screen under test.)
+      environment[name].map { "\(name)='\($0)\(name == "LSAN_OPTIONS" ? " print_suppressions=0" : "")' " }
+    }.joined()
     let shell =
-      "env -i TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME='\(home.path)' "
+      "env -i TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME='\(home.path)' \(sanitizers)"
       + "XDG_STATE_HOME='\(home.path)/state' PATH='\(path)' PS1='$ ' bash --norc --noprofile"
     try run([
       "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "\(width)", "-y", "\(height)", shell, ";",

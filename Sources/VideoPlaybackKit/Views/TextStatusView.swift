@@ -21,6 +21,8 @@ public final class TextStatusView: PlaybackView {
   /// The column the cursor was left at by the last draw of the last line.
   private var cursorColumn = 0
   private var closed = false
+  /// Set by `displayFinish`: the session's last event has been shown.
+  private var finished = false
 
   /// - Parameters:
   ///   - isTerminal: redraw a status line in place and print events above it; when false, write
@@ -70,7 +72,9 @@ public final class TextStatusView: PlaybackView {
   /// Shows what is being typed after the status line, and each submitted command above it, so the
   /// screen keeps a record of what was asked. Only on a terminal.
   public func displayTypedInput(_ input: TypedInput) {
-    guard isTerminal else { return }
+    // After the last event, keystrokes still on their way from the reader's thread draw nothing: the
+    // prompt would come back after the shutdown line.
+    guard isTerminal, !finished else { return }
     switch input {
     case .editing(let before, let after):
       typed = (before, after)
@@ -119,6 +123,7 @@ public final class TextStatusView: PlaybackView {
   /// where playback ended, and a copy of the line after it would only disagree with it.
   public func displayFinish() {
     guard isTerminal else { return }
+    finished = true
     var text = Self.clearLine
     if useColor { text += Self.reset }
     statusForms = nil
