@@ -22,8 +22,12 @@ struct LatenessWindow {
     }
   }
 
-  /// Forgets the samples (a seek, a new rate). The slot to overwrite next is kept, as it always was.
-  mutating func removeAll() { samples.removeAll() }
+  /// Forgets the samples (a seek, a new rate). The ring starts again from its first slot, so once it is full again the
+  /// oldest sample is the one overwritten.
+  mutating func removeAll() {
+    samples.removeAll()
+    nextSlot = 0
+  }
 
   /// The 99th percentile in milliseconds (nearest rank), nil with no samples.
   var p99Milliseconds: Double? {

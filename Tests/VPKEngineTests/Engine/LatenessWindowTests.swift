@@ -43,4 +43,16 @@ import Testing
     // Then the p99 is that frame's
     #expect(window.p99Milliseconds == 0)
   }
+
+  @Test func afterRemovingTheSamplesAFullWindowOverwritesTheOldestFirst() {
+    // Given a window of three that was filled and overwritten once (its next slot is no longer the first), then cleared
+    var window = LatenessWindow(capacity: 3)
+    for late in [0.001, 0.002, 0.003, 0.004] { window.record(late) }
+    window.removeAll()
+    // When it fills again with a very late frame first, and then one more comes on time
+    for late in [0.9, 0.001, 0.001] { window.record(late) }
+    window.record(0)
+    // Then the very late frame, the oldest, is the one overwritten
+    #expect(window.p99Milliseconds == 1)
+  }
 }
