@@ -16,8 +16,8 @@ struct ThumbnailsCommand: AsyncParsableCommand {
       part (the same frame scrub T exact shows), scaled to the tile width, with
       the frame's time (HH:MM:SS.mmm) in a strip below it. Tiles are 8 pixels
       apart. Then prints one line for the sheet and one per tile:
-        sheet path=sheet.png width=1328 height=1136 tile_width=320 tile_height=240
-        tile #1 x=8 y=8 target=0.312 time=0.300 pts=4608
+        sheet path=sheet.png width=1320 height=1080 tile_width=320 tile_height=240
+        tile #1 x=8 y=8 target=0.313 time=0.300 pts=4608
 
       Exit status: 0 written; 1 the file has no video or no known duration, or
       the sheet cannot be written; 3 the file cannot be opened; 64 bad usage.
