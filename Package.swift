@@ -14,10 +14,11 @@ let package = Package(
   ],
   targets: [
     // FFmpeg's C libraries, found by pkg-config; a small shim header wraps the macros Swift cannot import.
+    // libswscale converts frames to RGB for pictures (`snapshot`, `vpk thumbnails`).
     .systemLibrary(
       name: "CFFmpeg",
-      pkgConfig: "libavformat libavcodec libavutil",
-      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "pkg-config"])]
+      pkgConfig: "libavformat libavcodec libavutil libswscale",
+      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "pkg-config"])]
     ),
     // The VIPER module: contract, entities, interactor, presenter, router, builder, views, input and the command
     // language. No FFmpeg, no scripts.

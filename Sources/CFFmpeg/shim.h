@@ -13,6 +13,7 @@
 #include <libavutil/pixdesc.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/display.h>
+#include <libswscale/swscale.h>
 
 static inline int vpk_averror_eof(void) { return AVERROR_EOF; }
 static inline int vpk_averror_eagain(void) { return AVERROR(EAGAIN); }

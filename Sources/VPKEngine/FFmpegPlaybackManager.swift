@@ -60,6 +60,10 @@ public final class FFmpegPlaybackManager: PlaybackManager {
 
   public func currentFrame() -> FrameIdentity? { engine?.currentFrame() }
 
+  public func writePicture(to path: String) throws(PlaybackError) -> FramePicture? {
+    try engine?.writePicture(to: path)
+  }
+
   /// How many times the engine thread has woken from a sleep (for tests).
   var engineWakeups: Int { engine?.wakeupCount ?? 0 }
   /// Threads of the engine's decoder (for tests).

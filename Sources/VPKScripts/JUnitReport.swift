@@ -1,7 +1,9 @@
 // JUnitReport: `vpk test --junit FILE`. The JUnit XML that CI systems (Jenkins, GitLab, GitHub
 // actions' test reporters) read: one test suite, one test case per script, a <failure> per failed
-// script with every failing line, an <error> for a script that could not be read.
+// script with every failing line, an <error> for a script that could not be read. Pictures of failed frame checks
+// are attachments in the failed test case's <system-out>.
 
+import Foundation
 import VideoPlaybackKit
 
 public struct JUnitReport {
@@ -34,12 +36,20 @@ public struct JUnitReport {
         let type = result.failures.first?.code.rawValue ?? "session"
         text += ">\n      <failure type=\"\(Self.escape(type))\" message=\"\(Self.escape(first))\">"
         text += Self.escape(lines.joined(separator: "\n")) + "</failure>\n"
-        text += "      <system-out>" + Self.escape(result.transcript) + "</system-out>\n"
+        text += "      <system-out>" + Self.escape(Self.attachmentLines(result) + result.transcript) + "</system-out>\n"
         text += "    </testcase>\n"
       }
     }
     text += "  </testsuite>\n</testsuites>\n"
     return text
+  }
+
+  /// The pictures of a script's failures as attachments, one line each before its transcript, in the convention
+  /// Jenkins' JUnit Attachments plugin set and GitLab and Azure DevOps read too: `[[ATTACHMENT|/absolute/path.png]]`.
+  static func attachmentLines(_ result: PlaybackScriptResult) -> String {
+    result.failures.compactMap(\.picture).map { picture in
+      "[[ATTACHMENT|" + URL(fileURLWithPath: picture).standardizedFileURL.path + "]]\n"
+    }.joined()
   }
 
   private func seconds(_ value: Double) -> String { NumberText.fixed(value, decimals: 3) }

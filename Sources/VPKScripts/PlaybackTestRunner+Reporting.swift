@@ -64,6 +64,7 @@ extension PlaybackTestRunner {
           var entry: [String: Any] = [
             "code": failure.code.rawValue, "message": describe(failure, in: result.script.path),
           ]
+          if let picture = failure.picture { entry["picture"] = picture }
           if let source = failure.source {
             entry["line"] = source.number
             entry["source"] = source.text.trimmingCharacters(in: .whitespaces)
@@ -96,7 +97,8 @@ extension PlaybackTestRunner {
     let place = failure.source.map { "\(name):\($0.number)" } ?? name
     let line = failure.source.map { $0.text.trimmingCharacters(in: .whitespaces) } ?? ""
     if failure.code == .expectFailed, let expected = failure.expected, let actual = failure.actual {
-      return "\(place): \(line): expected \(text(of: expected)), actual \(text(of: actual))"
+      let picture = failure.picture.map { "; frame on screen saved as \($0)" } ?? ""
+      return "\(place): \(line): expected \(text(of: expected)), actual \(text(of: actual))\(picture)"
     }
     let quoted = line.isEmpty ? "" : "\(line): "
     return "\(place): \(quoted)\(failure.code.rawValue): \(failure.error.message)"
@@ -123,11 +125,16 @@ extension PlaybackTestRunner {
   {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     for result in results where result.script.unreadable == nil {
-      var name = result.script.path
-      while name.hasPrefix("./") { name.removeFirst(2) }
-      name = name.replacingOccurrences(of: "/", with: "__")
+      let name = transcriptStem(of: result.script.path)
       let url = URL(fileURLWithPath: folder).appendingPathComponent(name + (json ? ".jsonl" : ".txt"))
       try ReportFile.write(result.transcript, toFile: url.path)
     }
+  }
+
+  /// A script's transcript name without its extension: its path with `/` as `__` (`checks__seek.vpk`).
+  nonisolated static func transcriptStem(of scriptPath: String) -> String {
+    var name = scriptPath
+    while name.hasPrefix("./") { name.removeFirst(2) }
+    return name.replacingOccurrences(of: "/", with: "__")
   }
 }

@@ -3,7 +3,8 @@
 // transcript. Scripts run several at a time (`jobs`); results come back in the order given.
 //
 // A script passes when its session reports no failed expect or wait, and no command answered with
-// an error that an `expect error == <code>` did not acknowledge.
+// an error that an `expect error == <code>` did not acknowledge. A failed `expect frame.*` leaves a PNG of the frame
+// that was on screen (see `failurePictures`).
 
 import Foundation
 import VideoPlaybackKit
@@ -44,19 +45,34 @@ public final class PlaybackTestRunner {
   private let jobs: Int
   private let timeout: Double
   private let makeManager: @MainActor () -> any PlaybackManager
+  private let transcriptFolder: String?
 
   /// - Parameters:
   ///   - jobs: how many scripts run at once.
   ///   - timeout: real seconds a script may run before it is stopped (and fails).
+  ///   - transcriptFolder: where the transcripts go (`--transcript`); a failed `expect frame.*` saves the frame on
+  ///     screen there, beside its script's transcript, or (nil) beside the script.
   public init(
-    options: PlaybackOptions, format: OutputFormat, jobs: Int, timeout: Double,
+    options: PlaybackOptions, format: OutputFormat, jobs: Int, timeout: Double, transcriptFolder: String? = nil,
     makeManager: @escaping @MainActor () -> any PlaybackManager
   ) {
     self.options = options
     self.format = format
     self.jobs = max(1, jobs)
     self.timeout = timeout
+    self.transcriptFolder = transcriptFolder
     self.makeManager = makeManager
+  }
+
+  /// Where a script's failed `expect frame.*` saves the frame on screen: `<transcript folder>/<transcript name>.lineN.png`
+  /// beside its transcript, or `<script>.lineN.png` beside the script.
+  nonisolated public static func failurePictures(for scriptPath: String, transcriptFolder: String?)
+    -> FailurePictures
+  {
+    if let transcriptFolder { return FailurePictures(folder: transcriptFolder, stem: transcriptStem(of: scriptPath)) }
+    let url = URL(fileURLWithPath: scriptPath)
+    let folder = (scriptPath as NSString).deletingLastPathComponent
+    return FailurePictures(folder: folder, stem: url.lastPathComponent)
   }
 
   /// Runs every script, at most `jobs` at a time; the results are in the order of `scripts`.
@@ -81,11 +97,17 @@ public final class PlaybackTestRunner {
       return PlaybackScriptResult(
         script: script, report: SessionReport(), exitCode: 2, transcript: "", seconds: 0, timedOut: false)
     }
+    if let transcriptFolder {
+      // Made now, so a picture of a failure can be saved in it while the script runs.
+      try? FileManager.default.createDirectory(atPath: transcriptFolder, withIntermediateDirectories: true)
+    }
     let started = Date()
     let output = TranscriptOutput()
     var module: PlaybackModule?
     var timedOut = false
     let ending: SessionEnding = await withCheckedContinuation { continuation in
+      var options = self.options
+      options.failurePictures = Self.failurePictures(for: script.path, transcriptFolder: transcriptFolder)
       let built = PlaybackBuilder.build(
         path: nil, options: options, format: format, input: .lines(lines), output: output, isTerminal: false,
         useColor: false, baseDirectory: script.folder, makeManager: makeManager,

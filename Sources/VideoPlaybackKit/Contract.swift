@@ -62,6 +62,8 @@ public protocol PlaybackInteractorOutput: AnyObject {
   func presentStatus(_ status: PlaybackStatus, commandID: Int)
   func presentInfo(_ info: MediaInfo, commandID: Int)
   func presentFrame(_ frame: FrameIdentity, commandID: Int)
+  /// `snapshot` wrote the frame on screen as a PNG.
+  func presentSnapshot(_ picture: FramePicture, commandID: Int)
   func presentHelp(commandID: Int)
   /// A wait whose condition held.
   func presentWaited(_ condition: WaitCondition, position: MediaTime, commandID: Int)
@@ -118,6 +120,10 @@ public protocol PlaybackManager: AnyObject {
   func snapshot() -> PlaybackSnapshot
   /// The frame on screen, with the MD5 of its pixels; nil when there is no video frame.
   func currentFrame() -> FrameIdentity?
+  /// Writes the frame on screen to `path` as a PNG, converted to RGB as `ffmpeg -i FILE -frames:v 1 out.png` converts
+  /// it, and returns it named by `path`; nil when there is no video frame. Like `currentFrame`, it works on the
+  /// caller's thread and returns when the file is written. Throws `cannotWrite` when the file cannot be written.
+  func writePicture(to path: String) throws(PlaybackError) -> FramePicture?
   /// Stops the engine's thread and releases the file. Nothing is reported after this.
   func shutdown()
 }

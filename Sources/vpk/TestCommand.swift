@@ -21,6 +21,11 @@ struct TestCommand: AsyncParsableCommand {
       With --json, the report is JSON lines: one object per script, then a
       summary object; transcripts are JSON lines too.
 
+      When an expect on a frame.* field fails, the frame on screen is saved as
+      a PNG beside the script's transcript (DIR/<transcript name>.lineN.png
+      with --transcript DIR), or else beside the script (<script>.lineN.png);
+      the failure names it, and the JUnit report attaches it.
+
       A suite spreads over machines with --shard K/N (shard K of N, from 1),
       or with TEST_TOTAL_SHARDS and TEST_SHARD_INDEX (from 0) as Bazel and
       other runners set them: the scripts sorted by path are dealt round-robin,
@@ -140,7 +145,7 @@ struct TestCommand: AsyncParsableCommand {
     let mediaAccess = access.mediaAccess
     let runner = PlaybackTestRunner(
       options: options, format: json ? .json : .text,
-      jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, timeout: timeout,
+      jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, timeout: timeout, transcriptFolder: transcript,
       makeManager: { FFmpegPlaybackManager(showsFFmpegWarnings: verbose, access: mediaAccess) })
     let environment = ProcessInfo.processInfo.environment
     let shard = try selectedShard()

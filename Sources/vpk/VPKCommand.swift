@@ -1,5 +1,5 @@
 // The `vpk` command: parses the command line, then hands everything to the Builder. One file per
-// subcommand (PlayCommand, TestCommand, InfoCommand); the options they share are in SharedOptions,
+// subcommand (PlayCommand, TestCommand, InfoCommand, ThumbnailsCommand); the options they share are in SharedOptions,
 // and running one session is Session.swift.
 
 import ArgumentParser
@@ -32,9 +32,10 @@ struct VPKCommand: AsyncParsableCommand {
             printf 'scrub 30\\nframe\\nquit\\n' | vpk play movie.mp4 --paused
             vpk test checks/*.vpk --junit report.xml
             vpk info movie.mp4
+            vpk thumbnails movie.mp4 --grid 4x4 -o sheet.png
           """,
     version: VideoPlaybackKitVersion.current,
-    subcommands: [PlayCommand.self, InfoCommand.self, TestCommand.self],
+    subcommands: [PlayCommand.self, InfoCommand.self, TestCommand.self, ThumbnailsCommand.self],
     defaultSubcommand: PlayCommand.self
   )
 }

@@ -84,7 +84,7 @@ private func id(_ value: Int) -> JSONValue { .number(Double(value)) }
     try checker.validate()
 
     let defined = Set(eventNames(in: checker.schema))
-    #expect(defined.count == 18)
+    #expect(defined.count == 19)
     #expect(
       checker.seen == defined,
       "made but not in the schema: \(checker.seen.subtracting(defined).sorted()); in the schema but never made: \(defined.subtracting(checker.seen).sorted())"
@@ -168,6 +168,8 @@ private func id(_ value: Int) -> JSONValue { .number(Double(value)) }
   private func virtualClockSession(_ checker: ProtocolChecker) throws {
     let url = try TestMedia.url(for: .h264BFrames)
     let other = try TestMedia.url(for: .mpeg4)
+    let picture = FileManager.default.temporaryDirectory.appendingPathComponent("vpk-json-\(UUID().uuidString) 1.png")
+    defer { try? FileManager.default.removeItem(at: picture) }
     // Each entry is one input line, so its ordinal is its index + 1; `client` is the id a JSON command gives.
     let lines: [(line: Data, client: JSONValue?, answers: [String])] = [
       (Data(#"{"command":"scrub","args":[1,"exact"],"id":"s1"}"#.utf8), .string("s1"), ["seeked"]),
@@ -196,6 +198,10 @@ private func id(_ value: Int) -> JSONValue { .number(Double(value)) }
       (Data(#"{"command":"skip","args":[1],"id":"k"}"#.utf8), .string("k"), ["seeked"]),
       (Data("play".utf8), nil, ["state"]),
       (Data("wait ended".utf8), nil, ["waited"]),
+      (
+        Data(#"{"command":"snapshot","args":[\#(JSONValue.string(picture.path))],"id":"p1"}"#.utf8), .string("p1"),
+        ["snapshot"]
+      ),
       (Data(#"{"command":"close","id":"c"}"#.utf8), .string("c"), ["closed"]),
       (Data(#"{"command":"quit","id":"q"}"#.utf8), .string("q"), ["shutdown"]),
     ]
@@ -240,6 +246,7 @@ private func id(_ value: Int) -> JSONValue { .number(Double(value)) }
     #expect(answer(20)?["code"]?.string == "bad_input" && answer(21)?["code"]?.string == "bad_input")
     #expect(answer(22)?["code"]?.string == "file_not_found")
     #expect(answer(23)?["path"]?.string == other.path)
+    #expect(answer(27)?["path"]?.string == picture.path && FileManager.default.fileExists(atPath: picture.path))
     #expect(events.named("ended").count == 1)
     #expect(events.named("progress").contains { $0["rate"]?.double == 2 })
     #expect(events.last?["reason"]?.string == "quit")

@@ -22,6 +22,8 @@ struct TestMediaTests {
     .h264OpenGOP: ["video:h264"],
     .describedMP4: ["video:h264", "audio:aac", "subtitle:mov_text", "data:bin_data", "data:unknown"],
     .describedMKV: ["video:mpeg4", "audio:opus", "subtitle:subrip", "attachment:unknown"],
+    .h264FullRange444: ["video:h264"],
+    .h264TenBit: ["video:h264"],
   ]
 
   @Test(arguments: TestClip.allCases)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import VPKTestSupport
 import VideoPlaybackKit
@@ -46,6 +47,30 @@ import VideoPlaybackKit
         </testsuites>
 
         """)
+  }
+
+  @Test func aFailedFrameCheckAttachesItsPicture() {
+    // Given a script whose frame check failed with a picture saved (relative to the working directory, with `&`)
+    var failure = SessionReport.Failure(
+      commandID: 3, source: SourceLine(number: 3, text: "expect frame.md5 == 0"), code: .expectFailed,
+      expected: .string("0"), actual: .string("ab"), message: "")
+    failure.picture = "/out/a&b.vpk.line3.png"
+    var relative = SessionReport.Failure(
+      commandID: 4, source: SourceLine(number: 4, text: "expect frame.key == true"), code: .expectFailed,
+      expected: .bool(true), actual: .bool(false), message: "")
+    relative.picture = "out/x.png"
+    let xml = JUnitReport(
+      results: [result("a&b.vpk", seconds: 1, failures: [failure, relative], exitCode: 1, transcript: "expect #3\n")]
+    ).xml
+    // Then <system-out> starts with one attachment line per picture (absolute paths, escaped), then the transcript,
+    // and the failure message names the picture
+    let cwd = FileManager.default.currentDirectoryPath
+    #expect(
+      xml.contains(
+        "<system-out>[[ATTACHMENT|/out/a&amp;b.vpk.line3.png]]\n[[ATTACHMENT|\(cwd)/out/x.png]]\nexpect #3\n</system-out>"
+      ),
+      "\(xml)")
+    #expect(xml.contains("actual ab; frame on screen saved as /out/a&amp;b.vpk.line3.png"), "\(xml)")
   }
 
   @Test func aTimedOutScriptWithNoFailureSaysWhy() {

@@ -278,4 +278,41 @@ private let failedState = SessionReport.Failure(
     try PlaybackTestRunner.writeTranscripts(results, to: out, json: true)
     #expect(FileManager.default.fileExists(atPath: out + "/suite__a.vpk.jsonl"))
   }
+
+  @Test func failurePicturesGoBesideTheTranscriptOrTheScript() {
+    // Given scripts in folders, When pictures are named with a transcript folder, Then beside each transcript
+    let besideTranscript = PlaybackTestRunner.failurePictures(for: "./suite/a.vpk", transcriptFolder: "out")
+    #expect(besideTranscript.path(for: SourceLine(number: 7, text: ""), commandID: 9) == "out/suite__a.vpk.line7.png")
+    // When there is none, Then beside the script, named for it
+    let besideScript = PlaybackTestRunner.failurePictures(for: "suite/a.vpk", transcriptFolder: nil)
+    #expect(besideScript.path(for: SourceLine(number: 7, text: ""), commandID: 9) == "suite/a.vpk.line7.png")
+    let here = PlaybackTestRunner.failurePictures(for: "a.vpk", transcriptFolder: nil)
+    #expect(here.path(for: SourceLine(number: 2, text: ""), commandID: 2) == "a.vpk.line2.png")
+  }
+
+  @Test @MainActor func aFailedFrameCheckInAScriptKeepsAPicture() async throws {
+    // Given a script whose first frame check fails and second passes, run with transcripts in a folder
+    let folder = try ScriptFolder()
+    let script = try folder.write("f.vpk", ["open clip.mp4", "expect frame.md5 == 00", "expect frame.md5 == ab"])
+    let out = folder.path + "/out"
+    var made: [FakePlaybackManager] = []
+    let runner = PlaybackTestRunner(
+      options: scriptOptions, format: .text, jobs: 1, timeout: 20, transcriptFolder: out,
+      makeManager: {
+        let manager = FakePlaybackManager(autoResponds: true)
+        manager.frame = FrameIdentity(
+          pts: 0, timeBase: (1, 30), time: .zero, isKeyframe: true, width: 2, height: 2, pixelFormat: "gray",
+          md5: "ab")
+        made.append(manager)
+        return manager
+      })
+    // When it runs
+    let result = await runner.run(PlaybackScriptFile.load(script))
+    // Then the transcript folder was made first, and the failed check's picture is named beside the transcript
+    let stem = script.replacingOccurrences(of: "/", with: "__")
+    #expect(FileManager.default.fileExists(atPath: out))
+    #expect(result.failures.map(\.picture) == ["\(out)/\(stem).line2.png"])
+    #expect(made.first?.picturesWritten == ["\(out)/\(stem).line2.png"])
+    #expect(PlaybackTestRunner.summary(of: [result]).contains("frame on screen saved as \(out)/\(stem).line2.png"))
+  }
 }

@@ -17,6 +17,10 @@ public final class FakePlaybackManager: PlaybackManager {
   public var rates: [Double] = []
   public var position = MediaTime.zero
   public var frame: FrameIdentity?
+  /// The paths `writePicture` was asked to write (it writes nothing).
+  public var picturesWritten: [String] = []
+  /// Thrown by `writePicture` instead of writing.
+  public var pictureError: PlaybackError?
   public var framesDecoded = 0
   public var decodeErrors = 0
   public var loops = 0
@@ -87,6 +91,13 @@ public final class FakePlaybackManager: PlaybackManager {
       latenessP99: latenessP99)
   }
   public func currentFrame() -> FrameIdentity? { frame }
+  public func writePicture(to path: String) throws(PlaybackError) -> FramePicture? {
+    calls.append("picture \(path)")
+    if let pictureError { throw pictureError }
+    guard let frame else { return nil }
+    picturesWritten.append(path)
+    return FramePicture(path: path, frame: frame, pixelFormat: "rgb24")
+  }
   public func shutdown() {
     calls.append("shutdown")
     isShutDown = true

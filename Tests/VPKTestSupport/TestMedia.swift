@@ -43,11 +43,18 @@ public enum TestClip: String, CaseIterable, Sendable {
   /// Opus with a language, a title and the `comment` disposition, a SubRip subtitle (forced, hearing impaired), a text
   /// attachment, stream titles, file tags and two chapters; Matroska.
   case describedMKV
+  /// For pictures: H.264 High 4:4:4 in full range (decoded as yuvj444p), tagged BT.709, 320x240, 25 fps, 2 s, no
+  /// audio; MP4.
+  case h264FullRange444
+  /// For pictures: H.264 High 10 (yuv420p10le, a PNG of it is 16 bits a channel), 320x240, 25 fps, 2 s, no audio; MP4.
+  case h264TenBit
 
   /// The file name extension the clip is made with.
   public var fileExtension: String {
     switch self {
-    case .h264BFrames, .mpeg4, .truncatedMP4, .emptyFile, .randomBytes, .textFile, .h264OpenGOP, .describedMP4: "mp4"
+    case .h264BFrames, .mpeg4, .truncatedMP4, .emptyFile, .randomBytes, .textFile, .h264OpenGOP, .describedMP4,
+      .h264FullRange444, .h264TenBit:
+      "mp4"
     case .vp9: "webm"
     case .mpegTS: "ts"
     case .mpeg4AVI: "avi"
@@ -211,6 +218,17 @@ public enum TestMedia {
           "-metadata:s:t:0", "mimetype=text/plain", "-metadata:s:t:0", "filename=notes.txt", "-f", "matroska",
         ],
         remux: nil)
+    case .h264FullRange444:
+      return .ffmpeg(
+        lavfiVideo(size: "320x240", rate: 25, seconds: 2) + [
+          "-c:v", "libx264", "-preset", "veryfast", "-bf", "2", "-g", "25", "-pix_fmt", "yuv444p", "-color_range", "pc",
+          "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-f", "mp4",
+        ])
+    case .h264TenBit:
+      return .ffmpeg(
+        lavfiVideo(size: "320x240", rate: 25, seconds: 2) + [
+          "-c:v", "libx264", "-preset", "veryfast", "-bf", "2", "-g", "25", "-pix_fmt", "yuv420p10le", "-f", "mp4",
+        ])
     }
   }
 

@@ -64,8 +64,8 @@ private func parseError(_ line: String) -> PlaybackError? {
   @Test func verbListIsTheCanonicalVerbs() {
     #expect(
       CommandVerbs.names == [
-        "play", "pause", "toggle", "scrub", "skip", "step", "rate", "status", "info", "frame", "open", "close",
-        "wait", "expect", "help", "quit",
+        "play", "pause", "toggle", "scrub", "skip", "step", "rate", "status", "info", "frame", "snapshot", "open",
+        "close", "wait", "expect", "help", "quit",
       ])
     // Every listed verb parses (with an argument where one is needed).
     let arguments = [
@@ -593,6 +593,42 @@ typealias VPKExpectation = VideoPlaybackKit.Expectation
     let error = try #require(parseError(line))
     #expect(error.code == .badArgument)
     #expect(error.message.contains(fragment), "\(error.message)")
+  }
+
+  @Test(arguments: [
+    ("snapshot shot.png", "shot.png"), ("snapshot my shot.png # a note", "my shot.png"),
+    (#"snapshot "name with # hash.png""#, "name with # hash.png"), ("SNAPSHOT shots/", "shots/"),
+    ("snapshot /tmp/a.png", "/tmp/a.png"),
+  ])
+  func snapshotTakesAPathAsOpenDoes(line: String, path: String) {
+    // Given snapshot and a path (bare to the end of the line, or double-quoted), When parsed, Then it has that path.
+    #expect(parser.parse(line) == .command(.snapshot(path)))
+  }
+
+  @Test func snapshotWithoutAPathTakesTheDefaultName() {
+    // Given snapshot alone or with only a comment, When parsed, Then it has no path (the session picks the name).
+    #expect(parser.parse("snapshot") == .command(.snapshot(nil)))
+    #expect(parser.parse("  snapshot  # the frame now") == .command(.snapshot(nil)))
+    #expect(parser.parseInput(#"{"command":"snapshot"}"#).line == .command(.snapshot(nil)))
+    #expect(
+      parser.parseInput(#"{"command":"snapshot","args":["a b #1.png"]}"#).line == .command(.snapshot("a b #1.png")))
+  }
+
+  @Test(arguments: [
+    (#"snapshot "unterminated.png"#, "no closing quote"), (#"snapshot "a.png" b.png"#, "takes one path"),
+    ("snapshot a\u{0}b.png", "NUL"), (#"snapshot """#, "snapshot takes one file"),
+  ])
+  func badSnapshots(line: String, fragment: String) throws {
+    // Given snapshot with an unterminated quote, two paths, a NUL or an empty quoted path, When parsed,
+    // Then bad_argument says why.
+    let error = try #require(parseError(line))
+    #expect(error.code == .badArgument)
+    #expect(error.message.contains(fragment), "\(error.message)")
+  }
+
+  @Test func screenshotSuggestsSnapshot() {
+    // Given the word mpv users type for it, When parsed, Then the error points at snapshot.
+    #expect(parseError("screenshot")?.message.contains("did you mean 'snapshot'") == true)
   }
 
   @Test func closeTakesNoArguments() {

@@ -4,7 +4,7 @@ import Testing
 @testable import VideoPlaybackKit
 
 private let capabilities =
-  #""capabilities":["json-commands","client-ids","virtual-clock","wait","expect","step","rate","open-close","loop"]"#
+  #""capabilities":["json-commands","client-ids","virtual-clock","wait","expect","step","rate","open-close","loop","snapshot"]"#
 private let hello = #"{"event":"hello","protocol":2,"version":"0.1.0","# + capabilities + "}\n"
 
 private func event(
@@ -184,7 +184,7 @@ struct JSONLinesViewTests {
         == #"{"event":"error","id":7,"code":"unknown_command","message":"no \\ such\tcommand"}"#)
     #expect(
       lines[5]
-        == #"{"event":"help","id":8,"commands":"play pause toggle scrub skip step rate status info frame open close wait expect help quit"}"#
+        == #"{"event":"help","id":8,"commands":"play pause toggle scrub skip step rate status info frame snapshot open close wait expect help quit"}"#
     )
   }
 
@@ -231,6 +231,7 @@ struct JSONLinesViewProtocolTests {
     #expect(
       object["capabilities"] as? [String] == [
         "json-commands", "client-ids", "virtual-clock", "wait", "expect", "step", "rate", "open-close", "loop",
+        "snapshot",
       ])
   }
 

@@ -959,3 +959,111 @@ private func expectation(
     #expect(h.router.exitCodes == [SessionExitCode.interrupted])
   }
 }
+
+@MainActor
+@Suite struct PlaybackInteractorSnapshotTests {
+  @Test func snapshotWritesWhereThePathSaysAndNamesItAsWritten() {
+    // Given a script's session (relative paths resolve against its folder) showing a frame
+    let h = InteractorHarness(options: PlaybackOptions(autoplay: false), baseDirectory: "/checks")
+    h.interactor.start()
+    h.manager.becomeReady()
+    h.manager.frame = frame()
+    // When a snapshot is asked for at a relative and an absolute path
+    h.interactor.submit(.snapshot("shots/a.png"))
+    h.interactor.submit(.snapshot("/tmp/b.png"))
+    // Then the manager writes the resolved paths, and the events name them as written
+    #expect(h.manager.picturesWritten == ["/checks/shots/a.png", "/tmp/b.png"])
+    #expect(h.output.lines.suffix(2) == ["snapshot #1 shots/a.png 512", "snapshot #2 /tmp/b.png 512"])
+  }
+
+  @Test func snapshotWithoutAPathIsNamedForTheFileAndPosition() {
+    // Given media `clip.mp4` paused at 12.5 s
+    let h = InteractorHarness.ready()
+    h.manager.frame = frame()
+    h.manager.position = MediaTime(seconds: 12.5)
+    // When snapshots are asked for with no path and with a folder
+    h.interactor.submit(.snapshot(nil))
+    h.interactor.submit(.snapshot("shots/"))
+    // Then the default name is the file's name and the position, alone or in the folder
+    #expect(h.manager.picturesWritten == ["clip-12.500.png", "shots/clip-12.500.png"])
+  }
+
+  @Test func defaultNameKeepsOnlyPlainCharacters() {
+    // Given media whose name holds spaces and other characters awkward in file names
+    let h = InteractorHarness(options: PlaybackOptions(autoplay: false), path: "/media/my clip (1)*.final.mp4")
+    h.interactor.start()
+    h.manager.becomeReady()
+    h.manager.frame = frame()
+    // When a snapshot takes the default name
+    h.interactor.submit(.snapshot(nil))
+    // Then they become underscores, and only the last extension goes
+    #expect(h.manager.picturesWritten == ["my_clip__1__.final-0.000.png"])
+  }
+
+  @Test func snapshotErrorsKeepTheSessionGoing() {
+    // Given audio-only media
+    let audio = InteractorHarness.ready(video: false)
+    audio.interactor.submit(.snapshot("a.png"))
+    // Then snapshot is unavailable, and nothing is written
+    #expect(audio.output.lines == ["error #1 unavailable"])
+    #expect(audio.manager.picturesWritten.isEmpty)
+
+    // Given video with no frame decoded yet, Then unavailable too
+    let early = InteractorHarness.ready()
+    early.interactor.submit(.snapshot("a.png"))
+    #expect(early.output.lines == ["error #1 unavailable"])
+
+    // Given a path that cannot be written, Then the manager's cannot_write, and the next command runs
+    let h = InteractorHarness.ready()
+    h.manager.frame = frame()
+    h.manager.pictureError = PlaybackError(.cannotWrite, "cannot write /x/a.png: no such file or directory")
+    h.interactor.submit(.snapshot("/x/a.png"))
+    h.interactor.submit(.status)
+    #expect(h.output.lines == ["error #1 cannot_write", "status #2 paused 0.0"])
+    #expect(h.report == nil)
+  }
+
+  @Test func snapshotWithNothingLoadedIsNotReady() {
+    let h = InteractorHarness(options: PlaybackOptions(autoplay: false), path: nil)
+    h.interactor.start()
+    h.interactor.submit(.snapshot(nil))
+    #expect(h.output.lines.last == "error #1 not_ready")
+  }
+
+  @Test func failedFrameCheckKeepsAPictureWhenTheSessionAsksForThem() {
+    // Given a test session that keeps pictures of failed frame checks, showing a frame
+    let options = PlaybackOptions(
+      autoplay: false, failurePictures: FailurePictures(folder: "out", stem: "checks__seek.vpk"))
+    let h = InteractorHarness.ready(options: options)
+    h.manager.frame = frame(md5: "abc")
+    // When a frame check fails, one passes, and a check of another field fails
+    h.interactor.submit(
+      expectation(.frameMD5, .equal, .value(.string("def"))), source: SourceLine(number: 7, text: "expect …"))
+    h.interactor.submit(expectation(.frameMD5, .equal, .value(.string("abc"))))
+    h.interactor.submit(expectation(.state, .equal, .value(.string("playing"))))
+    h.interactor.submit(.quit)
+    // Then only the failed frame check wrote a picture, named for its line, and its failure names it
+    #expect(h.manager.picturesWritten == ["out/checks__seek.vpk.line7.png"])
+    let failures = h.report?.failedChecks ?? []
+    #expect(failures.map(\.picture) == ["out/checks__seek.vpk.line7.png", nil])
+  }
+
+  @Test func failedFrameCheckKeepsNoPictureByDefault() {
+    // Given a session that does not keep pictures (vpk play)
+    let h = InteractorHarness.ready()
+    h.manager.frame = frame(md5: "abc")
+    // When a frame check fails
+    h.interactor.submit(expectation(.frameMD5, .equal, .value(.string("def"))))
+    h.interactor.submit(.quit)
+    // Then nothing is written, and the failure is reported as ever
+    #expect(h.manager.picturesWritten.isEmpty)
+    #expect(h.report?.failedChecks.map(\.picture) == [nil])
+    #expect(h.router.exitCodes == [SessionExitCode.checksFailed])
+  }
+
+  @Test func pictureNamesWithoutALineUseTheCommandNumber() {
+    let naming = FailurePictures(folder: "", stem: "s.vpk")
+    #expect(naming.path(for: nil, commandID: 4) == "s.vpk.command4.png")
+    #expect(FailurePictures(folder: "out/", stem: "s.vpk").path(for: nil, commandID: 4) == "out/s.vpk.command4.png")
+  }
+}

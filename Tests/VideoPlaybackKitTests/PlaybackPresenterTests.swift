@@ -447,6 +447,29 @@ struct PlaybackPresenterEventTests {
       ])
   }
 
+  @Test func snapshot() {
+    // Given a presenter
+    let harness = PresenterHarness()
+    // When a picture of the frame on screen was written
+    let frame = FrameIdentity(
+      pts: 460_800, timeBase: (1, 15360), time: time(30), isKeyframe: false, width: 1920, height: 1080,
+      pixelFormat: "yuv420p", md5: "0123456789abcdef0123456789abcdef")
+    harness.presenter.presentSnapshot(
+      FramePicture(path: "shots/my clip.png", frame: frame, pixelFormat: "rgb24"), commandID: 4)
+    // Then the path (quoted, as it holds a space), size, PNG format, and the frame's pts, time and MD5
+    #expect(
+      harness.view.texts == [
+        #"snapshot #4 path="shots/my clip.png" width=1920 height=1080 format=rgb24 pts=460800 time=30.000 "#
+          + "md5=0123456789abcdef0123456789abcdef"
+      ])
+    #expect(
+      harness.view.events[0].fields == [
+        .init("path", .string("shots/my clip.png")), .init("width", .integer(1920)), .init("height", .integer(1080)),
+        .init("format", .string("rgb24")), .init("pts", .integer(460_800)), .init("time", .number(30)),
+        .init("md5", .string("0123456789abcdef0123456789abcdef")),
+      ])
+  }
+
   @Test func help() {
     // Given a presenter
     let harness = PresenterHarness()
@@ -469,6 +492,7 @@ struct PlaybackPresenterEventTests {
           status                                                 report state, position and counters
           info                                                   report the media: container, duration, streams, codecs
           frame                                                  report the frame on screen: pts, time, key flag, md5
+          snapshot [path]                                        write the frame on screen as a PNG (default: <file>-<position>.png)
           open <path>                                            load another file
           close                                                  unload the file and go idle
           wait <s> | ended | paused | seeked | position >= <t>   let time pass, or until… [timeout <s>]
@@ -480,7 +504,7 @@ struct PlaybackPresenterEventTests {
       event.fields == [
         .init(
           "commands",
-          .string("play pause toggle scrub skip step rate status info frame open close wait expect help quit"))
+          .string("play pause toggle scrub skip step rate status info frame snapshot open close wait expect help quit"))
       ])
   }
 

@@ -51,6 +51,9 @@ final class InteractorOutputSpy: PlaybackInteractorOutput {
   }
   func presentInfo(_ info: MediaInfo, commandID: Int) { lines.append("info #\(commandID)") }
   func presentFrame(_ frame: FrameIdentity, commandID: Int) { lines.append("frame #\(commandID) \(frame.pts)") }
+  func presentSnapshot(_ picture: FramePicture, commandID: Int) {
+    lines.append("snapshot #\(commandID) \(picture.path) \(picture.frame.pts)")
+  }
   func presentHelp(commandID: Int) { lines.append("help #\(commandID)") }
   func presentWaited(_ condition: WaitCondition, position: MediaTime, commandID: Int) {
     lines.append("waited #\(commandID) \(condition.description) at \(position.seconds)")

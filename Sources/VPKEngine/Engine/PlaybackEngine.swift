@@ -16,7 +16,7 @@
 // answers anything, so what a session observes never depends on thread timing.
 //
 // Where to read on: this file holds the engine's state, what other threads call (`post`, `snapshot`,
-// `currentFrame`) and the play loop (`run`, `runOnce`, sleeping). The engine thread's work is split by concern:
+// `currentFrame`, `writePicture`) and the play loop (`run`, `runOnce`, sleeping). The engine thread's work is split by concern:
 // +Commands applies the mailbox, +Decoding decodes ahead, +Presenting puts frames on screen and reaches the end,
 // +Seeking, +Stepping and +Waiting carry out those commands. State of one concern lives in a leaf type:
 // EngineMailbox, ProgressMarks, LatenessWindow, WaitTracker, RealTimeLoad, ErrorReports. No FFmpeg type is used
@@ -177,11 +177,23 @@ final class PlaybackEngine: @unchecked Sendable {
 
   /// The frame on screen with its MD5 (computed on the caller's thread), nil with no video frame.
   func currentFrame() -> FrameIdentity? {
-    condition.lock()
-    let frame = hasVideo ? visibleLocked(at: clock.position(at: now())).frame : nil
-    let timeBase = self.timeBase
-    condition.unlock()
+    let (frame, timeBase) = frameOnScreen()
     return frame?.identity(timeBase: timeBase)
+  }
+
+  /// The frame on screen (nil with no video frame) and the video stream's time base.
+  func frameOnScreen() -> (frame: DecodedFrame?, timeBase: (num: Int32, den: Int32)) {
+    withLock { (hasVideo ? visibleLocked(at: clock.position(at: now())).frame : nil, timeBase) }
+  }
+
+  /// Writes the frame on screen to `path` as a PNG (made on the caller's thread) and returns it with its identity; nil
+  /// with no video frame.
+  func writePicture(to path: String) throws(PlaybackError) -> FramePicture? {
+    let (frame, timeBase) = frameOnScreen()
+    guard let frame else { return nil }
+    let picture = try frame.png()
+    try PictureEncoder.writeFile(picture.bytes, to: path)
+    return FramePicture(path: path, frame: frame.identity(timeBase: timeBase), pixelFormat: picture.format)
   }
 
   /// `wakeups`, read under the lock.

@@ -70,3 +70,15 @@ extension DecodedFrame {
       pixelFormat: pixelFormatName(frame.pointee.format), md5: md5)
   }
 }
+
+extension DecodedFrame {
+  /// The frame as a PNG file's bytes, made as `ffmpeg -i FILE -frames:v 1 out.png` makes it, and the PNG's pixel format.
+  func png() throws(PlaybackError) -> (bytes: [UInt8], format: String) {
+    try PictureEncoder.png(of: frame)
+  }
+
+  /// The frame scaled to `width` pixels wide and converted to RGB, as the ffmpeg tool's scale filter makes it.
+  func rgb(width: Int) throws(PlaybackError) -> RGBImage {
+    try PictureEncoder.rgb(of: frame, width: width)
+  }
+}

@@ -1,4 +1,4 @@
-// FFmpegText: FFmpeg's names and messages as Swift strings.
+// FFmpegText: FFmpeg's names and messages as Swift strings, and how much FFmpeg itself says.
 
 import CFFmpeg
 
@@ -12,4 +12,9 @@ func ffmpegErrorText(_ code: Int32) -> String {
 func pixelFormatName(_ format: Int32) -> String {
   guard let name = av_get_pix_fmt_name(AVPixelFormat(rawValue: format)) else { return "unknown" }
   return String(cString: name)
+}
+
+/// Lets FFmpeg write its own warnings and errors to standard error, or only fatal ones.
+func setFFmpegLogLevel(showsWarnings: Bool) {
+  av_log_set_level(showsWarnings ? AV_LOG_WARNING : AV_LOG_FATAL)
 }

@@ -21,6 +21,9 @@ public enum Command: Sendable, Equatable {
   case close
   case wait(WaitCondition, timeout: Double?)
   case expect(Expectation)
+  /// Write the frame on screen as a PNG: to this path (as written; relative paths resolve against the session's
+  /// folder, a path ending in `/` names a folder), or to the default name in the session's folder (nil).
+  case snapshot(String?)
 
   /// The verb as the user writes it.
   public var verb: String {
@@ -41,6 +44,7 @@ public enum Command: Sendable, Equatable {
     case .close: "close"
     case .wait: "wait"
     case .expect: "expect"
+    case .snapshot: "snapshot"
     }
   }
 }

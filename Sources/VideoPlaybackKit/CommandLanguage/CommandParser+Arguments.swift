@@ -1,8 +1,9 @@
-// The grammar of the verbs with arguments of their own: step, rate and open.
+// The grammar of the verbs with arguments of their own: step, rate, open and snapshot.
 //
 //   step [count]      count := [sign] digit+  (not 0, at most 100000 frames)
 //   rate number       between 0.01 and 100
 //   open path         the rest of the line (a ` #` comment cut off), or a "double-quoted" string
+//   snapshot [path]   the same, or nothing
 
 extension CommandParser {
   func parseStep(_ arguments: [String]) -> ParsedLine {
@@ -41,12 +42,31 @@ extension CommandParser {
   /// `open <path>`: the rest of the line, or one double-quoted string (with `\"` and `\\`).
   func parseOpen(_ line: String) -> ParsedLine {
     let usage = "open needs a file: open movie.mp4, or open \"name with # or quotes.mp4\""
+    switch Self.pathArgument(of: line, verb: "open", usage: usage) {
+    case .failure(let error): return .invalid(error)
+    case .success(nil): return .invalid(Self.bad(usage))
+    case .success(let path?): return .command(.open(path))
+    }
+  }
+
+  /// `snapshot [path]`: as `open` takes its path; no path is the default name.
+  func parseSnapshot(_ line: String) -> ParsedLine {
+    let usage = "snapshot takes one file: snapshot, snapshot shot.png, or snapshot \"name with spaces.png\""
+    switch Self.pathArgument(of: line, verb: "snapshot", usage: usage) {
+    case .failure(let error): return .invalid(error)
+    case .success(let path): return .command(.snapshot(path))
+    }
+  }
+
+  /// The path after the verb: the rest of the line (a ` #` comment cut off), or one double-quoted string (with `\"`
+  /// and `\\`); nil when there is none.
+  static func pathArgument(of line: String, verb: String, usage: String) -> Result<String?, PlaybackError> {
     var scalars = Substring(line).unicodeScalars
     if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
-    while let first = scalars.first, Self.isSeparator(first) { scalars.removeFirst() }
-    scalars.removeFirst(4)  // the verb
-    while let first = scalars.first, Self.isSeparator(first) { scalars.removeFirst() }
-    while let last = scalars.last, Self.isSeparator(last) || last == "\r" || last == "\n" { scalars.removeLast() }
+    while let first = scalars.first, isSeparator(first) { scalars.removeFirst() }
+    scalars.removeFirst(min(verb.unicodeScalars.count, scalars.count))  // the verb
+    while let first = scalars.first, isSeparator(first) { scalars.removeFirst() }
+    while let last = scalars.last, isSeparator(last) || last == "\r" || last == "\n" { scalars.removeLast() }
     var rest = String(scalars)
     if rest.hasPrefix("\"") {
       var path = ""
@@ -66,21 +86,22 @@ extension CommandParser {
           path.append(character)
         }
       }
-      guard let closedAt else { return .invalid(Self.bad("open: the quoted path has no closing quote; \(usage)")) }
+      guard let closedAt else { return .failure(bad("\(verb): the quoted path has no closing quote; \(usage)")) }
       let after = rest[rest.index(after: closedAt)...].drop { $0 == " " || $0 == "\t" }
       guard after.isEmpty || after.hasPrefix("#") else {
-        return .invalid(Self.bad("open takes one path; put a path with spaces in double quotes"))
+        return .failure(bad("\(verb) takes one path; put a path with spaces in double quotes"))
       }
+      guard !path.isEmpty else { return .failure(bad(usage)) }
       rest = path
     } else if rest.hasPrefix("#") {
       rest = ""  // `open # note`: the ` #` after the verb starts a comment, as on every other line
     } else if let comment = rest.range(of: " #") ?? rest.range(of: "\t#") {
       rest = String(rest[..<comment.lowerBound]).trimmingSeparators()
     }
-    guard !rest.isEmpty else { return .invalid(Self.bad(usage)) }
+    guard !rest.isEmpty else { return .success(nil) }
     guard !rest.unicodeScalars.contains(where: { $0.value == 0 }) else {
-      return .invalid(Self.bad("open: a path cannot hold a NUL character"))
+      return .failure(bad("\(verb): a path cannot hold a NUL character"))
     }
-    return .command(.open(rest))
+    return .success(rest)
   }
 }

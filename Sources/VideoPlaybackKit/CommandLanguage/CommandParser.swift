@@ -61,6 +61,7 @@ public struct CommandParser: Sendable {
     case "step": return parseStep(Array(arguments))
     case "rate": return parseRate(Array(arguments))
     case "open": return parseOpen(line)
+    case "snapshot": return parseSnapshot(line)
     case "wait": return parseWait(Array(arguments))
     case "expect": return parseExpect(Array(arguments))
     default: return .invalid(Self.unknownCommand(first, lowercased: word))

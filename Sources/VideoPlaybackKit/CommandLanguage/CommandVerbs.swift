@@ -34,6 +34,9 @@ public enum CommandVerbs {
       name: "info", aliases: [], usage: "info", summary: "report the media: container, duration, streams, codecs"),
     CommandVerb(
       name: "frame", aliases: [], usage: "frame", summary: "report the frame on screen: pts, time, key flag, md5"),
+    CommandVerb(
+      name: "snapshot", aliases: [], usage: "snapshot [path]",
+      summary: "write the frame on screen as a PNG (default: <file>-<position>.png)"),
     CommandVerb(name: "open", aliases: [], usage: "open <path>", summary: "load another file"),
     CommandVerb(name: "close", aliases: [], usage: "close", summary: "unload the file and go idle"),
     CommandVerb(
@@ -54,6 +57,7 @@ public enum CommandVerbs {
   public static let synonyms: [String: String] = [
     "seek": "scrub", "goto": "scrub", "jump": "skip", "jmp": "skip", "forward": "skip", "back": "skip",
     "resume": "play", "start": "play", "unpause": "play", "stop": "pause", "q": "quit", "?": "help",
+    "screenshot": "snapshot", "shot": "snapshot",
   ]
 
   /// The verb a (lower-cased) word names, by its name or an alias.

@@ -36,6 +36,9 @@ public enum ExpectField: String, Sendable, CaseIterable {
     case .frameKey: .bool
     }
   }
+
+  /// A field of the frame on screen (`frame.md5` …): a failed check on one keeps a picture of the frame (`vpk test`).
+  public var isFrameField: Bool { rawValue.hasPrefix("frame.") }
 }
 
 /// The comparison `expect` makes.

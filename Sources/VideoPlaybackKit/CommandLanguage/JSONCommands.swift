@@ -60,13 +60,14 @@ extension CommandParser {
     guard !command.contains(where: { $0 == "\n" || $0 == "\r" }) else {
       return (.invalid(PlaybackError(.badJSON, "\"command\" must be one line; \(shape)")), clientID)
     }
-    // `open` takes its path as it is, spaces and all; everything else is read as a text line.
-    if Self.asciiLowercased(command) == "open", words.count == 1 {
+    // `open` and `snapshot` take their path as it is, spaces and all; everything else is read as a text line.
+    let verb = Self.asciiLowercased(command)
+    if verb == "open" || verb == "snapshot", words.count == 1 {
       let path = words[0]
       guard !path.isEmpty, !path.unicodeScalars.contains(where: { $0.value == 0 || $0 == "\n" || $0 == "\r" }) else {
-        return (.invalid(Self.bad("open needs a file path without control characters")), clientID)
+        return (.invalid(Self.bad("\(verb) needs a file path without control characters")), clientID)
       }
-      return (.command(.open(path)), clientID)
+      return (.command(verb == "open" ? .open(path) : .snapshot(path)), clientID)
     }
     if let spaced = words.first(where: { $0.isEmpty || $0.contains(where: { $0 == " " || $0 == "\t" || $0 == "#" }) }) {
       return (.invalid(Self.bad("argument \(Self.quoted(spaced)) may not be empty or hold spaces or #")), clientID)

@@ -96,6 +96,22 @@ public struct FrameIdentity: Sendable, Equatable {
   }
 }
 
+/// A picture of the frame on screen, written as a PNG (`snapshot`).
+public struct FramePicture: Sendable, Equatable {
+  /// The file, as the session names it.
+  public var path: String
+  /// The frame it shows; its MD5 is that of the decoded frame, as `frame` reports it.
+  public var frame: FrameIdentity
+  /// The PNG's pixel format (`rgb24`, `rgba`, `rgb48be`, `gray` …): the one the ffmpeg tool picks for a PNG of it.
+  public var pixelFormat: String
+
+  public init(path: String, frame: FrameIdentity, pixelFormat: String) {
+    self.path = path
+    self.frame = frame
+    self.pixelFormat = pixelFormat
+  }
+}
+
 // MARK: - The whole description (`vpk info`)
 
 /// An exact ratio as FFmpeg keeps it (frame rates, time bases, aspect ratios), not reduced: `30000/1001`, `24/1`.

@@ -44,6 +44,8 @@ public struct PlaybackError: Error, Sendable, Equatable {
     /// The file is a playlist or stream description that would make vpk open other files or URLs
     /// (needs --allow-playlists or --allow-network).
     case refusedFormat = "refused_format"
+    /// A file vpk was asked to write (a `snapshot`, a picture of a failed check) could not be written.
+    case cannotWrite = "cannot_write"
   }
 
   /// What went wrong, beyond its code.

@@ -31,10 +31,12 @@ public struct PlaybackOptions: Sendable, Equatable {
   public var progressInterval: Double?
   public var endAction: EndAction
   public var seekMode: SeekMode
+  /// Where the frame on screen is saved when an `expect frame.*` fails (`vpk test`); nil: it is not saved.
+  public var failurePictures: FailurePictures?
 
   public init(
     autoplay: Bool = true, start: TimeSpec? = nil, clock: ClockKind = .wall, progressInterval: Double? = 1,
-    endAction: EndAction = .exit, seekMode: SeekMode = .exact
+    endAction: EndAction = .exit, seekMode: SeekMode = .exact, failurePictures: FailurePictures? = nil
   ) {
     self.autoplay = autoplay
     self.start = start
@@ -42,5 +44,25 @@ public struct PlaybackOptions: Sendable, Equatable {
     self.progressInterval = progressInterval
     self.endAction = endAction
     self.seekMode = seekMode
+    self.failurePictures = failurePictures
+  }
+}
+
+/// Names the PNGs of the frames on screen when `expect frame.*` checks fail: `<folder>/<stem>.line<N>.png`, N the
+/// script's line (or `.command<N>` for a command with no line).
+public struct FailurePictures: Sendable, Equatable {
+  public var folder: String
+  public var stem: String
+
+  public init(folder: String, stem: String) {
+    self.folder = folder
+    self.stem = stem
+  }
+
+  public func path(for source: SourceLine?, commandID: Int) -> String {
+    let place = source.map { "line\($0.number)" } ?? "command\(commandID)"
+    let name = "\(stem).\(place).png"
+    guard !folder.isEmpty else { return name }
+    return folder.hasSuffix("/") ? folder + name : folder + "/" + name
   }
 }

@@ -10,7 +10,9 @@ public enum SessionProblem: Sendable, Equatable {
   case noVideoToStep
   /// `frame` on media without video.
   case noVideoForFrame
-  /// `frame` before any frame was decoded.
+  /// `snapshot` on media without video.
+  case noVideoForSnapshot
+  /// `frame` or `snapshot` before any frame was decoded.
   case noFrameYet
   /// `rate` on the free clock.
   case rateOnFreeClock
@@ -29,7 +31,9 @@ public enum SessionProblem: Sendable, Equatable {
   public var code: PlaybackError.Code {
     switch self {
     case .noMedia: .notReady
-    case .percentOfUnknownDuration, .noVideoToStep, .noVideoForFrame, .noFrameYet, .rateOnFreeClock, .cannotOpenMedia:
+    case .percentOfUnknownDuration, .noVideoToStep, .noVideoForFrame, .noVideoForSnapshot, .noFrameYet,
+      .rateOnFreeClock,
+      .cannotOpenMedia:
       .unavailable
     case .targetNotFinite: .badArgument
     case .waitNeverSatisfied: .waitImpossible

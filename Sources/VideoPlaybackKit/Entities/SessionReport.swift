@@ -10,18 +10,21 @@ public struct SessionReport: Sendable, Equatable {
     /// For a failed expect: the expected and actual values, as the presenter would show them.
     public var expected: ExpectValue?
     public var actual: ExpectValue?
+    /// For a failed `expect frame.*`: the PNG of the frame that was on screen, where it was written.
+    public var picture: String?
 
     public var code: PlaybackError.Code { error.code }
 
     public init(
       commandID: Int?, source: SourceLine?, error: PlaybackError, expected: ExpectValue? = nil,
-      actual: ExpectValue? = nil
+      actual: ExpectValue? = nil, picture: String? = nil
     ) {
       self.commandID = commandID
       self.source = source
       self.error = error
       self.expected = expected
       self.actual = actual
+      self.picture = picture
     }
 
     /// A failure worded where it arose (the engine, the parser).

@@ -24,6 +24,8 @@ public enum ProblemText {
       "this media has no video stream; step moves between video frames"
     case .noVideoForFrame:
       "this media has no video stream; frame reports video frames only"
+    case .noVideoForSnapshot:
+      "this media has no video stream; snapshot writes video frames only"
     case .noFrameYet:
       "no frame has been decoded yet; play or scrub first"
     case .rateOnFreeClock:

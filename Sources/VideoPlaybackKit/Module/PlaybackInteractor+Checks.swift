@@ -110,7 +110,8 @@ extension PlaybackInteractor {
       report.failedChecks.append(
         SessionReport.Failure(
           commandID: numbered.id, source: numbered.source,
-          error: PlaybackError(.expectFailed(expectation.field, expectation.op)), expected: expected, actual: actual))
+          error: PlaybackError(.expectFailed(expectation.field, expectation.op)), expected: expected, actual: actual,
+          picture: expectation.field.isFrameField ? saveFailurePicture(numbered) : nil))
     }
     presenter?.presentExpectation(
       expectation, expected: expected, actual: actual, held: held, source: numbered.source, commandID: numbered.id)

@@ -11,13 +11,15 @@
 // - Targets clamp to the media, and the answer says so: a clamped seek's `seeked` carries the time asked for. The
 //   end is explicit and `--at-end` decides what follows.
 // - One command, one reply: `play` at the end starts over with a seek of its own, answered by its `state` alone.
-// - `wait` and `expect` make a session a test: failed checks are reported and make the exit status 1.
+// - `wait` and `expect` make a session a test: failed checks are reported and make the exit status 1. A failed
+//   `expect frame.*` keeps a PNG of the frame on screen when the options name where (`vpk test`).
+// - `snapshot` names its file as written (resolved like `open`'s paths), or `<media name>-<position>.png`.
 // - `open` and `close` ask the router for a fresh playback manager (or none): the session goes on.
 //
-// This file holds the session's state, the commands' order and running, open/close and leaving;
-// `+Checks` holds `wait` and `expect`, `+ManagerDelegate` what the engine reports. It stays one
-// piece past 400 lines because the queue, the outstanding operations and the phase are read by
-// every command's rule: split further, each part would need all of them.
+// This file holds the session's state, the commands' order and running, open/close and leaving; `+Checks` holds
+// `wait` and `expect`, `+Pictures` `snapshot` and the pictures of failed frame checks, `+ManagerDelegate` what the
+// engine reports. It stays one piece past 400 lines because the queue, the outstanding operations and the phase are
+// read by every command's rule: split further, each part would need all of them.
 
 @MainActor
 public final class PlaybackInteractor: PlaybackInteractorInput {
@@ -260,6 +262,8 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
       presenter?.presentInfo(info, commandID: id)
     case .frame:
       reportFrame(id: id, info: info, source: numbered.source)
+    case .snapshot(let path):
+      writeSnapshot(to: path, id: id, info: info, source: numbered.source)
     case .help, .quit, .open, .close, .status, .wait, .expect:
       break
     }

@@ -274,6 +274,18 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
     display(event)
   }
 
+  public func presentSnapshot(_ picture: FramePicture, commandID: Int) {
+    var event = builder("snapshot", commandID)
+    event.string("path", picture.path)
+    event.integer("width", picture.frame.width)
+    event.integer("height", picture.frame.height)
+    event.string("format", picture.pixelFormat)
+    event.integer("pts", Int(picture.frame.pts))
+    event.time("time", picture.frame.time)
+    event.string("md5", picture.frame.md5)
+    display(event)
+  }
+
   public func presentHelp(commandID: Int) {
     var event = builder("help", commandID)
     event.string("commands", CommandVerbs.names.joined(separator: " "))

@@ -11,7 +11,7 @@ public final class JSONLinesView: PlaybackView {
   public static let protocolVersion = 2
   /// What this vpk understands beyond protocol 1, announced in `hello`.
   public static let capabilities = [
-    "json-commands", "client-ids", "virtual-clock", "wait", "expect", "step", "rate", "open-close", "loop",
+    "json-commands", "client-ids", "virtual-clock", "wait", "expect", "step", "rate", "open-close", "loop", "snapshot",
   ]
 
   private let output: any TextOutput
