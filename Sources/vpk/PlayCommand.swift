@@ -8,7 +8,7 @@ struct PlayCommand: AsyncParsableCommand {
     commandName: "play",
     abstract: "Play a media file, steered by commands on standard input.",
     discussion: """
-      Commands run in order, each with an id (its ordinal: 1, 2, 3 …) that
+      Commands run in order, each with an id (its ordinal: 1, 2, 3 and so on) that
       the events it causes carry. A command sent before the file is ready
       waits for it. A query (status, info, frame) waits for earlier seeks to
       land. When standard input ends, playback goes on to the end (or stops at

@@ -17,7 +17,7 @@ struct OutputOptions: ParsableArguments {
 struct AccessOptions: ParsableArguments {
   @Flag(
     name: .customLong("allow-network"),
-    help: "Allow network URLs (http, https, rtmp, rtp …) and stream descriptions (sdp, rtsp).")
+    help: "Allow network URLs (http, https, rtmp, rtp and others) and stream descriptions (sdp, rtsp).")
   var allowNetwork = false
 
   @Flag(
