@@ -1,6 +1,7 @@
-// PlaybackEngine+Seeking: seeks, exact and to a keyframe. An exact seek goes to the keyframe at or before the target
-// and decodes forward, skipping frames nothing references; within the frames' own GOP it decodes on from where the
-// decoder is instead. A newer seek or a shutdown, looked for in the mailbox between frames, ends a running seek.
+// PlaybackEngine+Seeking: seeks, exact and to a keyframe. An exact seek shows the frame from the frame cache when it
+// holds it; else it goes to the keyframe at or before the target and decodes forward, skipping frames nothing
+// references; within the frames' own GOP it decodes on from where the decoder is instead. A newer seek or a shutdown,
+// looked for in the mailbox between frames, ends a running seek.
 
 import Foundation
 import VideoPlaybackKit
@@ -12,9 +13,17 @@ extension PlaybackEngine {
     catchUp()
     let request = pending.request
     let target = request.target.seconds
-    let outcome =
-      request.mode == .exact && canDecodeOn(to: target)
-      ? decodeOnFromHere(to: target, for: request) : seekBack(to: target, for: request)
+    let outcome: DecodeOnOutcome
+    if request.mode == .exact, let cached = cachedFrame(forSeekTo: target) {
+      resetForNewPosition()
+      decoderDetached = true
+      outcome = .reached(cached)
+    } else {
+      outcome = withCacheFocus(at: target) {
+        request.mode == .exact && canDecodeOn(to: target)
+          ? decodeOnFromHere(to: target, for: request) : seekBack(to: target, for: request)
+      }
+    }
     guard case .reached(let shown) = outcome else { return }
     source.discardNonReferenceBefore = nil
 
@@ -42,6 +51,7 @@ extension PlaybackEngine {
   /// a seek back to the keyframe would. Frames already decoded ahead up to the target are taken as they are.
   private func decodeOnFromHere(to target: Double, for request: SeekRequest) -> DecodeOnOutcome {
     withLock { lateness.removeAll() }
+    decoderDetached = false  // the decoder follows the frames held (`canDecodeOn`)
     var shown: DecodedFrame?
     while let head = ahead.first, head.frame.time <= target + TimeTolerance.frameTime {
       shown = head.frame
@@ -70,6 +80,7 @@ extension PlaybackEngine {
   /// Clears what was decoded ahead and the loop bookkeeping: playback continues from a new point.
   func resetForNewPosition() {
     ahead.removeAll()
+    decoderDetached = false
     sourceEnded = false
     atEnd = false
     decodeOffset = 0
@@ -102,7 +113,7 @@ extension PlaybackEngine {
       }
       source.discardNonReferenceBefore = discardBefore
       var first: DecodedFrame?
-      switch source.next() {
+      switch readFrame() {
       case .frame(let frame):
         first = frame
         sourceEnded = false
@@ -141,7 +152,7 @@ extension PlaybackEngine {
           return .interrupted
         }
       }
-      switch source.next() {
+      switch readFrame() {
       case .frame(let frame):
         if frame.time <= target + TimeTolerance.frameTime {
           shown = frame

@@ -31,11 +31,15 @@ public struct PlaybackOptions: Sendable, Equatable {
   public var progressInterval: Double?
   public var endAction: EndAction
   public var seekMode: SeekMode
+  /// Bytes of decoded frames the engine may keep for seeks and backward steps (0: none).
+  public var frameCacheBytes: Int
 
   public init(
     autoplay: Bool = true, start: TimeSpec? = nil, clock: ClockKind = .wall, progressInterval: Double? = 1,
-    endAction: EndAction = .exit, seekMode: SeekMode = .exact
+    endAction: EndAction = .exit, seekMode: SeekMode = .exact,
+    frameCacheBytes: Int = PlaybackConfiguration.defaultFrameCacheBytes
   ) {
+    self.frameCacheBytes = frameCacheBytes
     self.autoplay = autoplay
     self.start = start
     self.clock = clock
