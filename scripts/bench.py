@@ -737,9 +737,14 @@ class Bench:
                         first_off.append(times[0])
                         off += times[1:]
                         continue
-                    first_cached.append(times[0])
+                    first_cached.append(max(times))  # the step that decoded from the keyframe
                     cached += times[1:]
                     step_counts = [step_counts[0] + counts[0], step_counts[1] + counts[1]]
+                finally:
+                    session.close()
+                # The drag in a session of its own: only the scrub to its start has decoded before it.
+                session = self.back_session(path)
+                try:
                     session.scrub(start)
                     hits, misses = self.cache_counts(session)
                     for target in drag:
@@ -758,10 +763,11 @@ class Bench:
                          peer_name="mpv frame-back-step", ratio=median(cached) / median(mpv_steps),
                          note=f"{rate(step_counts)} over steps 1..20; cache off: {median(off):.1f} ms",
                          samples={"vpk": cached, "mpv": mpv_steps, "vpk_cache_off": off})
-        self.results.add("first back-step", clip, median(first_cached), "ms", "<=", 1.1, peer=median(first_off),
-                         peer_name="vpk --frame-cache 0", ratio=median(first_cached) / median(first_off),
-                         note="no slower than without the cache (1.1: the noise of single samples)",
-                         samples={"vpk": first_cached, "vpk_cache_off": first_off})
+        self.results.add("first back-step (the one that decodes)", clip, median(first_cached), "ms", "<=", 1.1,
+                         peer=median(first_off + off), peer_name="vpk --frame-cache 0, every step",
+                         ratio=median(first_cached) / median(first_off + off),
+                         note="the slowest of each run's 20 steps, against today's steps (1.1: load noise)",
+                         samples={"vpk": first_cached, "vpk_cache_off": first_off + off})
         self.results.add("backward exact scrub drag (median)", clip, median(drag_ours), "ms", "<=", 0.3,
                          peer=median(drag_theirs), peer_name="mpv exact seek",
                          ratio=median(drag_ours) / median(drag_theirs), note=rate(drag_counts),

@@ -65,13 +65,18 @@ extension PlaybackEngine {
     return .reached(shown ?? withLock { current })
   }
 
-  /// A seek back to the keyframe at or before the target, from which an exact seek decodes on to it.
+  /// A seek back to the keyframe at or before the target, from which an exact seek decodes on to it. An exact seek
+  /// backward, with the frame cache on, decodes every frame on the way instead of skipping those nothing references:
+  /// a slider dragged left asks for them next, and the cache then holds them.
   private func seekBack(to target: Double, for request: SeekRequest) -> DecodeOnOutcome {
+    let backward = frameCache.isEnabled && target < (withLock { current?.time } ?? 0)
+    let discarding = request.mode == .exact && !backward
     resetForNewPosition()
     let first = seekToKeyframe(
-      before: target, discardBefore: request.mode == .exact ? target : nil, keyframeOnly: request.mode == .keyframe)
+      before: target, discardBefore: discarding ? target : nil, keyframeOnly: request.mode == .keyframe)
     if request.mode == .exact, let firstFrame = first, firstFrame.time <= target {
-      guard case .reached(let frame) = decodeOn(to: target, for: request) else { return .interrupted }
+      let reached = decodeOn(to: target, for: request, discarding: discarding)
+      guard case .reached(let frame) = reached else { return .interrupted }
       return .reached(frame ?? first)
     }
     return .reached(first)
@@ -134,11 +139,11 @@ extension PlaybackEngine {
   }
 
   /// Decodes forward to the frame whose display interval contains `target`, skipping the frames before it that
-  /// nothing references. The first frame after it goes to the frames ahead. For a seek (`request`), a newer seek or
+  /// nothing references (unless not `discarding`). The first frame after it goes to the frames ahead. For a seek (`request`), a newer seek or
   /// a shutdown in the mailbox ends it between frames; a backward step's run to its frame (nil) is not interrupted.
-  func decodeOn(to target: Double, for request: SeekRequest?) -> DecodeOnOutcome {
+  func decodeOn(to target: Double, for request: SeekRequest?, discarding: Bool = true) -> DecodeOnOutcome {
     guard let source else { return .interrupted }
-    source.discardNonReferenceBefore = target
+    source.discardNonReferenceBefore = discarding ? target : nil
     defer { source.discardNonReferenceBefore = nil }
     var shown: DecodedFrame?
     while true {

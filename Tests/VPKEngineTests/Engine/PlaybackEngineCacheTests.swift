@@ -115,6 +115,29 @@ import VideoPlaybackKit
     #expect(opened.manager.snapshot().framesDecoded == afterFirst.framesDecoded)
   }
 
+  @Test func aSliderDraggedLeftDecodesOnceThenShowsFFmpegsFramesFromTheCache() async throws {
+    // Given the one 250-frame GOP of a clip, landed at 8 s
+    let url = try TestMedia.url(for: .h264BFrames)
+    let reference = try await Task.detached { try FrameMD5.entries(of: url, streamTimeBase: true) }.value
+    var opened = try await OpenedManager(url, clock: .virtual, progress: nil)
+    defer { opened.manager.shutdown() }
+    _ = try await opened.seek(to: 8.0)
+    // When scrubbing exactly to targets 0.2 s apart moving left
+    _ = try await opened.seek(to: 7.8)
+    let afterFirst = opened.manager.snapshot()
+    let targets = (0..<14).map { 7.6 - 0.2 * Double($0) }
+    for target in targets {
+      let result = try await opened.seek(to: target)
+      // Then each lands on ffmpeg's frame there
+      #expect(result.position.seconds == target)
+      #expect(opened.manager.currentFrame()?.md5 == reference.entry(containing: target).hash, "at \(target)")
+    }
+    // And only the first one decoded: it decoded every frame from the keyframe, and the cache held them
+    let afterAll = opened.manager.snapshot()
+    #expect(afterAll.framesDecoded == afterFirst.framesDecoded)
+    #expect(afterAll.frameCache.hits - afterFirst.frameCache.hits == targets.count)
+  }
+
   @Test func playingOnFromAFrameOfTheCacheMovesTheDecoderBackAndShowsFFmpegsFrames() async throws {
     // Given a clip stepped back into its GOP, then scrubbed to a frame held in the cache
     let url = try TestMedia.url(for: .h264OpenGOP)
