@@ -66,11 +66,11 @@ extension PlaybackEngine {
   }
 
   /// A seek back to the keyframe at or before the target, from which an exact seek decodes on to it. An exact seek
-  /// backward, with the frame cache on, decodes every frame on the way instead of skipping those nothing references:
-  /// a slider dragged left asks for them next, and the cache then holds them.
+  /// backward within the GOP on screen, with the frame cache on, decodes every frame on the way instead of skipping
+  /// those nothing references: a slider dragged left asks for them next, and the cache then holds them. A jump to
+  /// another GOP skips them as before.
   private func seekBack(to target: Double, for request: SeekRequest) -> DecodeOnOutcome {
-    let backward = frameCache.isEnabled && target < (withLock { current?.time } ?? 0)
-    let discarding = request.mode == .exact && !backward
+    let discarding = request.mode == .exact && !isBackwardInGOPOnScreen(target)
     resetForNewPosition()
     let first = seekToKeyframe(
       before: target, discardBefore: discarding ? target : nil, keyframeOnly: request.mode == .keyframe)
@@ -199,6 +199,15 @@ extension PlaybackEngine {
     // Playback that was running (or stopped at the end) runs on from the new position.
     if playing { withLock { clock.start(at: now()) } }
     progressMarks.moveNext(after: position)
+  }
+
+  /// Whether `target` is before the frame on screen, after the same keyframe (by the container's index), with the
+  /// frame cache on.
+  private func isBackwardInGOPOnScreen(_ target: Double) -> Bool {
+    guard frameCache.isEnabled, let source, let onScreen = withLock({ current }), target < onScreen.time,
+      let keyframe = source.keyframeTime(atOrBefore: target)
+    else { return false }
+    return source.keyframeTime(atOrBefore: onScreen.time) == keyframe
   }
 
   /// Whether a shutdown waits in the mailbox (it stays there for the play loop).
