@@ -13,11 +13,19 @@ extension PlaybackEngine {
   func readFrame(caching: Bool = true) -> DecodeOutcome {
     guard let source else { return .endOfStream }
     let outcome = source.next()
-    if caching, frameCache.isEnabled, case .frame(let frame) = outcome {
+    if caching, frameCache.isEnabled, case .frame(let frame) = outcome, !isInDiscardedStretch(frame, of: source) {
       let focus = cacheFocus ?? withLock { current?.time } ?? frame.time
       frameCache.insert(frame, generation: source.decoderGeneration, focus: focus)
     }
     return outcome
+  }
+
+  /// Whether `frame` comes from the stretch of an exact seek's run where the frames nothing references are skipped
+  /// (the source's own rule, before the target): the frames there have gaps between them, so no step or seek could
+  /// use them, and holding them would only keep the decoder from reusing their buffers (exact seeks then slow down).
+  private func isInDiscardedStretch(_ frame: DecodedFrame, of source: MediaSource) -> Bool {
+    guard let before = source.discardNonReferenceBefore else { return false }
+    return frame.time + 2 * frame.duration <= before
   }
 
   /// Empties the cache if the decoder changed, or reported an error, since its frames were decoded.
