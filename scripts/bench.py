@@ -447,7 +447,9 @@ class Bench:
 
     def scrubs(self, clip):
         path = self.media[clip]
-        session = VPK(self.vpk, path, "--paused", "--progress", "off")
+        # Without the frame cache: the targets repeat in each round, and the cache would answer the repeats without
+        # decoding. These figures measure decoding; the backsteps figure measures the cache.
+        session = VPK(self.vpk, path, "--paused", "--progress", "off", "--frame-cache", "0")
         session.expect("ready", timeout=60)
         mpv = MPV(path, self.socket_dir)
         try:
@@ -667,6 +669,112 @@ class Bench:
 
     # long run -----------------------------------------------------------------------------------------------
 
+    # backward steps and scrubs: the frame cache --------------------------------------------------------------
+
+    def back_session(self, path, *options):
+        session = VPK(self.vpk, path, "--paused", "--progress", "off", *options)
+        session.expect("ready", timeout=60)
+        return session
+
+    @staticmethod
+    def cache_counts(session):
+        command_id, _ = session.send("status")
+        _, status, _ = session.expect("status", command_id)
+        return status.get("cache_hits", 0), status.get("cache_misses", 0)
+
+    @staticmethod
+    def vpk_back_steps(session, start, count=20):
+        """Exact scrub to `start`, then `count` × `step -1`, each timed from the write to the `stepped` line."""
+        session.scrub(start)
+        hits, misses = Bench.cache_counts(session)
+        times = []
+        for _ in range(count):
+            time.sleep(0.02)
+            command_id, written = session.send("step -1")
+            arrival, _, _ = session.expect("stepped", command_id)
+            times.append((arrival - written) / 1e6)
+        after = Bench.cache_counts(session)
+        return times, (after[0] - hits, after[1] - misses)
+
+    @staticmethod
+    def mpv_back_steps(mpv, start, count=20):
+        mpv.seek(start, "absolute+exact")
+        times = []
+        for _ in range(count):
+            time.sleep(0.02)
+            written = mpv.command("frame-back-step")
+            arrival, _, _ = mpv.expect_event("playback-restart")
+            times.append((arrival - written) / 1e6)
+        return times
+
+    def back_steps(self, clip):
+        """The frame cache's issue figures: 20 `step -1` from mid-GOP against mpv's `frame-back-step` (steps 2..20),
+        the first step against a session with the cache off (today's engine), and a backward exact scrub drag
+        (targets 0.2 s apart moving left through the GOP) against mpv's exact seeks."""
+        path = self.media[clip]
+        start = 37.3 if self.durations[clip] > 40 else self.durations[clip] / 2
+        drag = [round(start - 0.2 * k, 3) for k in range(1, 16)]
+        cached, off, mpv_steps, first_cached, first_off = [], [], [], [], []
+        step_counts = [0, 0]
+        drag_ours, drag_theirs, drag_counts = [], [], [0, 0]
+        for rep in range(self.reps(3, 1)):
+            order = ["cached", "off", "mpv"]
+            order = order[rep % 3:] + order[:rep % 3]
+            for name in order:
+                if name == "mpv":
+                    mpv = MPV(path, self.socket_dir)
+                    try:
+                        mpv_steps += self.mpv_back_steps(mpv, start)[1:]
+                        mpv.seek(start, "absolute+exact")
+                        for target in drag:
+                            time.sleep(0.02)
+                            drag_theirs.append(mpv.seek(target, "absolute+exact"))
+                    finally:
+                        mpv.close()
+                    continue
+                session = self.back_session(path, *(["--frame-cache", "0"] if name == "off" else []))
+                try:
+                    times, counts = self.vpk_back_steps(session, start)
+                    if name == "off":
+                        first_off.append(times[0])
+                        off += times[1:]
+                        continue
+                    first_cached.append(max(times))  # the step that decoded from the keyframe
+                    cached += times[1:]
+                    step_counts = [step_counts[0] + counts[0], step_counts[1] + counts[1]]
+                finally:
+                    session.close()
+                # The drag in a session of its own: only the scrub to its start has decoded before it.
+                session = self.back_session(path)
+                try:
+                    session.scrub(start)
+                    hits, misses = self.cache_counts(session)
+                    for target in drag:
+                        time.sleep(0.02)
+                        drag_ours.append(session.scrub(target)[0])
+                    after = self.cache_counts(session)
+                    drag_counts = [drag_counts[0] + after[0] - hits, drag_counts[1] + after[1] - misses]
+                finally:
+                    session.close()
+
+        def rate(counts):
+            total = counts[0] + counts[1]
+            return f"cache hit rate {counts[0]}/{total}" if total else "no cache lookups"
+
+        self.results.add("back-steps 2..20 (median)", clip, median(cached), "ms", "<=", 0.1, peer=median(mpv_steps),
+                         peer_name="mpv frame-back-step", ratio=median(cached) / median(mpv_steps),
+                         note=f"{rate(step_counts)} over steps 1..20; cache off: {median(off):.1f} ms",
+                         samples={"vpk": cached, "mpv": mpv_steps, "vpk_cache_off": off})
+        self.results.add("first back-step (the one that decodes)", clip, median(first_cached), "ms", "<=", 1.1,
+                         peer=median(first_off + off), peer_name="vpk --frame-cache 0, every step",
+                         ratio=median(first_cached) / median(first_off + off),
+                         note="the slowest of each run's 20 steps, against today's steps (1.1: load noise)",
+                         samples={"vpk": first_cached, "vpk_cache_off": first_off + off})
+        self.results.add("backward exact scrub drag (median)", clip, median(drag_ours), "ms", "<=", 0.3,
+                         peer=median(drag_theirs), peer_name="mpv exact seek",
+                         ratio=median(drag_ours) / median(drag_theirs), note=rate(drag_counts),
+                         samples={"vpk": drag_ours, "mpv": drag_theirs})
+
     def long_run(self, clip):
         count = self.options.long_scrubs or self.reps(2000, 300)
         duration = self.durations[clip]
@@ -696,7 +804,7 @@ class Bench:
 
 # --------------------------------------------------------------------------------------------------------------
 
-FIGURES = ["throughput", "scrubs", "ready", "paused", "playing", "longrun"]
+FIGURES = ["throughput", "scrubs", "ready", "paused", "playing", "longrun", "backsteps"]
 
 
 def machine():
@@ -759,6 +867,8 @@ def main():
                 bench.scrubs(clip)
             if "playing" in figures:
                 bench.playing(clip)
+            if "backsteps" in figures:
+                bench.back_steps(clip)
         if "paused" in figures:
             bench.paused(clips)
         if "longrun" in figures:
@@ -792,7 +902,8 @@ def main():
 def FIGURE_ORDER(figure):
     order = ["decode throughput vs ffmpeg", "decode throughput vs mpv", "exact scrub", "keyframe scrub", "forward exact scrub",
              "scrub burst",
-             "ready", "paused", "playing", "pacing drift", "pacing p99", "memory", "long run"]
+             "ready", "paused", "playing", "pacing drift", "pacing p99", "memory", "long run", "back-steps",
+             "first back-step", "backward exact scrub"]
     for index, prefix in enumerate(order):
         if figure.startswith(prefix):
             return index

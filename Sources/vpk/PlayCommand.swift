@@ -54,10 +54,12 @@ struct PlayCommand: AsyncParsableCommand {
 
   @OptionGroup var output: OutputOptions
   @OptionGroup var access: AccessOptions
+  @OptionGroup var cache: FrameCacheOptions
 
   func validate() throws {
     _ = try startTime()
     _ = try ProgressOption.interval(progress)
+    _ = try cache.bytes
     if file == nil && !idle { throw ValidationError("give a media file to play, or --idle to start with none") }
     if file != nil && idle { throw ValidationError("--idle starts with nothing loaded; leave out the file or --idle") }
   }
@@ -73,7 +75,7 @@ struct PlayCommand: AsyncParsableCommand {
   func run() async throws {
     let options = PlaybackOptions(
       autoplay: !paused, start: try startTime(), clock: clock, progressInterval: try ProgressOption.interval(progress),
-      endAction: atEnd, seekMode: seek)
+      endAction: atEnd, seekMode: seek, frameCacheBytes: try cache.bytes)
     let code = await runSession(
       file: file, options: options, output: output, access: access.mediaAccess, scriptedInput: nil)
     throw ExitCode(code)

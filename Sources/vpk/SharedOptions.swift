@@ -1,6 +1,7 @@
 // Options more than one subcommand takes, and the parsing they share.
 
 import ArgumentParser
+import Foundation
 import VPKEngine
 import VideoPlaybackKit
 
@@ -26,6 +27,40 @@ struct AccessOptions: ParsableArguments {
   var allowPlaylists = false
 
   var mediaAccess: MediaAccess { MediaAccess(allowsNetwork: allowNetwork, allowsPlaylists: allowPlaylists) }
+}
+
+/// `--frame-cache SIZE`: the bytes of decoded frames the engine keeps for seeks and backward steps.
+struct FrameCacheOptions: ParsableArguments {
+  // Unconditional, as --progress: `--frame-cache -1` is a value to refuse with the option's own message.
+  @Option(
+    name: .customLong("frame-cache"), parsing: .unconditional,
+    help:
+      "Bytes of decoded frames kept for seeks and backward steps, with K, M or G (1024s): 256M (default), 1G; 0: off."
+  )
+  var frameCache: String = "256M"
+
+  /// The largest size taken: far more than any machine this runs on has.
+  static let maximum = 1 << 40
+
+  /// The size in bytes, or a message that says what to write.
+  var bytes: Int {
+    get throws {
+      let usage = "--frame-cache takes a size such as 256M, 1G, 64M or 0 (off): a number of bytes with K, M or G"
+      var text = frameCache.uppercased()
+      if text.hasSuffix("IB") { text.removeLast(2) } else if text.hasSuffix("B") { text.removeLast() }
+      var scale = 1.0
+      if let unit = text.last, let power = ["K": 1.0, "M": 2.0, "G": 3.0][String(unit)] {
+        scale = pow(1024, power)
+        text.removeLast()
+      }
+      guard let number = Double(text), number.isFinite, number >= 0, text.first?.isNumber == true else {
+        throw ValidationError(usage)
+      }
+      let bytes = number * scale
+      guard bytes <= Double(Self.maximum) else { throw ValidationError("--frame-cache is at most 1T; \(usage)") }
+      return Int(bytes)
+    }
+  }
 }
 
 /// `--progress <seconds>|off`, read the same way by every subcommand that takes it.

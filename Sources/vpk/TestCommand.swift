@@ -112,12 +112,14 @@ struct TestCommand: AsyncParsableCommand {
   var verbose = false
 
   @OptionGroup var access: AccessOptions
+  @OptionGroup var cache: FrameCacheOptions
 
   func validate() throws {
     guard !scripts.isEmpty else { throw ValidationError("name at least one script") }
     if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs takes a number from 1 to 256") }
     guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout takes a number of seconds above 0") }
     _ = try ProgressOption.interval(progress)
+    _ = try cache.bytes
     _ = try selectedShard()
   }
 
@@ -140,7 +142,7 @@ struct TestCommand: AsyncParsableCommand {
     signal(SIGPIPE, SIG_IGN)
     let options = PlaybackOptions(
       autoplay: true, clock: clock, progressInterval: try ProgressOption.interval(progress),
-      endAction: atEnd, seekMode: seek)
+      endAction: atEnd, seekMode: seek, frameCacheBytes: try cache.bytes)
     let verbose = self.verbose
     let mediaAccess = access.mediaAccess
     let runner = PlaybackTestRunner(

@@ -95,14 +95,15 @@ struct OpenedManager {
 
   init(
     _ url: URL, clock: ClockKind = .free, progress: Double? = 1, loops: Bool = false, startsPlaying: Bool = false,
-    realtimeLoadLimit: Double? = nil
+    realtimeLoadLimit: Double? = nil, frameCacheBytes: Int = PlaybackConfiguration.defaultFrameCacheBytes
   ) async throws {
     manager.delegate = spy
     if let realtimeLoadLimit { manager.realtimeLoadLimit = realtimeLoadLimit }
     manager.prepare(
       path: url.path,
       configuration: PlaybackConfiguration(
-        clock: clock, progressInterval: progress, loops: loops, startsPlaying: startsPlaying))
+        clock: clock, progressInterval: progress, loops: loops, startsPlaying: startsPlaying,
+        frameCacheBytes: frameCacheBytes))
     try await spy.wait("ready or failure") { [spy] in spy.info != nil || spy.openError != nil }
   }
 

@@ -377,16 +377,17 @@ struct PlaybackPresenterEventTests {
     // Then the rate has up to three decimals and the counters are integers
     #expect(
       harness.view.texts == [
-        "status #7 state=paused position=30.000 duration=60.000 rate=1 frames_decoded=123 decode_errors=0 loops=0",
-        "status #8 state=playing position=30.000 duration=60.000 rate=1.25 frames_decoded=9 decode_errors=2 loops=0",
-        "status #9 state=idle position=0.000 rate=0.333 frames_decoded=0 decode_errors=0 loops=0",
+        "status #7 state=paused position=30.000 duration=60.000 rate=1 frames_decoded=123 decode_errors=0 loops=0 cache_frames=0 cache_bytes=0 cache_hits=0 cache_misses=0",
+        "status #8 state=playing position=30.000 duration=60.000 rate=1.25 frames_decoded=9 decode_errors=2 loops=0 cache_frames=0 cache_bytes=0 cache_hits=0 cache_misses=0",
+        "status #9 state=idle position=0.000 rate=0.333 frames_decoded=0 decode_errors=0 loops=0 cache_frames=0 cache_bytes=0 cache_hits=0 cache_misses=0",
       ])
     #expect(
       harness.view.events[0].fields == [
         .init("state", .string("paused")), .init("position", .number(30)),
         .init("duration", .number(60)),
         .init("rate", .number(1)), .init("frames_decoded", .integer(123)),
-        .init("decode_errors", .integer(0)), .init("loops", .integer(0)),
+        .init("decode_errors", .integer(0)), .init("loops", .integer(0)), .init("cache_frames", .integer(0)),
+        .init("cache_bytes", .integer(0)), .init("cache_hits", .integer(0)), .init("cache_misses", .integer(0)),
       ])
   }
 
@@ -1103,7 +1104,7 @@ struct PlaybackPresenterNewEventTests {
     #expect(
       harness.view.texts == [
         "ended position=10.000 duration=10.000 loops=3",
-        "status #2 state=playing position=4.000 duration=60.000 rate=1 frames_decoded=123 decode_errors=0 loops=3 late_p99_ms=1.500",
+        "status #2 state=playing position=4.000 duration=60.000 rate=1 frames_decoded=123 decode_errors=0 loops=3 cache_frames=0 cache_bytes=0 cache_hits=0 cache_misses=0 late_p99_ms=1.500",
       ])
     #expect(harness.view.events[1].fields.last == .init("late_p99_ms", .number(1.5)))
   }

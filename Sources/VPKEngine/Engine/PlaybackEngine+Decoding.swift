@@ -5,9 +5,13 @@ import Foundation
 import VideoPlaybackKit
 
 extension PlaybackEngine {
-  /// Whether there is room for another frame ahead and the stream has more.
+  /// Whether there is room for another frame ahead and the stream has more. Landed from the frame cache and paused,
+  /// only what the cache holds: moving the decoder back waits until playing or a step needs it.
   var canDecodeMore: Bool {
-    !sourceEnded && ahead.count < (playing && clock.kind == .wall ? wallAheadLimit : Self.framesAhead)
+    guard !sourceEnded && ahead.count < (playing && clock.kind == .wall ? wallAheadLimit : Self.framesAhead) else {
+      return false
+    }
+    return !decoderDetached || playing || hasCachedSuccessor()
   }
 
   /// Decodes ahead to the limit: on the virtual clock, before anything is reported, so counters and
@@ -30,10 +34,15 @@ extension PlaybackEngine {
   /// Decodes the next frame onto the end of `ahead`; at the end of the stream, loops or marks the source ended.
   func decodeOne() {
     guard let source else { return }
+    if followFromCache() {
+      publishCounters()
+      return
+    }
     if let wanted = playbackThreading { source.wantedThreading = wanted }
     let measuring = playing && clock.kind == .wall && source.threading == .realtime
     let cpuBefore = measuring ? RealTimeLoad.threadCPUSeconds() : 0
-    switch source.next() {
+    // Playing keeps no frames in the cache: its memory, and the decoder's buffer reuse, stay as without one.
+    switch readFrame(caching: !playing) {
     case .frame(let frame):
       if measuring {
         realtimeLoad.record(
@@ -66,6 +75,8 @@ extension PlaybackEngine {
     framesDecoded = source.framesDecoded
     decodeErrors = source.decodeErrors
     decoderThreads = source.decoderThreadCount
+    frameCacheReading = FrameCacheReading(
+      frames: frameCache.count, bytes: frameCache.bytes, hits: frameCache.hits, misses: frameCache.misses)
     let now = self.now()
     condition.unlock()
     if errorReports.shouldReport(decodeErrors: source.decodeErrors, at: now) {

@@ -80,6 +80,7 @@ extension PlaybackEngine {
     // Nothing more is decoded until a seek: the decoder gives back what playing at full speed kept, before the end
     // is reported.
     source?.releaseDecoderMemory()
+    syncFrameCache()  // the frames of the decoder just replaced go too
     let position = lastFrameEnd - presentedOffset
     let end = duration > 0 ? min(max(position, 0), duration) : max(position, 0)
     let loopsNow = withLock {

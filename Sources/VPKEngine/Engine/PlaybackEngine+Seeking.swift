@@ -1,6 +1,7 @@
-// PlaybackEngine+Seeking: seeks, exact and to a keyframe. An exact seek goes to the keyframe at or before the target
-// and decodes forward, skipping frames nothing references; within the frames' own GOP it decodes on from where the
-// decoder is instead. A newer seek or a shutdown, looked for in the mailbox between frames, ends a running seek.
+// PlaybackEngine+Seeking: seeks, exact and to a keyframe. An exact seek shows the frame from the frame cache when it
+// holds it; else it goes to the keyframe at or before the target and decodes forward, skipping frames nothing
+// references; within the frames' own GOP it decodes on from where the decoder is instead. A newer seek or a shutdown,
+// looked for in the mailbox between frames, ends a running seek.
 
 import Foundation
 import VideoPlaybackKit
@@ -12,9 +13,17 @@ extension PlaybackEngine {
     catchUp()
     let request = pending.request
     let target = request.target.seconds
-    let outcome =
-      request.mode == .exact && canDecodeOn(to: target)
-      ? decodeOnFromHere(to: target, for: request) : seekBack(to: target, for: request)
+    let outcome: DecodeOnOutcome
+    if request.mode == .exact, let cached = cachedFrame(forSeekTo: target) {
+      resetForNewPosition()
+      decoderDetached = true
+      outcome = .reached(cached)
+    } else {
+      outcome = withCacheFocus(at: target) {
+        request.mode == .exact && canDecodeOn(to: target)
+          ? decodeOnFromHere(to: target, for: request) : seekBack(to: target, for: request)
+      }
+    }
     guard case .reached(let shown) = outcome else { return }
     source.discardNonReferenceBefore = nil
 
@@ -42,6 +51,7 @@ extension PlaybackEngine {
   /// a seek back to the keyframe would. Frames already decoded ahead up to the target are taken as they are.
   private func decodeOnFromHere(to target: Double, for request: SeekRequest) -> DecodeOnOutcome {
     withLock { lateness.removeAll() }
+    decoderDetached = false  // the decoder follows the frames held (`canDecodeOn`)
     var shown: DecodedFrame?
     while let head = ahead.first, head.frame.time <= target + TimeTolerance.frameTime {
       shown = head.frame
@@ -55,13 +65,18 @@ extension PlaybackEngine {
     return .reached(shown ?? withLock { current })
   }
 
-  /// A seek back to the keyframe at or before the target, from which an exact seek decodes on to it.
+  /// A seek back to the keyframe at or before the target, from which an exact seek decodes on to it. An exact seek
+  /// backward within the GOP on screen, with the frame cache on, decodes every frame on the way instead of skipping
+  /// those nothing references: a slider dragged left asks for them next, and the cache then holds them. A jump to
+  /// another GOP skips them as before.
   private func seekBack(to target: Double, for request: SeekRequest) -> DecodeOnOutcome {
+    let discarding = request.mode == .exact && !isBackwardInGOPOnScreen(target)
     resetForNewPosition()
     let first = seekToKeyframe(
-      before: target, discardBefore: request.mode == .exact ? target : nil, keyframeOnly: request.mode == .keyframe)
+      before: target, discardBefore: discarding ? target : nil, keyframeOnly: request.mode == .keyframe)
     if request.mode == .exact, let firstFrame = first, firstFrame.time <= target {
-      guard case .reached(let frame) = decodeOn(to: target, for: request) else { return .interrupted }
+      let reached = decodeOn(to: target, for: request, discarding: discarding)
+      guard case .reached(let frame) = reached else { return .interrupted }
       return .reached(frame ?? first)
     }
     return .reached(first)
@@ -70,6 +85,7 @@ extension PlaybackEngine {
   /// Clears what was decoded ahead and the loop bookkeeping: playback continues from a new point.
   func resetForNewPosition() {
     ahead.removeAll()
+    decoderDetached = false
     sourceEnded = false
     atEnd = false
     decodeOffset = 0
@@ -102,7 +118,7 @@ extension PlaybackEngine {
       }
       source.discardNonReferenceBefore = discardBefore
       var first: DecodedFrame?
-      switch source.next() {
+      switch readFrame() {
       case .frame(let frame):
         first = frame
         sourceEnded = false
@@ -123,11 +139,11 @@ extension PlaybackEngine {
   }
 
   /// Decodes forward to the frame whose display interval contains `target`, skipping the frames before it that
-  /// nothing references. The first frame after it goes to the frames ahead. For a seek (`request`), a newer seek or
+  /// nothing references (unless not `discarding`). The first frame after it goes to the frames ahead. For a seek (`request`), a newer seek or
   /// a shutdown in the mailbox ends it between frames; a backward step's run to its frame (nil) is not interrupted.
-  func decodeOn(to target: Double, for request: SeekRequest?) -> DecodeOnOutcome {
+  func decodeOn(to target: Double, for request: SeekRequest?, discarding: Bool = true) -> DecodeOnOutcome {
     guard let source else { return .interrupted }
-    source.discardNonReferenceBefore = target
+    source.discardNonReferenceBefore = discarding ? target : nil
     defer { source.discardNonReferenceBefore = nil }
     var shown: DecodedFrame?
     while true {
@@ -141,7 +157,7 @@ extension PlaybackEngine {
           return .interrupted
         }
       }
-      switch source.next() {
+      switch readFrame() {
       case .frame(let frame):
         if frame.time <= target + TimeTolerance.frameTime {
           shown = frame
@@ -183,6 +199,15 @@ extension PlaybackEngine {
     // Playback that was running (or stopped at the end) runs on from the new position.
     if playing { withLock { clock.start(at: now()) } }
     progressMarks.moveNext(after: position)
+  }
+
+  /// Whether `target` is before the frame on screen, after the same keyframe (by the container's index), with the
+  /// frame cache on.
+  private func isBackwardInGOPOnScreen(_ target: Double) -> Bool {
+    guard frameCache.isEnabled, let source, let onScreen = withLock({ current }), target < onScreen.time,
+      let keyframe = source.keyframeTime(atOrBefore: target)
+    else { return false }
+    return source.keyframeTime(atOrBefore: onScreen.time) == keyframe
   }
 
   /// Whether a shutdown waits in the mailbox (it stays there for the play loop).

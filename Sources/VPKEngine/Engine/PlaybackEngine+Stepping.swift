@@ -1,5 +1,7 @@
 // PlaybackEngine+Stepping: frame steps. A step pauses playback and moves frame by frame: forward through the
-// frames decoded ahead, backward by seeking to a keyframe far enough back and decoding forward.
+// frames decoded ahead, backward through the frames the frame cache holds before the one on screen, and from the
+// first one it does not hold by seeking to a keyframe far enough back and decoding forward (the frames passed on
+// the way go to the cache, so the next steps back find theirs there).
 
 import VideoPlaybackKit
 
@@ -43,26 +45,43 @@ extension PlaybackEngine {
     return moved
   }
 
-  /// Shows the `count`th frame before the one on screen (or the first one). It seeks to a keyframe
-  /// far enough back and decodes forward, keeping the last frames before the current one; a step
-  /// longer than that lands on the frame it found with an exact seek. Nil on shutdown.
+  /// Shows the `count`th frame before the one on screen (or the first one). The frames the cache holds before it
+  /// count first; from the earliest of them it seeks to a keyframe far enough back and decodes forward, keeping the
+  /// last frames before it; a step longer than that lands on the frame it found from the cache, or with an exact
+  /// seek. Nil on shutdown.
   func stepBackward(_ count: Int) -> Int? {
     guard let source, let currentFrame = withLock({ current }) else { return 0 }
-    guard let found = framesBefore(currentFrame, count: count, in: source) else { return nil }
+    let chain = cachedFrames(before: currentFrame, count: count)
+    if frameCache.isEnabled {
+      let reachedStart = (chain.last ?? currentFrame).pts == firstFramePTS
+      if chain.count == count || reachedStart {
+        frameCache.recordHit()
+        let target = chain.last ?? currentFrame
+        landFromCache(on: target, at: max(target.time, 0))
+        return -chain.count
+      }
+      frameCache.recordMiss()
+    }
+    let from = chain.last ?? currentFrame
+    let decoded = withCacheFocus(at: from.time) { framesBefore(from, count: count - chain.count, in: source) }
+    guard let found = decoded else { return nil }
     guard let targetTime = found.times.first else {
-      // Already on the first frame: it stays on screen, and playback goes on after it.
+      // `from` is the first frame: it is shown, and playback goes on after it.
       resetForNewPosition()
-      let again = found.after.first ?? currentFrame
+      let again = found.after.first ?? from
       ahead = found.after.dropFirst().map { scheduled($0, offset: 0) }
       land(on: again, at: max(again.time, 0))
-      return 0
+      return -chain.count
     }
-    let moved = found.times.count
+    let moved = chain.count + found.times.count
     resetForNewPosition()
     if let index = found.kept.firstIndex(where: { abs($0.time - targetTime) < TimeTolerance.sameInstant }) {
       let target = found.kept[index]
       ahead = (found.kept[(index + 1)...] + found.after).map { scheduled($0, offset: 0) }
       land(on: target, at: max(target.time, 0))
+    } else if let cached = frameCache.frame(containing: targetTime, tolerance: TimeTolerance.frameTime) {
+      decoderDetached = true
+      land(on: cached, at: max(cached.time, 0))
     } else {
       // Too far back to have kept it: land on it as an exact seek would.
       let first = seekToKeyframe(before: targetTime, discardBefore: targetTime)
@@ -103,7 +122,7 @@ extension PlaybackEngine {
           after.append(frame)
           break
         }
-        guard case .frame(let next) = source.next() else {
+        guard case .frame(let next) = readFrame() else {
           sourceEnded = true
           break
         }

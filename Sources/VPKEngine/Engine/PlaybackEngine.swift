@@ -87,6 +87,8 @@ final class PlaybackEngine: @unchecked Sendable {
   var wakeups = 0
   /// The decoder's threads: a diagnostic for tests of real-time decoding.
   var decoderThreads = 0
+  /// `frameCache`'s figures as last published to other threads.
+  var frameCacheReading = FrameCacheReading()
 
   // MARK: - The engine thread's own
 
@@ -117,6 +119,16 @@ final class PlaybackEngine: @unchecked Sendable {
   var wallAheadLimit = PlaybackEngine.framesAhead
   /// Whether one decoder thread keeps up while playing on the wall clock.
   var realtimeLoad: RealTimeLoad
+  /// Decoded frames kept for seeks and backward steps (see FrameCache and +Caching).
+  var frameCache: FrameCache<DecodedFrame>
+  /// A seek or step landed on a frame from the cache and the decoder was left where it was: its next frame does not
+  /// follow the newest frame held (see `followFromCache`).
+  var decoderDetached = false
+  /// Where a seek or a backward step is heading while it decodes: the cache keeps what is near it (nil: the frame on
+  /// screen).
+  var cacheFocus: Double?
+  /// The first frame of the media, where backward steps stop.
+  var firstFramePTS: Int64?
 
   init(
     path: String, configuration: PlaybackConfiguration, access: MediaAccess = MediaAccess(),
@@ -129,6 +141,7 @@ final class PlaybackEngine: @unchecked Sendable {
     self.clock = EngineClock(kind: configuration.clock)
     self.progressMarks = ProgressMarks(interval: configuration.progressInterval)
     self.realtimeLoad = RealTimeLoad(limit: realtimeLoadLimit)
+    self.frameCache = FrameCache(budget: configuration.frameCacheBytes)
   }
 
   // MARK: - Any thread
@@ -172,7 +185,8 @@ final class PlaybackEngine: @unchecked Sendable {
     let p99 = clock.kind == .wall ? lateness.p99Milliseconds : nil
     return PlaybackSnapshot(
       position: MediaTime(seconds: position), framesDecoded: framesDecoded, decodeErrors: decodeErrors,
-      loops: loops + (visible.offset > presentedOffset + TimeTolerance.sameInstant ? 1 : 0), latenessP99: p99)
+      loops: loops + (visible.offset > presentedOffset + TimeTolerance.sameInstant ? 1 : 0), latenessP99: p99,
+      frameCache: frameCacheReading)
   }
 
   /// The frame on screen with its MD5 (computed on the caller's thread), nil with no video frame.
@@ -238,6 +252,7 @@ final class PlaybackEngine: @unchecked Sendable {
       }
     }
     ahead.removeAll()
+    frameCache.removeAll()
     withLock { current = nil }
     self.source = nil
   }
@@ -269,7 +284,8 @@ final class PlaybackEngine: @unchecked Sendable {
       timeBase = source.timeBaseParts
     }
     var firstPosition = 0.0
-    if case .frame(let first) = source.next() {
+    if case .frame(let first) = readFrame() {
+      firstFramePTS = first.pts
       firstPosition = max(first.time, 0)
       decodedPassEnd = max(first.time + first.duration, 0)
       wallAheadLimit = min(

@@ -13,12 +13,16 @@ final class DecodedFrame: @unchecked Sendable {
   /// Seconds this frame lasts (its packet's duration, else the stream's nominal frame duration).
   let duration: Double
   let pts: Int64
+  /// The pts of the frame shown just before this one, when the decoder gave that frame just before it (no frame
+  /// between them dropped or lost); nil after a seek, and for the first frame.
+  let follows: Int64?
 
-  init(frame: UnsafeMutablePointer<AVFrame>, time: Double, duration: Double, pts: Int64) {
+  init(frame: UnsafeMutablePointer<AVFrame>, time: Double, duration: Double, pts: Int64, follows: Int64? = nil) {
     self.frame = frame
     self.time = time
     self.duration = duration
     self.pts = pts
+    self.follows = follows
   }
 
   /// Bytes of the buffers the frame holds (its planes, or its samples).

@@ -50,6 +50,16 @@ final class MediaSource {
   private(set) var framesDecoded = 0
   /// The timestamp of the newest frame handed out since the last seek (nil right after one): where the decoder is.
   private(set) var newestFramePTS: Int64?
+  /// Timestamps of packets sent since the last seek with frames nothing references allowed to be dropped, after the
+  /// newest frame: a frame handed out next follows the newest one only if none lies between them.
+  private var discardedSinceNewest: [Int64] = []
+  /// `decodeErrors` when the newest frame was handed out.
+  private var errorsAtNewest = 0
+  /// Decoders replaced so far (a seek on another threading, a handover, the memory release at the end).
+  private var decoderChanges = 0
+  /// Changes whenever the frames to come may differ from those handed out before for the same timestamps: a new
+  /// decoder, or a decode error. The engine's frame cache holds frames of one generation only.
+  var decoderGeneration: Int { decoderChanges + decodeErrors }
   /// The headers gave no pixel format (streams not probed): the first decoded frame fills it in.
   private var pixelFormatPending = false
   /// A read error other than the end of the file, reported once.
@@ -188,6 +198,7 @@ final class MediaSource {
     avcodec_free_context(&codec)
     codec = fresh
     threading = wantedThreading
+    decoderChanges += 1
   }
 
   /// A new decoder for the driving stream, or nil if it cannot be opened (the caller keeps the one it has).
@@ -240,7 +251,9 @@ final class MediaSource {
       defer { av_packet_unref(packet) }
       guard packet.pointee.stream_index == streamIndex else { continue }
       keepForHandover(packet)
-      codec.pointee.skip_frame = shouldDiscard(packet.pointee) ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
+      let discarding = shouldDiscard(packet.pointee)
+      codec.pointee.skip_frame = discarding ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
+      if discarding { discardedSinceNewest.append(packet.pointee.pts) }
       let sent = avcodec_send_packet(codec, packet)
       if sent < 0 && sent != vpk_averror_eagain() {
         decodeErrors += 1
@@ -295,8 +308,14 @@ final class MediaSource {
         let duration = duration(of: frame)
         let time = Double(ticks) * av_q2d(timeBase) - startTime
         nextExpectedTicks = ticks + max(1, Int64((duration / av_q2d(timeBase)).rounded()))
+        // It follows the newest frame unless a frame between them may have been dropped unseen, or lost to an error.
+        let follows = newestFramePTS.flatMap { newest in
+          decodeErrors != errorsAtNewest || discardedSinceNewest.contains { $0 > newest && $0 < ticks } ? nil : newest
+        }
+        discardedSinceNewest.removeAll { $0 <= ticks }
+        errorsAtNewest = decodeErrors
         newestFramePTS = ticks
-        return DecodedFrame(frame: frame, time: time, duration: duration, pts: ticks)
+        return DecodedFrame(frame: frame, time: time, duration: duration, pts: ticks, follows: follows)
       }
       if result == vpk_averror_eagain() { return nil }
       if result == vpk_averror_eof() {
@@ -354,6 +373,7 @@ final class MediaSource {
     codec = change.decoder
     threading = change.threading
     handovers += 1
+    decoderChanges += 1
     dropFramesBefore = change.keyPTS
     for packet in change.packets {
       while true {
@@ -406,6 +426,7 @@ final class MediaSource {
   func seek(to seconds: Double) -> Bool {
     guard let format, codec != nil else { return false }
     newestFramePTS = nil
+    discardedSinceNewest.removeAll()
     cancelHandover()
     handedOverFrames.removeAll()
     dropFramesBefore = nil
@@ -430,6 +451,7 @@ final class MediaSource {
       avcodec_free_context(&codec)
       codec = fresh
       threading = wantedThreading
+      decoderChanges += 1
     } else {
       avcodec_flush_buffers(codec)
     }

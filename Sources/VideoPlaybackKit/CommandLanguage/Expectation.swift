@@ -6,6 +6,10 @@ public enum ExpectField: String, Sendable, CaseIterable {
   case state, position, duration, rate, loops, error, container, path
   case framesDecoded = "frames_decoded"
   case decodeErrors = "decode_errors"
+  case cacheFrames = "cache.frames"
+  case cacheBytes = "cache.bytes"
+  case cacheHits = "cache.hits"
+  case cacheMisses = "cache.misses"
   case framePTS = "frame.pts"
   case frameTime = "frame.time"
   case frameMD5 = "frame.md5"
@@ -27,7 +31,8 @@ public enum ExpectField: String, Sendable, CaseIterable {
   public var kind: Kind {
     switch self {
     case .position, .duration, .frameTime: .time
-    case .rate, .loops, .framesDecoded, .decodeErrors, .framePTS, .frameWidth, .frameHeight, .videoWidth,
+    case .rate, .loops, .framesDecoded, .decodeErrors, .cacheFrames, .cacheBytes, .cacheHits, .cacheMisses, .framePTS,
+      .frameWidth, .frameHeight, .videoWidth,
       .videoHeight, .videoFPS, .audioSampleRate, .audioChannels:
       .number
     case .state, .error, .container, .path, .frameMD5, .framePixelFormat, .videoCodec, .videoPixelFormat,

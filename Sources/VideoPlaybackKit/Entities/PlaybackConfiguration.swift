@@ -10,8 +10,17 @@ public struct PlaybackConfiguration: Sendable, Equatable {
   /// The session will play as soon as the file is ready: a hint that lets the engine prepare for playing (on the
   /// wall clock, a decoder that needs only real time) rather than for seeking.
   public var startsPlaying: Bool
+  /// Bytes of decoded frames the engine may keep for seeks and backward steps (0: none).
+  public var frameCacheBytes: Int
 
-  public init(clock: ClockKind, progressInterval: Double?, loops: Bool = false, startsPlaying: Bool = false) {
+  /// The frame cache's size when none is given: see README, "Frame cache".
+  public static let defaultFrameCacheBytes = 256 << 20
+
+  public init(
+    clock: ClockKind, progressInterval: Double?, loops: Bool = false, startsPlaying: Bool = false,
+    frameCacheBytes: Int = PlaybackConfiguration.defaultFrameCacheBytes
+  ) {
+    self.frameCacheBytes = frameCacheBytes
     self.clock = clock
     self.progressInterval = progressInterval
     self.loops = loops

@@ -33,11 +33,15 @@ public struct PlaybackOptions: Sendable, Equatable {
   public var seekMode: SeekMode
   /// Where the frame on screen is saved when an `expect frame.*` fails (`vpk test`); nil: it is not saved.
   public var failurePictures: FailurePictures?
+  /// Bytes of decoded frames the engine may keep for seeks and backward steps (0: none).
+  public var frameCacheBytes: Int
 
   public init(
     autoplay: Bool = true, start: TimeSpec? = nil, clock: ClockKind = .wall, progressInterval: Double? = 1,
-    endAction: EndAction = .exit, seekMode: SeekMode = .exact, failurePictures: FailurePictures? = nil
+    endAction: EndAction = .exit, seekMode: SeekMode = .exact, failurePictures: FailurePictures? = nil,
+    frameCacheBytes: Int = PlaybackConfiguration.defaultFrameCacheBytes
   ) {
+    self.frameCacheBytes = frameCacheBytes
     self.autoplay = autoplay
     self.start = start
     self.clock = clock

@@ -1,5 +1,22 @@
 // Readings of where playback is: the manager's snapshot, and the status the session reports.
 
+/// What the engine's decoded-frame cache holds, and how often it answered.
+public struct FrameCacheReading: Sendable, Equatable {
+  /// Frames held, and their bytes.
+  public var frames: Int
+  public var bytes: Int
+  /// Seeks and steps it answered without decoding, and those that decoded.
+  public var hits: Int
+  public var misses: Int
+
+  public init(frames: Int = 0, bytes: Int = 0, hits: Int = 0, misses: Int = 0) {
+    self.frames = frames
+    self.bytes = bytes
+    self.hits = hits
+    self.misses = misses
+  }
+}
+
 /// A moment-in-time reading of the playback manager, safe to take from any thread.
 public struct PlaybackSnapshot: Sendable, Equatable {
   public var position: MediaTime
@@ -10,15 +27,19 @@ public struct PlaybackSnapshot: Sendable, Equatable {
   /// On the wall clock: the 99th percentile of how late frames were shown, in milliseconds, over the
   /// frames shown since the last seek; nil on other clocks or before any frame was paced.
   public var latenessP99: Double?
+  /// The engine's decoded-frame cache: what it holds, and how often seeks and steps found their frame there.
+  public var frameCache: FrameCacheReading
 
   public init(
-    position: MediaTime, framesDecoded: Int, decodeErrors: Int, loops: Int = 0, latenessP99: Double? = nil
+    position: MediaTime, framesDecoded: Int, decodeErrors: Int, loops: Int = 0, latenessP99: Double? = nil,
+    frameCache: FrameCacheReading = FrameCacheReading()
   ) {
     self.position = position
     self.framesDecoded = framesDecoded
     self.decodeErrors = decodeErrors
     self.loops = loops
     self.latenessP99 = latenessP99
+    self.frameCache = frameCache
   }
 }
 
@@ -33,11 +54,14 @@ public struct PlaybackStatus: Sendable, Equatable {
   public var loops: Int
   /// See `PlaybackSnapshot.latenessP99`.
   public var latenessP99: Double?
+  /// See `PlaybackSnapshot.frameCache`.
+  public var frameCache: FrameCacheReading
 
   public init(
     state: PlaybackState, position: MediaTime, duration: MediaTime?, rate: Double, framesDecoded: Int,
-    decodeErrors: Int, loops: Int = 0, latenessP99: Double? = nil
+    decodeErrors: Int, loops: Int = 0, latenessP99: Double? = nil, frameCache: FrameCacheReading = FrameCacheReading()
   ) {
+    self.frameCache = frameCache
     self.state = state
     self.position = position
     self.duration = duration

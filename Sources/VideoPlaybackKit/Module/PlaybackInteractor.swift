@@ -320,7 +320,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     return PlaybackStatus(
       state: state, position: position, duration: info?.duration, rate: rate,
       framesDecoded: snapshot.framesDecoded, decodeErrors: snapshot.decodeErrors, loops: snapshot.loops,
-      latenessP99: snapshot.latenessP99)
+      latenessP99: snapshot.latenessP99, frameCache: snapshot.frameCache)
   }
 
   func presentState(commandID: Int?) {
@@ -386,7 +386,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
       path: resolved(path),
       configuration: PlaybackConfiguration(
         clock: options.clock, progressInterval: options.progressInterval, loops: options.endAction == .loop,
-        startsPlaying: options.autoplay))
+        startsPlaying: options.autoplay, frameCacheBytes: options.frameCacheBytes))
   }
 
   func unload(commandID: Int) {

@@ -251,6 +251,10 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
     event.integer("frames_decoded", status.framesDecoded)
     event.integer("decode_errors", status.decodeErrors)
     event.integer("loops", status.loops)
+    event.integer("cache_frames", status.frameCache.frames)
+    event.integer("cache_bytes", status.frameCache.bytes)
+    event.integer("cache_hits", status.frameCache.hits)
+    event.integer("cache_misses", status.frameCache.misses)
     if let lateness = status.latenessP99 { event.decimal("late_p99_ms", lateness, decimals: 3) }
     display(event)
   }

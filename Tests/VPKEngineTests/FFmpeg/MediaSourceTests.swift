@@ -92,3 +92,45 @@ import VPKTestSupport
     #expect(frames.map(\.md5) == reference[60...].map(\.hash))
   }
 }
+
+@Suite struct MediaSourceFrameOrderTests {
+  @Test func eachFrameNamesTheFrameBeforeItUnlessASeekOrADroppedFrameCameBetween() throws {
+    // Given a clip with B-frames, decoded from the start
+    let url = try TestMedia.url(for: .h264BFrames)
+    let source = try MediaSource(path: url.path, stop: StopFlag())
+    var frames: [DecodedFrame] = []
+    for _ in 0..<40 {
+      guard case .frame(let frame) = source.next() else { break }
+      frames.append(frame)
+    }
+    // Then the first follows nothing, and each other the one before it
+    #expect(frames.first?.follows == nil)
+    #expect(zip(frames, frames.dropFirst()).allSatisfy { $1.follows == $0.pts })
+    // When it seeks, with the frames nothing references before 5 s allowed to be dropped
+    _ = source.seek(to: 5.0)
+    source.discardNonReferenceBefore = 5.0
+    var after: [DecodedFrame] = []
+    while after.last.map({ $0.time < 5.3 }) ?? true, case .frame(let frame) = source.next() { after.append(frame) }
+    source.discardNonReferenceBefore = nil
+    // Then the first frame after the seek follows nothing; where frames were dropped, the next follows nothing;
+    // and near the target, where none were, each follows the one before
+    #expect(after.first?.follows == nil)
+    #expect(after.dropFirst().contains { $0.follows == nil })
+    let near = after.filter { $0.time >= 4.95 }
+    #expect(near.count >= 8)
+    #expect(zip(near, near.dropFirst()).allSatisfy { $1.follows == $0.pts })
+  }
+
+  @Test func theDecoderGenerationMovesWhenTheDecoderIsReplaced() throws {
+    let url = try TestMedia.url(for: .h264BFrames)
+    let source = try MediaSource(path: url.path, threading: .throughput, stop: StopFlag())
+    _ = source.next()
+    let first = source.decoderGeneration
+    // A seek on the same decoder keeps the generation; a seek that changes decoder moves it
+    _ = source.seek(to: 1.0)
+    #expect(source.decoderGeneration == first)
+    source.wantedThreading = .seeking
+    _ = source.seek(to: 2.0)
+    #expect(source.decoderGeneration > first)
+  }
+}
