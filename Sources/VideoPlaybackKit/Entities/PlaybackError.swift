@@ -44,6 +44,10 @@ public struct PlaybackError: Error, Sendable, Equatable {
     /// The file is a playlist or stream description that would make vpk open other files or URLs
     /// (needs --allow-playlists or --allow-network).
     case refusedFormat = "refused_format"
+    /// A control-socket client left events unread past its buffer and was disconnected.
+    case slowClient = "slow_client"
+    /// A control-socket client was turned away: the daemon serves `--max-clients` at once.
+    case tooManyClients = "too_many_clients"
   }
 
   /// What went wrong, beyond its code.
