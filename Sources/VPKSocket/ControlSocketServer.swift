@@ -143,7 +143,9 @@ public final class ControlSocketServer {
       level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(PeerCredentials.option))
     return credentials.flatMapThrowing { peer in
       guard peer.mayConnect(to: serverUID) else {
-        log("refused a client: pid \(peer.pid) runs as uid \(peer.uid); only uid \(serverUID) and root may connect")
+        log(
+          "refused a client: pid \(peer.pid) runs as uid \(peer.uid); only vpk's user (uid \(serverUID)) and root may connect"
+        )
         throw ControlSocketError("client of another user")
       }
     }
