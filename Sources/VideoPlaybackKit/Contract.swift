@@ -2,11 +2,11 @@
 // tells what the module does. The values they pass are in Entities/; the roles that implement them
 // are in Module/ (interactor, presenter, router, builder), Views/ and Input/, and the engine target.
 //
-//   stdin ─► CommandReader ─on…─► Presenter ─submit…─► FanOut.Port ─► Interactor ─► PlaybackManager (engine)
-//   socket client ─► (VPKSocket) ─on…─► Presenter ─submit…─► FanOut.Port ─┘   ▲  │         │
-//                                          ▲                                    │  │         │
-//                 Presenter (one per view) ◄── FanOut ◄──── present… ───────────┘  └─ delegate ┘
-//   Presenter ─display…─► its View (text, JSON lines: stdout or one socket client)
+//   stdin ─► CommandReader ─on…─► Presenter ─submit…─► FanOut.Port ─┐
+//   socket client ─► VPKSocket ─on…─► Presenter ─submit…─► FanOut.Port ─┴─► Interactor ─► PlaybackManager (engine)
+//                                                                             │   ▲              │
+//   each view's Presenter ◄─present…─ FanOut (routes by origin) ◄─present…─────┘   └── delegate ──┘
+//   Presenter ─display…─► its View (text or JSON lines: stdout, or one socket client)
 //   Interactor ─close…─► Router ─► the app (exit code)
 //
 // One interactor serves every view of the session. Each view (standard input and output, or one
