@@ -11,6 +11,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
     // FFmpeg's C libraries, found by pkg-config; a small shim header wraps the macros Swift cannot import.
@@ -27,13 +28,23 @@ let package = Package(
     .target(name: "VPKScripts", dependencies: ["VideoPlaybackKit"]),
     // The FFmpeg-backed playback manager: the only code that imports CFFmpeg.
     .target(name: "VPKEngine", dependencies: ["CFFmpeg", "VideoPlaybackKit"]),
+    // The control socket (`vpk play --socket`, `vpk attach`): SwiftNIO's Unix-domain sockets, each client a view of
+    // the session. The only code that imports NIO.
+    .target(
+      name: "VPKSocket",
+      dependencies: [
+        "VideoPlaybackKit",
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+      ]
+    ),
     // Keeps descriptors 0, 1 and 2 open from before main, so no file opened later can land on them.
     .target(name: "CVPKProcessSetup"),
     // The command-line tool.
     .executableTarget(
       name: "vpk",
       dependencies: [
-        "VideoPlaybackKit", "VPKEngine", "VPKScripts", "CVPKProcessSetup",
+        "VideoPlaybackKit", "VPKEngine", "VPKScripts", "VPKSocket", "CVPKProcessSetup",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -51,6 +62,12 @@ let package = Package(
     .testTarget(name: "VPKScriptsTests", dependencies: ["VPKScripts", "VideoPlaybackKit", "VPKTestSupport"]),
     .testTarget(name: "VPKEngineTests", dependencies: ["VPKEngine", "VideoPlaybackKit", "VPKTestSupport"]),
     .testTarget(name: "VPKEndToEndTests", dependencies: ["VideoPlaybackKit", "VPKTestSupport"]),
+    .testTarget(
+      name: "VPKSocketTests",
+      dependencies: [
+        "VPKSocket", "VideoPlaybackKit", .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOEmbedded", package: "swift-nio"),
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -2,11 +2,19 @@
 // tells what the module does. The values they pass are in Entities/; the roles that implement them
 // are in Module/ (interactor, presenter, router, builder), Views/ and Input/, and the engine target.
 //
-//   stdin ─► CommandReader ─on…─► Presenter ─submit…─► Interactor ─► PlaybackManager (engine)
-//                                      ▲                   │   ▲              │
-//                                      └──── present… ─────┘   └─ delegate ───┘
-//   Presenter ─display…─► StatusView (text or JSON lines)
+//   stdin ─► CommandReader ─on…─► Presenter ─submit…─► FanOut.Port ─┐
+//   socket client ─► VPKSocket ─on…─► Presenter ─submit…─► FanOut.Port ─┴─► Interactor ─► PlaybackManager (engine)
+//                                                                             │   ▲              │
+//   each view's Presenter ◄─present…─ FanOut (routes by origin) ◄─present…─────┘   └── delegate ──┘
+//   Presenter ─display…─► its View (text or JSON lines: stdout, or one socket client)
 //   Interactor ─close…─► Router ─► the app (exit code)
+//
+// One interactor serves every view of the session. Each view (standard input and output, or one
+// client of the control socket) has a presenter of its own, which submits through a port of the
+// fan-out: the port notes which view each command came from (its origin). The fan-out is the
+// interactor's one output: an event a command causes goes to the presenter of the view that sent it
+// (which names it by that view's own id), a change of the shared playback state to every presenter,
+// and an event no command caused to every presenter too.
 //
 // The module's objects live on the main actor; the engine does its work on a thread of its own
 // and calls its delegate back on the main actor, in order.
@@ -89,6 +97,9 @@ public protocol PlaybackInteractorInput: AnyObject {
   @discardableResult func submit(_ command: Command, source: SourceLine?) -> Int
   /// A line that is not a valid command. It still takes an id (returned) and gets an `error` event.
   @discardableResult func submitInvalid(_ error: PlaybackError, source: SourceLine?) -> Int
+  /// The id the next `submit` or `submitInvalid` will return. Whoever submits can note what the id belongs to
+  /// before anything the command causes is presented (some commands are answered within `submit`).
+  var nextCommandID: Int { get }
   func inputEnded()
   func terminate(_ signal: TerminationSignal)
   func outputClosed()

@@ -1,6 +1,8 @@
-// `vpk play`: one session on a file (or idle), steered by standard input.
+// `vpk play`: one session on a file (or idle), steered by standard input and, with --socket, by the clients of a
+// control socket.
 
 import ArgumentParser
+import VPKSocket
 import VideoPlaybackKit
 
 struct PlayCommand: AsyncParsableCommand {
@@ -14,10 +16,16 @@ struct PlayCommand: AsyncParsableCommand {
       land. When standard input ends, playback goes on to the end (or stops at
       once if paused) and vpk exits.
 
+      With --socket PATH, vpk also listens on a Unix-domain socket there:
+      every client sends the same commands and gets JSON lines back (its own
+      replies, and what changes for everyone). The session then ends only on
+      quit (from any client) or a signal, not when standard input ends.
+
       Examples:
         vpk play movie.mp4 --start 50%
         printf 'scrub 1:30\\nframe\\n' | vpk play movie.mp4 --paused --clock free
         vpk play movie.mp4 --json --progress 0.5
+        vpk play --idle --socket /tmp/vpk.sock </dev/null
       """)
 
   @Argument(help: "The media file to play (omit it with --idle).", completion: .file())
@@ -52,6 +60,18 @@ struct PlayCommand: AsyncParsableCommand {
   @Option(name: .long, help: "Default seek mode for scrub and skip: exact or keyframe.")
   var seek: SeekMode = .exact
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Also listen on a Unix-domain control socket at this path (mode 0600); the session then ends on quit or a signal.",
+      valueName: "path"))
+  var socket: String?
+
+  @Option(
+    name: .customLong("max-clients"),
+    help: "Control-socket clients served at once; one more is told so and disconnected.")
+  var maxClients: Int = ControlSocketServer.defaultMaxClients
+
   @OptionGroup var output: OutputOptions
   @OptionGroup var access: AccessOptions
   @OptionGroup var cache: FrameCacheOptions
@@ -62,6 +82,7 @@ struct PlayCommand: AsyncParsableCommand {
     _ = try cache.bytes
     if file == nil && !idle { throw ValidationError("give a media file to play, or --idle to start with none") }
     if file != nil && idle { throw ValidationError("--idle starts with nothing loaded; leave out the file or --idle") }
+    if maxClients < 1 || maxClients > 10_000 { throw ValidationError("--max-clients takes a number from 1 to 10000") }
   }
 
   private func startTime() throws -> TimeSpec? {
@@ -77,7 +98,8 @@ struct PlayCommand: AsyncParsableCommand {
       autoplay: !paused, start: try startTime(), clock: clock, progressInterval: try ProgressOption.interval(progress),
       endAction: atEnd, seekMode: seek, frameCacheBytes: try cache.bytes)
     let code = await runSession(
-      file: file, options: options, output: output, access: access.mediaAccess, scriptedInput: nil)
+      file: file, options: options, output: output, access: access.mediaAccess, scriptedInput: nil,
+      socket: socket.map { ControlSocketServer.Options(path: $0, maxClients: maxClients) })
     throw ExitCode(code)
   }
 }

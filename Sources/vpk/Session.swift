@@ -1,16 +1,22 @@
 // Running one session: the module the Builder makes over the FFmpeg engine, until it closes, with
-// the process's signals turned into view events.
+// the process's signals turned into view events, and (with --socket) the control socket's clients as views of it.
 
 import Foundation
 import Logging
 import VPKEngine
+import VPKSocket
 import VideoPlaybackKit
 
+/// The exit status when the --socket path cannot be used (EX_CANTCREAT).
+let socketUnusableExitCode: Int32 = 73
+
 /// Builds the module for one file and runs it until it closes; returns the exit status.
-/// With `scriptedInput`, those lines are the session's input and standard input is not read.
+/// With `scriptedInput`, those lines are the session's input and standard input is not read. With `socket`, the
+/// session also listens there, and its clients are views of it.
 @MainActor
 func runSession(
-  file: String?, options: PlaybackOptions, output: OutputOptions, access: MediaAccess, scriptedInput: [String]?
+  file: String?, options: PlaybackOptions, output: OutputOptions, access: MediaAccess, scriptedInput: [String]?,
+  socket: ControlSocketServer.Options? = nil
 ) async -> Int32 {
   // A reader that goes away must not kill the process: writes report EPIPE instead.
   signal(SIGPIPE, SIG_IGN)
@@ -25,11 +31,15 @@ func runSession(
   var madeManagers = 0
   let toldOnStderr = file != nil && isatty(STDOUT_FILENO) == 0
   var terminalSignals: TerminalSignals?
-  let code = await withCheckedContinuation { continuation in
+  let server = socket.map { socket in
+    ControlSocketServer(options: socket, log: { StandardStreams.writeError("vpk: \($0)") })
+  }
+  let (closed, closedContinuation) = AsyncStream<Int32>.makeStream()
+  do {
     let built = PlaybackBuilder.build(
       path: file, options: options, format: output.json ? .json : .text,
       input: scriptedInput.map { .lines($0) } ?? .standardInput,
-      environment: ProcessInfo.processInfo.environment,
+      environment: ProcessInfo.processInfo.environment, hasClients: server != nil,
       makeManager: {
         let manager = FFmpegPlaybackManager(showsFFmpegWarnings: output.verbose, access: access)
         madeManagers += 1
@@ -43,14 +53,42 @@ func runSession(
           StandardStreams.writeError(startClampedMessage(clamp))
         }
         logger.debug("session closed", metadata: ["exit": "\(code)"])
-        continuation.resume(returning: code)
+        closedContinuation.yield(code)
+        closedContinuation.finish()
       })
     module = built
-    signals = SignalForwarder(handler: built.eventHandler, restoreTerminal: built.restoreTerminal)
+    if let server {
+      // Listening before the session starts: a path that cannot be used stops vpk before anything plays.
+      do {
+        try await server.start { [weak built] format, output in
+          guard let built else { preconditionFailure("a client connected after the session ended") }
+          return PlaybackBuilder.attachClient(to: built, format: format, output: output)
+        }
+      } catch {
+        built.restoreTerminal()
+        StandardStreams.writeError("vpk play: --socket: \(error)")
+        return socketUnusableExitCode
+      }
+      logger.debug("control socket listening", metadata: ["path": "\(server.options.path)"])
+    }
+    let restoreTerminal = built.restoreTerminal
+    var removeSocketFile: @Sendable () -> Void = {}
+    if let server { removeSocketFile = server.socketFileRemover }
+    let removesSocketFile = removeSocketFile
+    signals = SignalForwarder(
+      handler: built.eventHandler,
+      restoreTerminal: {
+        restoreTerminal()
+        removesSocketFile()
+      })
     terminalSignals = TerminalSignals(module: built)
     logger.debug("session starting", metadata: ["file": "\(file ?? "(idle)")"])
     built.start()
   }
+  var ends = closed.makeAsyncIterator()
+  let code = await ends.next() ?? SessionExitCode.success
+  // Every client gets the session's last events; the socket file goes.
+  await server?.stop()
   withExtendedLifetime((module, signals, terminalSignals)) {}
   return code
 }
@@ -73,7 +111,8 @@ final class SignalForwarder {
   private var sources: [any DispatchSourceSignal] = []
   private let watchdog = DispatchQueue(label: "vpk.signal-watchdog")
 
-  /// - Parameter restoreTerminal: puts standard input's terminal back as it was before vpk changed it.
+  /// - Parameter restoreTerminal: puts standard input's terminal back as it was before vpk changed it (and removes the
+  ///   control socket's file), before the watchdog exits.
   init(handler: any PlaybackViewEventHandler, restoreTerminal: @escaping @Sendable () -> Void, grace: Double = 2) {
     for (number, signal) in [(SIGINT, TerminationSignal.interrupt), (SIGTERM, .terminate), (SIGHUP, .hangUp)] {
       Foundation.signal(number, SIG_IGN)

@@ -1,5 +1,5 @@
 // The `vpk` command: parses the command line, then hands everything to the Builder. One file per
-// subcommand (PlayCommand, TestCommand, InfoCommand, ThumbnailsCommand); the options they share are in SharedOptions,
+// subcommand (PlayCommand, TestCommand, InfoCommand, ThumbnailsCommand, AttachCommand); the options they share are in SharedOptions,
 // and running one session is Session.swift.
 
 import ArgumentParser
@@ -24,7 +24,8 @@ struct VPKCommand: AsyncParsableCommand {
 
           Exit status: 0 done (quit, end of media, or input ended while paused);
           1 an expect or wait failed; 3 the media could not be opened; 64 bad
-          usage; 129 SIGHUP; 130 SIGINT; 143 SIGTERM.
+          usage; 73 the --socket path cannot be used; 129 SIGHUP; 130 SIGINT;
+          143 SIGTERM.
 
           Examples:
             vpk play movie.mp4
@@ -33,9 +34,11 @@ struct VPKCommand: AsyncParsableCommand {
             vpk test checks/*.vpk --junit report.xml
             vpk info movie.mp4
             vpk thumbnails movie.mp4 --grid 4x4 -o sheet.png
+            vpk play --idle --socket /tmp/vpk.sock &   # a daemon; then:
+            printf 'open movie.mp4\\nstatus\\n' | vpk attach /tmp/vpk.sock
           """,
     version: VideoPlaybackKitVersion.current,
-    subcommands: [PlayCommand.self, InfoCommand.self, TestCommand.self, ThumbnailsCommand.self],
+    subcommands: [PlayCommand.self, InfoCommand.self, TestCommand.self, ThumbnailsCommand.self, AttachCommand.self],
     defaultSubcommand: PlayCommand.self
   )
 }

@@ -32,6 +32,7 @@ final class InteractorSpy: PlaybackInteractorInput {
   /// The source line each submission carried, in order.
   var sources: [SourceLine?] = []
   private var lastID = 0
+  var nextCommandID: Int { lastID + 1 }
 
   func start() { calls.append(.start) }
   func submit(_ command: Command, source: SourceLine?) -> Int {
@@ -1200,6 +1201,7 @@ struct PlaybackPresenterClientIDTests {
 private final class ImmediateInteractor: PlaybackInteractorInput {
   weak var presenter: PlaybackPresenter?
   private var lastID = 0
+  var nextCommandID: Int { lastID + 1 }
   func start() {}
   func submit(_ command: Command, source: SourceLine?) -> Int {
     lastID += 1

@@ -46,6 +46,10 @@ public struct PlaybackError: Error, Sendable, Equatable {
     case refusedFormat = "refused_format"
     /// A file vpk was asked to write (a `snapshot`, a picture of a failed check) could not be written.
     case cannotWrite = "cannot_write"
+    /// A control-socket client left events unread past its buffer and was disconnected.
+    case slowClient = "slow_client"
+    /// A control-socket client was turned away: the daemon serves `--max-clients` at once.
+    case tooManyClients = "too_many_clients"
   }
 
   /// What went wrong, beyond its code.

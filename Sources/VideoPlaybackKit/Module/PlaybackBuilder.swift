@@ -2,12 +2,17 @@
 // interactor, the presenter, the view and the command reader, passes each its dependencies through
 // `init`, and sets the three back-references, each one weak property:
 //
-//   PlaybackModule ─► presenter ─► interactor ─► router ─► makeManager (the app's factory)
+//   PlaybackModule ─► fanOut ─► interactor ─► router ─► makeManager (the app's factory)
+//   fanOut ─► presenter (one per view) ─► fanOut's port for that view
 //   PlaybackModule ─► view, reader           (─► strong, held for the session)
-//   presenter.view ┄► view                   the module owns the view; the presenter only displays on it
-//   interactor.presenter ┄► presenter        the presenter owns the interactor
+//   presenter.view ┄► view                   the module (a client: its PlaybackClient) owns the view
+//   port ┄► fanOut                           the fan-out owns the presenters, which own their ports
+//   interactor.presenter ┄► fanOut           the fan-out owns the interactor
 //   router.managerDelegate ┄► interactor     the interactor owns the router; every manager the router
 //                                            makes reports to the interactor
+//
+// A client of the control socket is one view more: `attachClient` makes its view and presenter and adds them to
+// the session's fan-out.
 //
 // Playback managers come from outside through `makeManager` (the app passes one that makes the
 // FFmpeg engine, tests a fake), so this module never depends on FFmpeg; the router is the only
@@ -41,10 +46,12 @@ public enum PlaybackBuilder {
   ///   - environment: the process environment (NO_COLOR, TERM decide colour and redraw).
   ///   - makeManager: makes a playback manager, for the first file and for every `open`.
   ///   - baseDirectory: the folder relative `open` paths resolve against (nil: the working directory).
+  ///   - hasClients: the session serves clients of a control socket besides standard input and output (see
+  ///     `attachClient`): it ends only on `quit` or a signal.
   ///   - onClose: called once with the exit status and the session's report when it is over.
   public static func build(
     path: String?, options: PlaybackOptions, format: OutputFormat, input: InputSource,
-    environment: [String: String], baseDirectory: String? = nil,
+    environment: [String: String], baseDirectory: String? = nil, hasClients: Bool = false,
     makeManager: @escaping @MainActor () -> any PlaybackManager,
     onClose: @escaping @MainActor (Int32, SessionReport) -> Void
   ) -> PlaybackModule {
@@ -54,7 +61,7 @@ public enum PlaybackBuilder {
       isTerminal: traits.isTerminal, useColor: traits.useColor,
       columns: { TerminalSize.columns(fileDescriptor: STDOUT_FILENO) },
       history: CommandHistory.path(environment: environment).map(CommandHistory.init(path:)),
-      baseDirectory: baseDirectory, makeManager: makeManager, onClose: onClose)
+      baseDirectory: baseDirectory, hasClients: hasClients, makeManager: makeManager, onClose: onClose)
   }
 
   /// Builds a playback module whose view writes to `output` (tests and `vpk test` capture it).
@@ -64,7 +71,7 @@ public enum PlaybackBuilder {
   public static func build(
     path: String?, options: PlaybackOptions, format: OutputFormat, input: InputSource, output: any TextOutput,
     isTerminal: Bool, useColor: Bool, columns: @escaping @MainActor () -> Int? = { nil },
-    history: CommandHistory? = nil, baseDirectory: String? = nil,
+    history: CommandHistory? = nil, baseDirectory: String? = nil, hasClients: Bool = false,
     makeManager: @escaping @MainActor () -> any PlaybackManager,
     onClose: @escaping @MainActor (Int32, SessionReport) -> Void
   ) -> PlaybackModule {
@@ -79,7 +86,8 @@ public enum PlaybackBuilder {
       onClose(code, report)
     }
     let interactor = PlaybackInteractor(path: path, options: options, baseDirectory: baseDirectory, router: router)
-    let presenter = PlaybackPresenter(interactor: interactor)
+    let fanOut = PlaybackFanOut(interactor: interactor, outlivesPrimaryView: hasClients)
+    let presenter = PlaybackPresenter(interactor: fanOut.port(for: fanOut.primaryViewID), sharesSession: hasClients)
     let outputClosed: @MainActor () -> Void = { [weak presenter] in presenter?.onOutputClosed() }
     let view: any PlaybackView
     var terminalView: TextStatusView?
@@ -107,12 +115,37 @@ public enum PlaybackBuilder {
     }
     // The back-references (see the picture at the top of this file).
     presenter.view = view
-    interactor.presenter = presenter
+    fanOut.attach(presenter, as: fanOut.primaryViewID)
+    interactor.presenter = fanOut
     router.managerDelegate = interactor
     let scripted: [String]? = if case .lines(let lines) = input { lines } else { nil }
     return PlaybackModule(
-      view: view, terminalView: terminalView, presenter: presenter, reader: reader, echo: echo, showTyped: showTyped,
-      scriptedInput: scripted)
+      view: view, terminalView: terminalView, presenter: presenter, fanOut: fanOut, reader: reader, echo: echo,
+      showTyped: showTyped, scriptedInput: scripted)
+  }
+
+  /// Adds a client of the control socket to `module`'s session: a view writing to `output` in `format` (JSON lines
+  /// greet the client with `hello` at once), and a presenter of its own for it. Its input goes to the handle's
+  /// `eventHandler`; `detach()` (or a write to `output` failing) removes it.
+  public static func attachClient(
+    to module: PlaybackModule, format: OutputFormat, output: any TextOutput
+  ) -> PlaybackClient {
+    let fanOut = module.fanOut
+    let viewID = fanOut.makeViewID()
+    let presenter = PlaybackPresenter(interactor: fanOut.port(for: viewID), sharesSession: true)
+    let outputClosed: @MainActor () -> Void = { [weak presenter] in presenter?.onOutputClosed() }
+    let view: any PlaybackView
+    switch format {
+    case .json:
+      let jsonView = JSONLinesView(output: output, onClosed: outputClosed)
+      jsonView.displayGreeting()
+      view = jsonView
+    case .text:
+      view = TextStatusView(output: output, isTerminal: false, useColor: false, onClosed: outputClosed)
+    }
+    presenter.view = view
+    fanOut.attach(presenter, as: viewID)
+    return PlaybackClient(viewID: viewID, view: view, presenter: presenter, fanOut: fanOut)
   }
 
   /// The command reader for standard input (none for scripted lines). On a terminal, with the text

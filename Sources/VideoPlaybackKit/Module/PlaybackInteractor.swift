@@ -123,6 +123,8 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     return lastCommandID
   }
 
+  public var nextCommandID: Int { lastCommandID + 1 }
+
   public func inputEnded() {
     inputHasEnded = true
     closeIfNothingCanHappen()

@@ -14,6 +14,8 @@ public final class PlaybackModule {
   /// The text view when it draws on a terminal (resizes, ^Z and `fg` concern it only).
   private let terminalView: TextStatusView?
   private let presenter: PlaybackPresenter
+  /// The session's one output, which routes events to the presenters of its views (this one's and the clients').
+  let fanOut: PlaybackFanOut
   private let reader: CommandReader?
   private let echo: (@MainActor (InputLine) -> Void)?
   private let showTyped: (@Sendable (TypedInput) -> Void)?
@@ -21,7 +23,8 @@ public final class PlaybackModule {
   private var input: Task<Void, Never>?
 
   init(
-    view: any PlaybackView, terminalView: TextStatusView?, presenter: PlaybackPresenter, reader: CommandReader?,
+    view: any PlaybackView, terminalView: TextStatusView?, presenter: PlaybackPresenter, fanOut: PlaybackFanOut,
+    reader: CommandReader?,
     echo: (@MainActor (InputLine) -> Void)?, showTyped: (@Sendable (TypedInput) -> Void)?, scriptedInput: [String]?
   ) {
     self.echo = echo
@@ -29,6 +32,7 @@ public final class PlaybackModule {
     self.view = view
     self.terminalView = terminalView
     self.presenter = presenter
+    self.fanOut = fanOut
     self.reader = reader
     self.scriptedInput = scriptedInput
     self.restoreTerminal = { [reader] in reader?.restoreTerminal() }

@@ -26,25 +26,33 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
   /// View state: the state the status line shows, for redraws by events that do not carry one
   /// (`seeked`). Every event that redraws the line carries its position and duration.
   private var shownState: PlaybackState = .idle
-  /// The ids clients gave their JSON commands, by command id: events show these instead.
-  private var clientIDs: [Int: ClientID] = [:]
+  /// What this view's commands are called in its events, by the session's command id.
+  private struct OwnCommand {
+    /// The command's ordinal among the commands this view sent.
+    var number: Int
+    /// The id the client gave its JSON command, which events show instead (with `number` as `seq`).
+    var clientID: ClientID?
+  }
+  private var ownCommands: [Int: OwnCommand] = [:]
+  private var ownCommandCount = 0
+  /// Other views share the session (a control socket's clients): events of commands this view did not send carry no
+  /// id. When false this view is the session's only one, and every command id is shown as it is.
+  private let sharesSession: Bool
   /// Input lines seen so far, so a command can name its line.
   private var lineNumber = 0
-  /// The client id of the JSON command being submitted: what it causes at once (`help`, a `status`
-  /// with nothing pending) is presented before `submit` returns its number.
-  private var submittingClientID: ClientID?
-  /// The highest command number `submit` has returned; the command being submitted has a higher one.
-  private var lastSubmittedID = 0
 
   /// - Parameters:
   ///   - interactor: the session's business side, which this presenter forwards commands to.
   ///   - maxLineBytes: the command reader's line limit, for the error a longer line gets.
+  ///   - sharesSession: other views share the session's interactor (see the property).
   public init(
-    interactor: any PlaybackInteractorInput, parser: CommandParser = CommandParser(), maxLineBytes: Int = 65_536
+    interactor: any PlaybackInteractorInput, parser: CommandParser = CommandParser(), maxLineBytes: Int = 65_536,
+    sharesSession: Bool = false
   ) {
     self.interactor = interactor
     self.parser = parser
     self.maxLineBytes = maxLineBytes
+    self.sharesSession = sharesSession
   }
 
   // MARK: - PlaybackViewEventHandler
@@ -59,42 +67,42 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
     case .text(let text):
       let source = SourceLine(number: lineNumber, text: text)
       let (parsed, clientID) = parser.parseInput(text)
-      submittingClientID = clientID
-      defer { submittingClientID = nil }
-      let id: Int?
       switch parsed {
-      case .empty: id = nil
-      case .command(let command): id = interactor.submit(command, source: source)
-      case .invalid(let error): id = interactor.submitInvalid(error, source: source)
+      case .empty: break
+      case .command(let command): own(clientID) { interactor.submit(command, source: source) }
+      case .invalid(let error): own(clientID) { interactor.submitInvalid(error, source: source) }
       }
-      if let id { submitted(id, clientID: clientID) }
     case .tooLong(let byteCount):
-      let id = interactor.submitInvalid(
-        PlaybackError(
-          .badInput,
-          "line of \(byteCount) bytes is over the \(maxLineBytes)-byte limit; send one command per line"
-        ), source: SourceLine(number: lineNumber, text: ""))
-      submitted(id, clientID: nil)
+      own(nil) {
+        interactor.submitInvalid(
+          PlaybackError(
+            .badInput,
+            "line of \(byteCount) bytes is over the \(maxLineBytes)-byte limit; send one command per line"
+          ), source: SourceLine(number: lineNumber, text: ""))
+      }
     case .invalidUTF8:
-      let id = interactor.submitInvalid(
-        PlaybackError(
-          .badInput, "line is not valid UTF-8; send commands as UTF-8 text, one per line"),
-        source: SourceLine(number: lineNumber, text: ""))
-      submitted(id, clientID: nil)
+      own(nil) {
+        interactor.submitInvalid(
+          PlaybackError(
+            .badInput, "line is not valid UTF-8; send commands as UTF-8 text, one per line"),
+          source: SourceLine(number: lineNumber, text: ""))
+      }
     }
   }
 
-  private func submitted(_ id: Int, clientID: ClientID?) {
-    lastSubmittedID = max(lastSubmittedID, id)
-    if let clientID { clientIDs[id] = clientID }
+  /// Submits a command of this view's, noted first under the id it will get: what it causes at once (`help`, a
+  /// `status` with nothing pending) is presented before `submit` returns.
+  private func own(_ clientID: ClientID?, _ submit: () -> Int) {
+    ownCommandCount += 1
+    ownCommands[interactor.nextCommandID] = OwnCommand(number: ownCommandCount, clientID: clientID)
+    _ = submit()
   }
 
-  /// The id the client gave command `id`; while a command is being submitted, its number is the one
-  /// not handed back yet.
-  private func clientID(of id: Int) -> ClientID? {
-    if let known = clientIDs[id] { return known }
-    if let submittingClientID, id > lastSubmittedID { return submittingClientID }
-    return nil
+  /// How this view names command `id` (the session's): its own ordinal (with the client's id, if it gave one), the
+  /// session's id when this view is the only one, or nothing (another view's command).
+  private func naming(_ id: Int) -> (number: Int?, clientID: ClientID?) {
+    if let own = ownCommands[id] { return (own.number, own.clientID) }
+    return (sharesSession ? nil : id, nil)
   }
 
   public func onInputEnded() {
@@ -174,7 +182,15 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
   public func presentSuperseded(id: Int, by newerID: Int?) {
     var event = builder("superseded", id)
     if let newerID {
-      if let client = clientID(of: newerID) { event.clientID("by", client) } else { event.integer("by", newerID) }
+      let newer = naming(newerID)
+      if let client = newer.clientID {
+        event.clientID("by", client)
+      } else if let number = newer.number {
+        event.integer("by", number)
+      } else {
+        // Another client's seek replaced it: its ids mean nothing here.
+        event.string("reason", "other_client")
+      }
     } else {
       event.string("reason", "shutdown")
     }
@@ -318,7 +334,8 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
 
   /// An event answering `commandID`, which it names by the client's id when the client gave one.
   private func builder(_ name: String, _ commandID: Int?, severity: EventViewModel.Severity = .info) -> EventBuilder {
-    EventBuilder(event: name, commandID: commandID, clientID: commandID.flatMap(clientID(of:)), severity: severity)
+    let named = commandID.map { naming($0) }
+    return EventBuilder(event: name, commandID: named?.number, clientID: named?.clientID, severity: severity)
   }
 
   private func display(_ event: EventBuilder) {

@@ -47,6 +47,11 @@ public final class JSONLinesView: PlaybackView {
     sayHello()
   }
 
+  /// Writes `hello` now, if it has not been written (a socket client is greeted as it connects).
+  public func displayGreeting() {
+    sayHello()
+  }
+
   // MARK: - Encoding
 
   /// The `hello` line's object, written before anything else.

@@ -1,0 +1,40 @@
+// ChannelTextOutput: where a socket client's view writes: the client's NIO channel. Writes hand the bytes to the
+// channel's event loop and return at once (the handler bounds what a slow reader can hold back).
+
+import NIOCore
+import VideoPlaybackKit
+
+@MainActor
+final class ChannelTextOutput: TextOutput {
+  /// How long `finish` lets written events reach the client before the connection is closed anyway.
+  static let finishGrace: TimeAmount = .seconds(1)
+
+  private let channel: any Channel
+  private var finished = false
+
+  init(channel: any Channel) {
+    self.channel = channel
+  }
+
+  func write(_ text: String) -> Bool {
+    guard !finished, channel.isActive else {
+      finished = true
+      return false
+    }
+    channel.writeAndFlush(ByteBuffer(string: text), promise: nil)
+    return true
+  }
+
+  /// Nothing more is written; the connection closes once what was written has gone out (or after the grace, for a
+  /// client that does not read). Returns when it has closed.
+  @discardableResult
+  func finish() -> EventLoopFuture<Void> {
+    finished = true
+    let channel = self.channel
+    // Writes complete in order: an empty one completes once everything before it has been written.
+    let flushed = channel.writeAndFlush(ByteBuffer())
+    flushed.whenComplete { _ in channel.close(promise: nil) }
+    channel.eventLoop.scheduleTask(in: Self.finishGrace) { channel.close(promise: nil) }
+    return channel.closeFuture
+  }
+}

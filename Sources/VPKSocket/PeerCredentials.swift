@@ -1,0 +1,22 @@
+// PeerCredentials: who is at the other end of a Unix-domain socket, as the kernel tells it (SO_PEERCRED).
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The process at the other end of a connection: Linux's `struct ucred`, field for field.
+struct PeerCredentials: Sendable, Equatable {
+  var pid: Int32 = 0
+  var uid: UInt32 = 0
+  var gid: UInt32 = 0
+
+  /// The socket option that reads them.
+  static let option = SO_PEERCRED
+
+  /// Only vpk's own user, or root, may steer it.
+  func mayConnect(to serverUID: UInt32) -> Bool {
+    uid == serverUID || uid == 0
+  }
+}

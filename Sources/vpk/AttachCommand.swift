@@ -1,0 +1,40 @@
+// `vpk attach PATH`: steers a running `vpk play --socket PATH` from a shell: standard input goes to it, what it
+// answers comes out.
+
+import ArgumentParser
+import VPKSocket
+
+struct AttachCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "attach",
+    abstract: "Send commands to a vpk that listens on a control socket (vpk play --socket PATH).",
+    discussion: """
+      Lines from standard input go to the daemon as they are; its events come
+      back on standard output as text lines (with --json, JSON lines): the
+      replies to what this client sent, with this client's own ids, and what
+      changes for every client (progress, the end, another client's changes).
+
+      vpk attach leaves when its input has ended and every command it sent has
+      been answered (exit status 0), or when the daemon shuts down: then the
+      reason goes to stderr and the status is the daemon's (0 quit or end, 3
+      open failed, 129/130/143 its signal). 69: the socket cannot be reached
+      or is not a vpk's, or the daemon closed the connection.
+
+      Examples:
+        printf 'open movie.mp4\\nscrub 30\\nstatus\\n' | vpk attach /tmp/vpk.sock
+        echo quit | vpk attach /tmp/vpk.sock
+      """)
+
+  @Argument(help: "The control socket's path, as given to vpk play --socket.", completion: .file())
+  var path: String
+
+  @Flag(name: .long, help: "Write the daemon's events as JSON lines instead of text.")
+  var json = false
+
+  func run() async throws {
+    let code = await AttachClient.run(
+      path: path, json: json, print: { StandardStreams.writeOutput($0 + "\n") },
+      log: { StandardStreams.writeError($0) })
+    throw ExitCode(code)
+  }
+}

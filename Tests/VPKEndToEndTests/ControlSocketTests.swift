@@ -1,0 +1,302 @@
+// `vpk play --socket` and `vpk attach`, end to end: the built vpk, real Unix-domain sockets, clients that behave and
+// clients that do not. Every JSON line the clients receive is checked against the events schema.
+
+import Foundation
+import Testing
+import VPKTestSupport
+
+/// A short folder for sockets (a socket path holds at most 107 bytes), removed by `remove()`.
+private struct SocketFolder {
+  let url: URL
+  init() throws {
+    url = URL(fileURLWithPath: "/tmp/vpk-e2e-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+  var socket: String { url.appendingPathComponent("s").path }
+  func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+private func exists(_ path: String) -> Bool {
+  var info = stat()
+  return lstat(path, &info) == 0
+}
+
+/// Checks every line against the events schema (one validator run for all of them).
+private func validate(_ lines: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+  let schema = try VPKSchemas.events()
+  for (line, errors) in zip(lines, try schema.errors(inLines: lines)) where !errors.isEmpty {
+    Issue.record("\(line)\n\(errors.joined(separator: "\n"))", sourceLocation: sourceLocation)
+  }
+}
+
+@Suite struct ControlSocketTests {
+  @Test func eachClientGetsHelloItsOwnRepliesAndWhatChangesForEveryone() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    // Given an idle daemon whose standard input ends at once (a session with a socket goes on)
+    let daemon = try VPKSession(
+      ["play", "--idle", "--paused", "--socket", folder.socket, "--clock", "free", "--progress", "off"],
+      input: .closed)
+    let a = try UnixSocketClient.connect(to: folder.socket)
+    let b = try UnixSocketClient.connect(to: folder.socket)
+    try a.waitForLine(containing: #"{"event":"hello""#)
+    try b.waitForLine(containing: #"{"event":"hello""#)
+    // When client a opens the media
+    a.send("open \(media)")
+    // Then a gets ready as its reply (its id 1), b sees it with no id
+    try a.waitForLine(containing: #"{"event":"ready","id":1,"#)
+    try b.waitForLine(containing: #"{"event":"ready","path""#)
+    // When both send a status with the client id 1
+    a.send(#"{"command":"status","id":1}"#)
+    b.send(#"{"command":"status","id":1}"#)
+    // Then each gets its own, with its own ordinal as seq
+    try a.waitForLine(containing: #"{"event":"status","id":1,"seq":2,"#)
+    try b.waitForLine(containing: #"{"event":"status","id":1,"seq":1,"#)
+    // When b seeks
+    b.send("scrub 5")
+    try b.waitForLine(containing: #"{"event":"seeked","id":2,"#)
+    try a.waitForLine(containing: #"{"event":"seeked","target":5"#)
+    // And a quits
+    a.send("quit")
+    try a.waitForLine(containing: #"{"event":"shutdown","id":3,"reason":"quit""#)
+    try b.waitForLine(containing: #"{"event":"shutdown","reason":"quit""#)
+    try a.waitForEnd()
+    try b.waitForEnd()
+    let result = try daemon.waitForExit()
+    #expect(result.status == 0)
+    #expect(!exists(folder.socket), "the socket file is removed when vpk leaves")
+    // Neither client got a reply to the other's commands: b's lines with an id are its own 1 and 2
+    #expect(b.lines.filter { $0.contains(#""id":"#) }.count == 2)
+    #expect(a.lines.filter { $0.contains(#""id":"#) }.count == 3)
+    try validate(a.lines + b.lines)
+  }
+
+  @Test func theSocketIsPrivateWhateverTheUmaskAndRemovedOnEverySignal() throws {
+    for (signal, status, name) in [(SIGINT, Int32(130), "SIGINT"), (SIGTERM, 143, "SIGTERM"), (SIGHUP, 129, "SIGHUP")] {
+      let folder = try SocketFolder()
+      defer { folder.remove() }
+      // Given a daemon started with an umask that lets everyone in
+      let previous = umask(0)
+      let daemon: VPKSession
+      do {
+        defer { umask(previous) }
+        daemon = try VPKSession(["play", "--idle", "--socket", folder.socket], input: .closed)
+      }
+      let client = try UnixSocketClient.connect(to: folder.socket)
+      try client.waitForLine(containing: "hello")
+      // Then the socket is its user's alone
+      var info = stat()
+      #expect(lstat(folder.socket, &info) == 0)
+      #expect(info.st_mode & 0o777 == 0o600, "mode \(String(info.st_mode & 0o777, radix: 8)) after \(name)")
+      // When a signal comes
+      try daemon.waitUntilHandling(signal: signal)
+      daemon.send(signal: signal)
+      // Then every client is told, vpk leaves with the signal's status, and the socket file is gone
+      try client.waitForLine(containing: #""reason":"\#(name)""#)
+      let result = try daemon.waitForExit()
+      #expect(result.status == status)
+      #expect(!exists(folder.socket), "socket file left after \(name)")
+    }
+  }
+
+  @Test func aPathThatIsNotASocketIsRefusedAndNeverDeleted() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    try Data("precious".utf8).write(to: URL(fileURLWithPath: folder.socket))
+    let result = try VPKProcess.run(["play", "--idle", "--socket", folder.socket])
+    #expect(result.status == 73)
+    #expect(result.stderr.contains("not a socket"))
+    #expect(try String(contentsOfFile: folder.socket, encoding: .utf8) == "precious")
+  }
+
+  @Test func aLiveSocketIsRefusedAndAStaleOneReplaced() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    // Given a daemon listening
+    let first = try VPKSession(["play", "--idle", "--socket", folder.socket], input: .closed)
+    let client = try UnixSocketClient.connect(to: folder.socket)
+    try client.waitForLine(containing: "hello")
+    // When another vpk is given the same path, it is refused and the first one goes on
+    let second = try VPKProcess.run(["play", "--idle", "--socket", folder.socket])
+    #expect(second.status == 73)
+    #expect(second.stderr.contains("another process is listening"))
+    client.send("status")
+    try client.waitForLine(containing: #"{"event":"status","id":1"#)
+    // When the first is killed (no chance to clean up), its socket is left stale
+    first.kill()
+    _ = try? first.waitForExit()
+    #expect(exists(folder.socket))
+    // Then a new vpk replaces it
+    let third = try VPKSession(["play", "--idle", "--socket", folder.socket], input: .closed)
+    let again = try UnixSocketClient.connect(to: folder.socket)
+    try again.waitForLine(containing: "hello")
+    again.send("quit")
+    #expect(try third.waitForExit().status == 0)
+  }
+
+  @Test func hostileClientsGetErrorsOrADisconnectAndTheOthersGoOn() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let daemon = try VPKSession(["play", "--idle", "--socket", folder.socket, "--max-clients", "3"], input: .closed)
+    let hostile = try UnixSocketClient.connect(to: folder.socket)
+    let calm = try UnixSocketClient.connect(to: folder.socket)
+    try hostile.waitForLine(containing: "hello")
+    try calm.waitForLine(containing: "hello")
+    // When one client sends a line over the limit, bytes that are not UTF-8, garbage and broken JSON
+    hostile.write(Data(repeating: UInt8(ascii: "x"), count: 100_000) + Data("\n".utf8))
+    hostile.write(Data([0xFF, 0xFE, 0x00, 0x0A]))
+    hostile.send("garbage ~~ !!")
+    hostile.send(#"{"command": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["#)
+    // Then each line gets its error, with its id
+    try hostile.waitForLine(containing: #"{"event":"error","id":1,"code":"bad_input""#)
+    try hostile.waitForLine(containing: #"{"event":"error","id":2,"code":"bad_input""#)
+    try hostile.waitForLine(containing: #"{"event":"error","id":3,"code":"unknown_command""#)
+    try hostile.waitForLine(containing: #"{"event":"error","id":4,"code":"bad_json""#)
+    // And the other client is served as ever, and saw none of it
+    calm.send("status")
+    try calm.waitForLine(containing: #"{"event":"status","id":1"#)
+    #expect(!calm.lines.contains { $0.contains(#""event":"error""#) })
+    // When clients beyond --max-clients come, the one over is told and disconnected
+    let third = try UnixSocketClient.connect(to: folder.socket)
+    try third.waitForLine(containing: "hello")
+    let fourth = try UnixSocketClient.connect(to: folder.socket)
+    try fourth.waitForLine(containing: #"{"event":"error","code":"too_many_clients""#)
+    try fourth.waitForEnd()
+    // And once one leaves, there is room again (as soon as the daemon has seen it leave)
+    third.disconnect()
+    let deadline = Date(timeIntervalSinceNow: 30)
+    while true {
+      let fifth = try UnixSocketClient.connect(to: folder.socket)
+      fifth.send("status")
+      let answer = try fifth.waitForLine { $0.contains(#""event":"status""#) || $0.contains("too_many_clients") }
+      if answer.contains(#"{"event":"status","id":1"#) { break }
+      #expect(Date() < deadline, "no room after a client left")
+      if Date() > deadline { break }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    // And a thousand connections opened and closed leave the daemon serving
+    for _ in 0..<1000 { try UnixSocketClient(path: folder.socket, reads: false).disconnect() }
+    calm.send("status")
+    try calm.waitForLine(containing: #"{"event":"status","id":2"#)
+    calm.send("quit")
+    let result = try daemon.waitForExit()
+    #expect(result.status == 0)
+    #expect(result.stderr.contains("--max-clients"))
+    try validate(hostile.lines + calm.lines + fourth.lines)
+  }
+
+  @Test func aClientThatNeverReadsIsDisconnectedAndTheOthersGoOn() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let daemon = try VPKSession(["play", "--idle", "--socket", folder.socket], input: .closed)
+    let reader = try UnixSocketClient.connect(to: folder.socket)
+    // Given a client that sends 30,000 commands (about 4 MB of replies) and never reads
+    let stalled = try UnixSocketClient(path: folder.socket, reads: false, receiveBufferBytes: 4096)
+    Thread {
+      let burst = Data(String(repeating: "help\n", count: 1000).utf8)
+      for _ in 0..<30 {
+        if !stalled.write(burst) { break }
+      }
+    }.start()
+    // When its replies fill its buffer, it is disconnected with a reason in the log
+    let deadline = Date(timeIntervalSinceNow: 120)
+    while !daemon.stderr.contains("disconnected a client") && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    #expect(daemon.stderr.contains("bytes of events unread"))
+    // Then the reading client is still served
+    reader.send(#"{"command":"status","id":"after"}"#)
+    try reader.waitForLine(containing: #"{"event":"status","id":"after""#, timeout: 60)
+    reader.send("quit")
+    #expect(try daemon.waitForExit().status == 0)
+    withExtendedLifetime(stalled) {}
+  }
+
+  @Test func aClientThatLeavesMidSeekChangesNothingForTheOthers() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    let daemon = try VPKSession(
+      ["play", media, "--paused", "--socket", folder.socket, "--clock", "free", "--progress", "off"], input: .closed)
+    let leaving = try UnixSocketClient.connect(to: folder.socket)
+    let staying = try UnixSocketClient.connect(to: folder.socket)
+    try leaving.waitForLine(containing: "hello")
+    try staying.waitForLine(containing: "hello")
+    // When one client scrubs and leaves at once
+    leaving.send("scrub 7")
+    leaving.disconnect()
+    // Then the other sees the seek land and finds playback there
+    try staying.waitForLine(containing: #"{"event":"seeked","target":7"#)
+    staying.send("status")
+    try staying.waitForLine(containing: #"{"event":"status","id":1,"state":"paused","position":7"#)
+    staying.send("quit")
+    #expect(try daemon.waitForExit().status == 0)
+  }
+
+  @Test func attachSendsItsInputAndLeavesAfterTheReplies() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    let daemon = try VPKSession(
+      ["play", "--idle", "--paused", "--socket", folder.socket, "--clock", "free", "--progress", "off"],
+      input: .closed)
+    _ = try UnixSocketClient.connect(to: folder.socket)
+    // Piped, in text: the replies to what it sent, with its own ids, then it leaves (the daemon goes on)
+    let text = try VPKProcess.run(["attach", folder.socket], input: .text("open \(media)\nscrub 2\nstatus"))
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.stdoutLines.contains { $0.hasPrefix("ready #1 path=") })
+    #expect(text.stdoutLines.contains { $0.hasPrefix("seeked #2 target=2.000") })
+    #expect(text.stdoutLines.last?.hasPrefix("status #3 state=paused position=2.000") == true)
+    #expect(!text.stdoutLines.contains { $0.contains("vpk-attach-end") })
+    // With --json, JSON lines
+    let json = try VPKProcess.run(["attach", folder.socket, "--json"], input: .text("status\n"))
+    #expect(json.status == 0)
+    #expect(json.stdoutLines.count == 1)
+    #expect(json.stdoutLines.first?.hasPrefix(#"{"event":"status","id":1,"state":"paused""#) == true)
+    try validate(json.stdoutLines)
+    // Quit through attach: it leaves with the daemon's reason
+    let quit = try VPKProcess.run(["attach", folder.socket], input: .text("quit\n"))
+    #expect(quit.status == 0)
+    #expect(quit.stdoutLines.last?.hasPrefix("shutdown #1 reason=quit") == true)
+    #expect(quit.stderr.contains("the daemon shut down: quit"))
+    #expect(try daemon.waitForExit().status == 0)
+    // Nothing listening: attach says so
+    let missing = try VPKProcess.run(["attach", folder.socket])
+    #expect(missing.status == 69)
+    #expect(missing.stderr.contains("cannot connect"))
+  }
+
+  @Test(
+    .enabled(
+      if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+        && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"),
+      "needs root, setpriv and Debian's python3, to connect as another user"))
+  func aClientOfAnotherUserIsRefusedAndLogged() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let daemon = try VPKSession(["play", "--idle", "--socket", folder.socket], input: .closed)
+    let owner = try UnixSocketClient.connect(to: folder.socket)
+    try owner.waitForLine(containing: "hello")
+    // Given the file's mode opened up (so only the credentials check stands in the way)
+    chmod(folder.socket, 0o666)
+    // When user nobody connects
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+    process.arguments = [
+      // Debian's python3: one on PATH may live where user nobody cannot run it (pyenv under /root).
+      "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
+      "import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); print(len(s.recv(4096)))",
+      folder.socket,
+    ]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    process.waitUntilExit()
+    // Then it is closed on at once with nothing said, and the refusal is logged
+    let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(said.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    owner.send("quit")
+    let result = try daemon.waitForExit()
+    #expect(result.stderr.contains("refused a client: pid"))
+    #expect(result.stderr.contains("runs as uid 65534"))
+  }
+}

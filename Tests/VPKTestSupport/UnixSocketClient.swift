@@ -1,0 +1,141 @@
+// A client of vpk's control socket for the end-to-end tests: plain POSIX calls, a thread of its own that reads
+// everything the daemon sends (so this client never makes vpk wait), and waits for lines as VPKSession does.
+import Foundation
+
+public final class UnixSocketClient: @unchecked Sendable {
+  public let descriptor: Int32
+  private let state = NSCondition()
+  private var received = Data()
+  private var ended = false
+
+  /// Connects to the socket at `path`; with `reads` false nothing is ever read (a client that stalls).
+  public init(path: String, reads: Bool = true, receiveBufferBytes: Int32? = nil) throws {
+    descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw VPKProcessError(description: "socket: \(String(cString: strerror(errno)))") }
+    if var size = receiveBufferBytes {
+      setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+      for (index, byte) in path.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
+    }
+    let result = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Foundation.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard result == 0 else {
+      let message = String(cString: strerror(errno))
+      close(descriptor)
+      throw VPKProcessError(description: "cannot connect to \(path): \(message)")
+    }
+    if reads {
+      Thread { [self] in readLoop() }.start()
+    }
+  }
+
+  /// Connects to `path`, retrying while the daemon is not listening yet; throws after `timeout` seconds.
+  public static func connect(to path: String, timeout: Double = 30) throws -> UnixSocketClient {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while true {
+      do {
+        return try UnixSocketClient(path: path)
+      } catch {
+        if Date() > deadline { throw error }
+        Thread.sleep(forTimeInterval: 0.02)
+      }
+    }
+  }
+
+  deinit { close(descriptor) }
+
+  /// Sends `line` and a newline. False once the daemon is gone.
+  @discardableResult
+  public func send(_ line: String) -> Bool {
+    write(Data((line.hasSuffix("\n") ? line : line + "\n").utf8))
+  }
+
+  /// Sends raw bytes. False once the daemon is gone.
+  @discardableResult
+  public func write(_ data: Data) -> Bool {
+    data.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let count = Foundation.send(
+          descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { return false }
+        offset += count
+      }
+      return true
+    }
+  }
+
+  /// Closes the connection both ways (the client leaves).
+  public func disconnect() { shutdown(descriptor, Int32(SHUT_RDWR)) }
+
+  /// Ends what this client sends (the daemon sees the end of its input); it can still read.
+  public func closeWriting() { shutdown(descriptor, Int32(SHUT_WR)) }
+
+  /// Every complete line received so far.
+  public var lines: [String] {
+    state.withLock {
+      var text = String(decoding: received, as: UTF8.self)
+      if let last = text.lastIndex(of: "\n") { text = String(text[...last]) } else { return [] }
+      return text.split(separator: "\n").map(String.init)
+    }
+  }
+
+  /// True once the daemon closed the connection.
+  public var hasEnded: Bool { state.withLock { ended } }
+
+  /// Waits for a line (from the first) for which `matches` holds; throws after `timeout` s or at the end.
+  @discardableResult
+  public func waitForLine(timeout: Double = 30, where matches: (String) -> Bool) throws -> String {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while true {
+      if let line = lines.first(where: matches) { return line }
+      let over = state.withLock { () -> Bool in
+        if ended { return true }
+        return !state.wait(until: deadline)
+      }
+      if over {
+        if let line = lines.first(where: matches) { return line }
+        throw VPKProcessError(
+          description:
+            "no expected line from the socket (ended: \(hasEnded)); got:\n\(lines.suffix(20).joined(separator: "\n"))")
+      }
+    }
+  }
+
+  @discardableResult
+  public func waitForLine(containing text: String, timeout: Double = 30) throws -> String {
+    try waitForLine(timeout: timeout) { $0.contains(text) }
+  }
+
+  /// Waits until the daemon closes the connection; throws after `timeout` s.
+  public func waitForEnd(timeout: Double = 30) throws {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    try state.withLock {
+      while !ended {
+        if !state.wait(until: deadline) && !ended {
+          throw VPKProcessError(description: "the daemon did not close the connection within \(timeout) s")
+        }
+      }
+    }
+  }
+
+  private func readLoop() {
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+      if count < 0 && errno == EINTR { continue }
+      state.withLock {
+        if count > 0 { received.append(contentsOf: buffer[0..<count]) } else { ended = true }
+        state.broadcast()
+      }
+      if count <= 0 { return }
+    }
+  }
+}
