@@ -184,6 +184,10 @@ public final class PlaybackFanOut: PlaybackInteractorOutput {
     origin(of: commandID).forEach { $0.presentFrame(frame, commandID: commandID) }
   }
 
+  public func presentSnapshot(_ picture: FramePicture, commandID: Int) {
+    origin(of: commandID).forEach { $0.presentSnapshot(picture, commandID: commandID) }
+  }
+
   public func presentHelp(commandID: Int) {
     origin(of: commandID).forEach { $0.presentHelp(commandID: commandID) }
   }
