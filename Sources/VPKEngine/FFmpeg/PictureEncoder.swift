@@ -58,8 +58,8 @@ enum PictureEncoder {
       var sourceLines = frame.pointee.linesize
       var targetData = converted.pointee.data
       var targetLines = converted.pointee.linesize
-      status = withPlanes(&sourceData, &sourceLines) { planes, lines in
-        withMutablePlanes(&targetData, &targetLines) { targets, targetLineSizes in
+      status = withPlanes(&sourceData, &sourceLines, as: UnsafePointer<UInt8>?.self) { planes, lines in
+        withPlanes(&targetData, &targetLines, as: UnsafeMutablePointer<UInt8>?.self) { targets, targetLineSizes in
           sws_scale(scaler, planes, lines, 0, frame.pointee.height, targets, targetLineSizes)
         }
       }
@@ -202,36 +202,19 @@ enum PictureEncoder {
     return PlaybackError(.cannotWrite, "cannot write \(path): \(reason.lowercased())\(advice)")
   }
 
-  /// The frame's plane pointers and line sizes as the arrays libswscale takes.
-  private static func withPlanes<T>(
+  /// The frame's plane pointers and line sizes as the arrays libswscale takes, the planes seen as `Plane`:
+  /// `UnsafePointer<UInt8>?` for the source it reads, `UnsafeMutablePointer<UInt8>?` for the target it writes.
+  private static func withPlanes<Plane, T>(
     _ data:
       inout (
         UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?,
         UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?,
         UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?
-      ), _ lines: inout (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32),
-    _ body: (UnsafePointer<UnsafePointer<UInt8>?>, UnsafePointer<Int32>) -> T
+      ), _ lines: inout (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32), as _: Plane.Type,
+    _ body: (UnsafePointer<Plane>, UnsafePointer<Int32>) -> T
   ) -> T {
     withUnsafePointer(to: &data) { dataTuple in
-      dataTuple.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
-        withUnsafePointer(to: &lines) { linesTuple in
-          linesTuple.withMemoryRebound(to: Int32.self, capacity: 8) { body(planes, $0) }
-        }
-      }
-    }
-  }
-
-  private static func withMutablePlanes<T>(
-    _ data:
-      inout (
-        UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?,
-        UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?,
-        UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?
-      ), _ lines: inout (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32),
-    _ body: (UnsafePointer<UnsafeMutablePointer<UInt8>?>, UnsafePointer<Int32>) -> T
-  ) -> T {
-    withUnsafePointer(to: &data) { dataTuple in
-      dataTuple.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
+      dataTuple.withMemoryRebound(to: Plane.self, capacity: 8) { planes in
         withUnsafePointer(to: &lines) { linesTuple in
           linesTuple.withMemoryRebound(to: Int32.self, capacity: 8) { body(planes, $0) }
         }
