@@ -4,7 +4,8 @@
 // Safety: the path is claimed first (see SocketPath: a stale socket is replaced, a live one or anything that is not
 // a socket is refused); the socket is created with mode 0600 whatever the umask; a client whose user (SO_PEERCRED)
 // is neither vpk's nor root is refused and the refusal logged; at most `maxClients` are served at once, a client
-// more is told so and disconnected; `stop()` removes the socket file (if it is still the one vpk made).
+// more is told so and disconnected; `stop()` removes the socket file (if it is still the one vpk made). With systemd's
+// socket activation, the listening socket it passed is served as it is, and its file is left to systemd.
 
 import Dispatch
 import NIOCore
@@ -26,16 +27,21 @@ public final class ControlSocketServer {
   public nonisolated static let defaultWriteBufferBytes = 1 << 20
 
   public struct Options: Sendable {
+    /// Where vpk makes the socket; with `activatedDescriptor`, only the socket's name in messages.
     public var path: String
+    /// A socket already bound and listening (systemd's socket activation) to serve instead of making one at `path`.
+    /// vpk never removes its file: whoever made it does.
+    public var activatedDescriptor: Int32?
     public var maxClients: Int
     public var maxLineBytes: Int
     public var writeBufferBytes: Int
 
     public init(
-      path: String, maxClients: Int = ControlSocketServer.defaultMaxClients, maxLineBytes: Int = 65_536,
-      writeBufferBytes: Int = ControlSocketServer.defaultWriteBufferBytes
+      path: String, activatedDescriptor: Int32? = nil, maxClients: Int = ControlSocketServer.defaultMaxClients,
+      maxLineBytes: Int = 65_536, writeBufferBytes: Int = ControlSocketServer.defaultWriteBufferBytes
     ) {
       self.path = path
+      self.activatedDescriptor = activatedDescriptor
       self.maxClients = maxClients
       self.maxLineBytes = maxLineBytes
       self.writeBufferBytes = writeBufferBytes
@@ -64,7 +70,7 @@ public final class ControlSocketServer {
   /// Claims the path and listens. Clients are attached with `attach` from then on.
   public func start(attach: @escaping @MainActor (OutputFormat, any TextOutput) -> PlaybackClient) async throws {
     let path = options.path
-    try SocketPath.claim(path)
+    if options.activatedDescriptor == nil { try SocketPath.claim(path) }
     self.attach = attach
     let report = reporter()
     let maxLineBytes = options.maxLineBytes
@@ -84,6 +90,14 @@ public final class ControlSocketServer {
             ClientChannelHandler(report: { report(ObjectIdentifier(channel), $0) }))
         }
       }
+    if let descriptor = options.activatedDescriptor {
+      do {
+        listener = try await bootstrap.withBoundSocket(descriptor).get()
+      } catch {
+        throw ControlSocketError("cannot serve the socket systemd passed (descriptor \(descriptor)): \(error)")
+      }
+      return
+    }
     // The socket file is made by bind(2) with the umask's mode: 0600 from the start, whatever the caller's umask.
     let previousMask = umask(0o177)
     defer { umask(previousMask) }

@@ -21,6 +21,11 @@ struct PlayCommand: AsyncParsableCommand {
       replies, and what changes for everyone). The session then ends only on
       quit (from any client) or a signal, not when standard input ends.
 
+      Under systemd: with NOTIFY_SOCKET set, vpk sends READY=1 once the
+      control socket listens (Type=notify) and STOPPING=1 on its way out; with
+      socket activation (LISTEN_FDS), vpk serves the socket systemd passed as
+      descriptor 3 instead of making one (--socket may then be left out).
+
       Examples:
         vpk play movie.mp4 --start 50%
         printf 'scrub 1:30\\nframe\\n' | vpk play movie.mp4 --paused --clock free
@@ -97,9 +102,26 @@ struct PlayCommand: AsyncParsableCommand {
     let options = PlaybackOptions(
       autoplay: !paused, start: try startTime(), clock: clock, progressInterval: try ProgressOption.interval(progress),
       endAction: atEnd, seekMode: seek, frameCacheBytes: try cache.bytes)
+    // systemd's variables are read and unset before anything else, so nothing vpk starts inherits them.
+    let systemd = SystemdHandover.take()
+    let activated: Int32?
+    do {
+      activated = try systemd.activatedSocket()
+    } catch {
+      StandardStreams.writeError("vpk play: socket activation: \(error)")
+      throw ExitCode(socketUnusableExitCode)
+    }
+    // A socket systemd passed takes the place of --socket's path (which then only names it in messages).
+    let socketOptions: ControlSocketServer.Options? =
+      if let activated {
+        ControlSocketServer.Options(
+          path: socket ?? "the socket systemd passed", activatedDescriptor: activated, maxClients: maxClients)
+      } else {
+        socket.map { ControlSocketServer.Options(path: $0, maxClients: maxClients) }
+      }
     let code = await runSession(
       file: file, options: options, output: output, access: access.mediaAccess, scriptedInput: nil,
-      socket: socket.map { ControlSocketServer.Options(path: $0, maxClients: maxClients) })
+      socket: socketOptions, notifier: systemd.notifySocket.map { SystemdNotifier(address: $0) })
     throw ExitCode(code)
   }
 }

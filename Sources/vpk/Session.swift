@@ -12,11 +12,12 @@ let socketUnusableExitCode: Int32 = 73
 
 /// Builds the module for one file and runs it until it closes; returns the exit status.
 /// With `scriptedInput`, those lines are the session's input and standard input is not read. With `socket`, the
-/// session also listens there, and its clients are views of it.
+/// session also listens there, and its clients are views of it. With `notifier` (NOTIFY_SOCKET), systemd is told
+/// READY=1 once the session listens and STOPPING=1 when it closes.
 @MainActor
 func runSession(
   file: String?, options: PlaybackOptions, output: OutputOptions, access: MediaAccess, scriptedInput: [String]?,
-  socket: ControlSocketServer.Options? = nil
+  socket: ControlSocketServer.Options? = nil, notifier: SystemdNotifier? = nil
 ) async -> Int32 {
   // A reader that goes away must not kill the process: writes report EPIPE instead.
   signal(SIGPIPE, SIG_IGN)
@@ -71,6 +72,7 @@ func runSession(
       }
       logger.debug("control socket listening", metadata: ["path": "\(server.options.path)"])
     }
+    notify(notifier, "READY=1")
     let restoreTerminal = built.restoreTerminal
     var removeSocketFile: @Sendable () -> Void = {}
     if let server { removeSocketFile = server.socketFileRemover }
@@ -87,10 +89,20 @@ func runSession(
   }
   var ends = closed.makeAsyncIterator()
   let code = await ends.next() ?? SessionExitCode.success
+  notify(notifier, "STOPPING=1")
   // Every client gets the session's last events; the socket file goes.
   await server?.stop()
   withExtendedLifetime((module, signals, terminalSignals)) {}
   return code
+}
+
+/// Tells systemd `state`; a failure is logged and the session goes on (as sd_notify's callers do).
+private func notify(_ notifier: SystemdNotifier?, _ state: String) {
+  do {
+    try notifier?.notify(state)
+  } catch {
+    StandardStreams.writeError("vpk: \(error)")
+  }
 }
 
 /// What `--start` outside the media is told on standard error: the time asked for and where playback started.

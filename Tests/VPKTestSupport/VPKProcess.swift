@@ -122,9 +122,11 @@ public final class VPKSession: @unchecked Sendable {
 
   /// Starts `vpk arguments…`. `environment` entries are added to (and override) this process's environment. With
   /// `readsOutput` false, nothing reads vpk's stdout (a reader that stalls: vpk blocks once the pipe is full) until
-  /// `startReadingOutput()`.
+  /// `startReadingOutput()`. With a `launcher` (a program and its arguments), that program is started with vpk's path
+  /// and `arguments` after its own, and is expected to exec vpk (to hand it descriptors, as systemd does).
   public init(
-    _ arguments: [String], input: VPKInput = .open, environment: [String: String] = [:], readsOutput: Bool = true
+    _ arguments: [String], input: VPKInput = .open, environment: [String: String] = [:], readsOutput: Bool = true,
+    launcher: [String] = []
   ) throws {
     let state = NSCondition()
     self.state = state
@@ -132,8 +134,14 @@ public final class VPKSession: @unchecked Sendable {
     self.input = Pipe()
     self.output = PipeCollector(onChunk: { _ in state.withLock { state.broadcast() } })
     self.errors = PipeCollector()
-    process.executableURL = try VPKProcess.executableURL()
-    process.arguments = arguments
+    let vpk = try VPKProcess.executableURL()
+    if let program = launcher.first {
+      process.executableURL = URL(fileURLWithPath: program)
+      process.arguments = launcher.dropFirst() + [vpk.path] + arguments
+    } else {
+      process.executableURL = vpk
+      process.arguments = arguments
+    }
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     process.standardInput = self.input
     process.standardOutput = output.pipe
