@@ -26,9 +26,9 @@ public final class UnixSocketClient: @unchecked Sendable {
       }
     }
     guard result == 0 else {
-      let message = String(cString: strerror(errno))
-      close(descriptor)
-      throw VPKProcessError(description: "cannot connect to \(path): \(message)")
+      // No close here: a class whose init throws once every property is set is deinitialised, and deinit closes the
+      // descriptor. Closing it twice would close whatever another thread had opened under that number meanwhile.
+      throw VPKProcessError(description: "cannot connect to \(path): \(String(cString: strerror(errno)))")
     }
     if reads {
       Thread { [self] in readLoop() }.start()
