@@ -252,8 +252,13 @@ private func residentKiB(of pid: Int32) throws -> Int {
     let rssAfter = try residentKiB(of: pid)
     #expect(descriptorsAfter == descriptorsBefore)
     // A leak of 1 KiB per connection would be 10,000 KiB; 8 MiB leaves room for malloc's arenas and NIO's pools
-    // settling after the warm-up (measured in debug builds: 0.2 to 2.8 MiB) and still catches that.
-    #expect(rssAfter - rssBefore < 8192, "RSS \(rssBefore) KiB before, \(rssAfter) KiB after")
+    // settling after the warm-up (measured in debug builds: 0.2 to 2.8 MiB) and still catches that. Under
+    // AddressSanitizer (scripts/test's third run, which sets ASAN_OPTIONS) RSS says little: its allocator keeps freed
+    // chunks in per-thread caches and size-class regions (10.3 MiB of growth seen there). There LeakSanitizer checks
+    // the daemon when it quits instead: a leak makes its exit status non-zero, which the last check catches.
+    if ProcessInfo.processInfo.environment["ASAN_OPTIONS"] == nil {
+      #expect(rssAfter - rssBefore < 8192, "RSS \(rssBefore) KiB before, \(rssAfter) KiB after")
+    }
     calm.send("quit")
     #expect(try daemon.waitForExit().status == 0)
     print("descriptors \(descriptorsBefore) -> \(descriptorsAfter), RSS \(rssBefore) -> \(rssAfter) KiB")
