@@ -24,8 +24,10 @@ final class ManagerDelegateSpy: PlaybackManagerDelegate {
   private var waiter: (id: Int, condition: () -> Bool, continuation: CheckedContinuation<Void, Never>)?
   private var waitCount = 0
 
-  /// Waits until `condition` holds, failing the test after `seconds`.
-  func wait(_ what: String, seconds: Double = 20, until condition: @escaping () -> Bool) async throws {
+  /// Waits until `condition` holds, failing the test after `seconds`: a hang guard, not a speed check. It is generous
+  /// because under ThreadSanitizer, with the suite running in parallel on two cores, an exact scrub through a GOP and
+  /// the main actor's delivery of its event have taken over 20 s.
+  func wait(_ what: String, seconds: Double = 120, until condition: @escaping () -> Bool) async throws {
     if condition() { return }
     waitCount += 1
     let id = waitCount
