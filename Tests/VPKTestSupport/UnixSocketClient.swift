@@ -72,6 +72,22 @@ public final class UnixSocketClient: @unchecked Sendable {
     }
   }
 
+  /// For a client made with `reads` false: blocks until the daemon's first line (its `hello`) has come, so the
+  /// daemon has accepted this connection. Throws when the daemon ends it first or sends nothing for 120 s.
+  public func readGreeting() throws {
+    var timeout = timeval(tv_sec: 120, tv_usec: 0)
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var byte: UInt8 = 0
+    while byte != UInt8(ascii: "\n") {
+      let count = recv(descriptor, &byte, 1, 0)
+      if count < 0 && errno == EINTR { continue }
+      guard count == 1 else {
+        throw VPKProcessError(
+          description: "no greeting from the daemon: \(count == 0 ? "closed" : String(cString: strerror(errno)))")
+      }
+    }
+  }
+
   /// Closes the connection both ways (the client leaves).
   public func disconnect() { shutdown(descriptor, Int32(SHUT_RDWR)) }
 
