@@ -36,7 +36,7 @@ public final class UnixSocketClient: @unchecked Sendable {
   }
 
   /// Connects to `path`, retrying while the daemon is not listening yet; throws after `timeout` seconds.
-  public static func connect(to path: String, timeout: Double = 30) throws -> UnixSocketClient {
+  public static func connect(to path: String, timeout: Double = 120) throws -> UnixSocketClient {
     let deadline = Date(timeIntervalSinceNow: timeout)
     while true {
       do {
@@ -108,7 +108,7 @@ public final class UnixSocketClient: @unchecked Sendable {
 
   /// Waits for a line (from the first) for which `matches` holds; throws after `timeout` s or at the end.
   @discardableResult
-  public func waitForLine(timeout: Double = 30, where matches: (String) -> Bool) throws -> String {
+  public func waitForLine(timeout: Double = 120, where matches: (String) -> Bool) throws -> String {
     let deadline = Date(timeIntervalSinceNow: timeout)
     while true {
       if let line = lines.first(where: matches) { return line }
@@ -126,12 +126,12 @@ public final class UnixSocketClient: @unchecked Sendable {
   }
 
   @discardableResult
-  public func waitForLine(containing text: String, timeout: Double = 30) throws -> String {
+  public func waitForLine(containing text: String, timeout: Double = 120) throws -> String {
     try waitForLine(timeout: timeout) { $0.contains(text) }
   }
 
   /// Waits until the daemon closes the connection; throws after `timeout` s.
-  public func waitForEnd(timeout: Double = 30) throws {
+  public func waitForEnd(timeout: Double = 120) throws {
     let deadline = Date(timeIntervalSinceNow: timeout)
     try state.withLock {
       while !ended {
