@@ -310,6 +310,88 @@ private func residentKiB(of pid: Int32) throws -> Int {
     #expect(try daemon.waitForExit().status == 0)
   }
 
+  @Test func aDeeplyNestedCompleteJSONLineGetsAnErrorAndTheClientGoesOn() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let daemon = try VPKSession(["play", "--idle", "--socket", folder.socket], input: .closed)
+    let client = try UnixSocketClient.connect(to: folder.socket)
+    try client.waitForLine(containing: "hello")
+    // When a client sends a complete JSON line nested 32,000 deep (within the 64 KiB line limit), then one nested
+    // 100,000 deep (over it)
+    let deep = 32_000
+    client.send(
+      #"{"command":"status","args":"# + String(repeating: "[", count: deep) + String(repeating: "]", count: deep) + "}")
+    client.send(String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000))
+    // Then each gets its error, and the client is served after them
+    try client.waitForLine(containing: #"{"event":"error","id":1,"code":"bad_json""#)
+    try client.waitForLine(containing: #"{"event":"error","id":2,"code":"bad_input""#)
+    client.send("status")
+    try client.waitForLine(containing: #"{"event":"status","id":3,"state":"idle""#)
+    client.send("quit")
+    #expect(try daemon.waitForExit().status == 0)
+  }
+
+  @Test func aClientThatHalfClosesGetsItsRepliesThenIsClosed() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    let daemon = try VPKSession(
+      ["play", media, "--paused", "--socket", folder.socket, "--clock", "wall", "--progress", "off"], input: .closed)
+    let other = try UnixSocketClient.connect(to: folder.socket)
+    try other.waitForLine(containing: "hello")
+    // When a client sends a seek, a wait that outlasts it, and a status, then shuts down its writing side at once
+    let client = try UnixSocketClient.connect(to: folder.socket)
+    try client.waitForLine(containing: "hello")
+    client.send("scrub 6")
+    client.send("wait 0.3")
+    client.send("status")
+    client.closeWriting()
+    // Then it gets every reply, in order, and then the daemon closes the connection
+    try client.waitForEnd()
+    let events = client.lines.compactMap { line -> String? in
+      guard let range = line.range(of: #"{"event":""#) else { return nil }
+      return String(line[range.upperBound...].prefix { $0 != "\"" })
+    }
+    #expect(events == ["hello", "seeked", "waited", "status"], "\(client.lines)")
+    #expect(client.lines.last?.contains(#""id":3,"state":"paused","position":6"#) == true, "\(client.lines)")
+    // And the daemon and the other client go on
+    other.send("status")
+    try other.waitForLine(containing: #"{"event":"status","id":1"#)
+    // When a client half-closes with nothing sent, it is closed at once
+    let idle = try UnixSocketClient.connect(to: folder.socket)
+    try idle.waitForLine(containing: "hello")
+    idle.closeWriting()
+    try idle.waitForEnd()
+    other.send("quit")
+    #expect(try daemon.waitForExit().status == 0)
+  }
+
+  @Test func attachWhoseOutputIsNotReadStopsReadingTheSocketAndTheDaemonDisconnectsIt() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let daemon = try VPKSession(["play", "--idle", "--socket", folder.socket], input: .closed)
+    _ = try UnixSocketClient.connect(to: folder.socket)
+    // Given attach asked for far more replies (about 6 MB) than the daemon lets a client leave unread (1 MiB), with
+    // nobody reading attach's standard output
+    let requests = String(repeating: "status\n", count: 20_000)
+    let attach = try VPKSession(["attach", folder.socket, "--json"], input: .text(requests), readsOutput: false)
+    // Then attach stops reading the socket once its own output is full, instead of buffering the replies, so the
+    // daemon sees a slow client and disconnects it
+    let deadline = Date(timeIntervalSinceNow: 120)
+    while !daemon.stderr.contains("disconnected a client that left over") {
+      #expect(Date() < deadline, "the daemon never saw attach as slow: \(daemon.stderr)")
+      if Date() > deadline { break }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    // When its output is read at last, it writes what it had and leaves: the daemon closed the connection
+    attach.startReadingOutput()
+    let result = try attach.waitForExit(timeout: 60)
+    #expect(result.status == 69, "\(result.stderr)")
+    #expect(result.stdoutLines.contains { $0.contains(#""code":"slow_client""#) })
+    daemon.send(signal: SIGTERM)
+    _ = try daemon.waitForExit()
+  }
+
   @Test func attachSendsItsInputAndLeavesAfterTheReplies() throws {
     let folder = try SocketFolder()
     defer { folder.remove() }
