@@ -310,6 +310,32 @@ private func residentKiB(of pid: Int32) throws -> Int {
     #expect(try daemon.waitForExit().status == 0)
   }
 
+  @Test func aClientThatAsksForDisplayLinesGetsWhatATerminalShows() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    let daemon = try VPKSession(
+      ["play", media, "--paused", "--socket", folder.socket, "--clock", "free", "--progress", "off"], input: .closed)
+    _ = try daemon.waitForLine(containing: "ready ")
+    // When a client asks for display lines, then for a status, a seek and a bad command, and quits
+    let client = try UnixSocketClient.connect(to: folder.socket)
+    try client.waitForLine(containing: "hello")
+    for line in ["format display", "status", "scrub 4", "bogus", "quit"] { client.send(line) }
+    try client.waitForEnd()
+    // Then, after hello, every line is a display line: its first status draws the status line, the events come as
+    // `vpk play` prints them (an error as one), and the last says the session is over
+    let lines = Array(client.lines.dropFirst())
+    let schema = try VPKSchemas.display()
+    for (line, errors) in zip(lines, try schema.errors(inLines: lines)) where !errors.isEmpty {
+      Issue.record("\(line)\n\(errors.joined(separator: "\n"))")
+    }
+    #expect(lines.first?.hasPrefix(#"{"display":"status","forms":["⏸ 00:00:00.000 / 00:00:10.000"#) == true, "\(lines)")
+    #expect(lines.contains { $0.contains(#""text":"seeked #2 target=4.000"#) }, "\(lines)")
+    #expect(lines.contains { $0.contains(#""event":"error","severity":"error","text":"error #3 "#) })
+    #expect(lines.last == #"{"display":"finish"}"#, "\(lines)")
+    #expect(try daemon.waitForExit().status == 0)
+  }
+
   @Test func aDeeplyNestedCompleteJSONLineGetsAnErrorAndTheClientGoesOn() throws {
     let folder = try SocketFolder()
     defer { folder.remove() }

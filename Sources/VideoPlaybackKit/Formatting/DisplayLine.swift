@@ -2,7 +2,7 @@
 // client that asks for `format display` (`vpk attach` on a terminal) gets these instead of events: the session's
 // presenter formats for it as for `vpk play`'s own terminal, and attach's text view shows the result.
 //
-//   {"display":"event","event":"seeked","text":"seeked #2 …","severity":"info","transient":false}
+//   {"display":"event","event":"seeked","severity":"info","text":"seeked #2 …","transient":false}
 //   {"display":"status","forms":["⏸ 00:00:05.000 / 00:00:10.000  50.0%  [████…]", "⏸ 00:00:05.000 / …"]}
 //   {"display":"finish"}
 
@@ -38,7 +38,7 @@ public enum DisplayLine: Sendable, Equatable {
       wire = Wire(display: "finish")
     }
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.withoutEscapingSlashes]
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     // Strings and bools only: encoding cannot fail.
     return String(decoding: (try? encoder.encode(wire)) ?? Data(), as: UTF8.self)
   }
