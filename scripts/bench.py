@@ -683,9 +683,11 @@ class Bench:
             ticks_ms = (cpu_ticks_ns(process.pid) - ticks) / 1e6
             cpu, wakeups, count = threads.totals()
             rss = rss_kb(process.pid)
-            self.results.add("idle daemon (CPU over 10 s)", "-", ticks_ms, "ms", "<=", 5, value=ticks_ms,
-                             note=f"utime+stime; {cpu / 1e6:.2f} ms by the threads' clocks, {wakeups} wakeups in "
-                                  f"{count} threads; RSS {rss / 1024:.1f} MiB",
+            # utime+stime counts in clock ticks (10 ms here): the threads' nanosecond clocks are checked too.
+            checked = max(ticks_ms, cpu / 1e6)
+            self.results.add("idle daemon (CPU over 10 s)", "-", ticks_ms, "ms", "<=", 5, value=checked,
+                             note=f"utime+stime; {cpu / 1e6:.2f} ms by the threads' clocks (the larger is checked), "
+                                  f"{wakeups} wakeups in {count} threads; RSS {rss / 1024:.1f} MiB",
                              samples={"ticks_ms": ticks_ms, "threads_ms": cpu / 1e6, "wakeups": wakeups,
                                       "rss_kb": rss})
         finally:
