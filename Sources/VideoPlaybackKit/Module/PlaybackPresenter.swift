@@ -26,6 +26,8 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
   /// View state: the state the status line shows, for redraws by events that do not carry one
   /// (`seeked`). Every event that redraws the line carries its position and duration.
   private var shownState: PlaybackState = .idle
+  /// Whether this presenter has drawn a status line yet.
+  private var drewStatusLine = false
   /// What this view's commands are called in its events, by the session's command id.
   private struct OwnCommand {
     /// The command's ordinal among the commands this view sent.
@@ -121,6 +123,7 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
 
   public func presentLoading(path: String) {
     shownState = .loading
+    drewStatusLine = true
     view?.displayStatusLine(
       StatusLineViewModel(
         text: "\(StatusLineText.glyph(.loading)) loading \(TextQuoting.escapingControls(StatusLineText.fileName(path)))"
@@ -259,6 +262,9 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
   }
 
   public func presentStatus(_ status: PlaybackStatus, commandID: Int) {
+    // A view that joined a running session (`vpk attach`) has no status line yet: its first `status` draws it. Later
+    // ones leave it to the playback events.
+    if !drewStatusLine { redrawStatusLine(state: status.state, position: status.position, duration: status.duration) }
     var event = builder("status", commandID)
     event.string("state", status.state.rawValue)
     event.time("position", status.position)
@@ -343,6 +349,7 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
   }
 
   private func redrawStatusLine(state: PlaybackState, position: MediaTime, duration: MediaTime?) {
+    drewStatusLine = true
     shownState = state
     view?.displayStatusLine(
       StatusLineViewModel(forms: StatusLineText.forms(state: state, position: position, duration: duration)))
