@@ -16,6 +16,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    // `swift package generate-documentation`: the libraries' DocC documentation (scripts/docs).
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     // FFmpeg's C libraries, found by pkg-config; a small shim header wraps the macros Swift cannot import.
