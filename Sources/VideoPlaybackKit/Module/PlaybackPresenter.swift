@@ -92,6 +92,12 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
     }
   }
 
+  /// A command a Swift view sends as a value (the `Player`), not as a line; its events carry `clientID`, by which the
+  /// view knows its answer.
+  public func onCommand(_ command: Command, clientID: ClientID) {
+    own(clientID) { interactor.submit(command, source: nil) }
+  }
+
   /// Submits a command of this view's, noted first under the id it will get: what it causes at once (`help`, a
   /// `status` with nothing pending) is presented before `submit` returns.
   private func own(_ clientID: ClientID?, _ submit: () -> Int) {
