@@ -2,7 +2,9 @@
 // to its presenter, in order) and the owner of its place in the session (the PlaybackClient the Builder made).
 //
 // The first line may choose how events are written to the client: `format text` switches it from JSON lines (the
-// default, which greet it with `hello` as it connects) to the text lines `vpk play` prints (what `vpk attach` shows).
+// default, which greet it with `hello` as it connects) to the text lines `vpk play` prints (what `vpk attach` shows);
+// a first line in mpv's JSON IPC (`{"command": ["get_property", "pause"]}`) makes the connection speak mpv's dialect
+// from then on, and is served as the first command of it.
 
 import Foundation
 import NIOCore
@@ -12,16 +14,24 @@ import VideoPlaybackKit
 final class ClientConnection {
   /// Makes the client's view and presenter in the session (the app calls the Builder).
   typealias Attach = @MainActor (OutputFormat, any TextOutput) -> PlaybackClient
+  /// Makes the view and presenter of a client speaking mpv's JSON IPC.
+  typealias AttachMPV = @MainActor (any TextOutput) -> PlaybackClient
 
   let output: ChannelTextOutput
   private let attach: Attach
+  private let attachMPV: AttachMPV?
   private var client: PlaybackClient
   private let lineHandled: @Sendable () -> Void
   private var sawFirstLine = false
+  private var speaksMPV = false
 
-  init(channel: any Channel, attach: @escaping Attach, lineHandled: @escaping @Sendable () -> Void) {
+  init(
+    channel: any Channel, attach: @escaping Attach, attachMPV: AttachMPV? = nil,
+    lineHandled: @escaping @Sendable () -> Void
+  ) {
     output = ChannelTextOutput(channel: channel)
     self.attach = attach
+    self.attachMPV = attachMPV
     self.lineHandled = lineHandled
     client = attach(.json, output)
   }
@@ -35,8 +45,19 @@ final class ClientConnection {
         client = attach(.text, output)
         return
       }
+      if case .text(let text) = line, let attachMPV, MPVCommandTranslator.isMPVRequest(text) {
+        client.detach()
+        client = attachMPV(output)
+        speaksMPV = true
+      }
     }
     client.eventHandler.onInputLine(line)
+  }
+
+  /// The client sends no more. An mpv client is then closed on once what it was sent has gone out, as mpv does (its
+  /// client libraries wait for that to end their reading); vpk's own clients stay until they close.
+  func inputEnded() {
+    if speaksMPV { output.finish() }
   }
 
   /// Tells the client why it is being disconnected, then closes the connection once that is written.
