@@ -54,10 +54,24 @@ final class ClientConnection {
     client.eventHandler.onInputLine(line)
   }
 
-  /// The client sends no more. An mpv client is then closed on once what it was sent has gone out, as mpv does (its
+  /// The client sends no more. An mpv client is then closed on once its replies have been sent, as mpv does (its
   /// client libraries wait for that to end their reading); vpk's own clients stay until they close.
   func inputEnded() {
-    if speaksMPV { output.finish() }
+    guard speaksMPV else { return }
+    closeWhenAnswered(deadline: .now() + Self.answerGrace)
+  }
+
+  /// How long a client that ended its input may wait for its replies before it is closed on anyway.
+  static let answerGrace: DispatchTimeInterval = .seconds(30)
+
+  private func closeWhenAnswered(deadline: DispatchTime) {
+    guard client.owesReplies, DispatchTime.now() < deadline else {
+      output.finish()
+      return
+    }
+    DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(20)) { [weak self] in
+      MainActor.assumeIsolated { self?.closeWhenAnswered(deadline: deadline) }
+    }
   }
 
   /// Tells the client why it is being disconnected, then closes the connection once that is written.

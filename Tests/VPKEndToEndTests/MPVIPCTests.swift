@@ -95,8 +95,9 @@ private final class MPVProcess {
     // Its socket accepts once mpv is up.
     _ = try UnixSocketClient.connect(to: socket)
   }
+  /// mpv leaves on SIGTERM only once its input thread notices; SIGKILL is certain.
   func stop() {
-    if process.isRunning { process.terminate() }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
   }
 }
@@ -121,16 +122,18 @@ private func vpkDaemon(socket: String, media: String? = nil) throws -> VPKSessio
     let folder = try SocketFolder()
     defer { folder.remove() }
     let media = try TestMedia.url(for: .h264BFrames).path
-    let daemon = try vpkDaemon(socket: folder.socket("vpk"), media: media)
+    let daemon = try vpkDaemon(socket: folder.socket("vpk"))
     defer { daemon.kill() }
+    _ = try UnixSocketClient.connect(to: folder.socket("vpk"))
     let mpv = try MPVProcess(socket: folder.socket("mpv"))
     defer { mpv.stop() }
-    // mpv plays what it loads: both stand paused on the file before the lines are sent.
-    _ = try run(
-      socat, ["-t", "2", "-", folder.socket("mpv")],
-      input: #"{"command": ["loadfile", "\#(media)"]}"# + "\n" + #"{"command": ["set_property", "pause", true]}"# + "\n"
-    )
-    _ = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    // Both load the file and stand paused on it before the lines are sent (mpv plays what it loads).
+    for name in ["vpk", "mpv"] {
+      _ = try run(
+        socat, ["-t", "2", "-", folder.socket(name)],
+        input: #"{"command": ["loadfile", "\#(media)"]}"# + "\n" + #"{"command": ["set_property", "pause", true]}"#
+          + "\n")
+    }
     let lines = [
       #"{ "command": ["get_property", "time-pos"] }"#,
       #"{ "command": ["get_property", "time-pos"], "request_id": 100 }"#,

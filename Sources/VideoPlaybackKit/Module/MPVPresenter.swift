@@ -35,6 +35,16 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
   }
   private var pending: [Int: Pending] = [:]
 
+  /// Whether a command of this client's still owes it a reply.
+  public var owesReplies: Bool {
+    pending.values.contains {
+      switch $0 {
+      case .reply, .get, .adjust, .observe: true
+      case .load, .silent: false
+      }
+    }
+  }
+
   /// View state: what the session's events said last, for observers and the file's own properties.
   private struct Readings {
     var state: PlaybackState = .idle

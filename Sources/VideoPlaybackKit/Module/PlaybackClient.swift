@@ -13,6 +13,11 @@ public final class PlaybackClient {
   /// Leaves the view's output clean before the connection closes.
   private let finish: @MainActor () -> Void
   private weak var fanOut: PlaybackFanOut?
+  private let owes: @MainActor () -> Bool
+
+  /// Whether a command the client sent still owes it a reply (only the mpv dialect keeps count; vpk's own clients
+  /// stay connected until they leave).
+  public var owesReplies: Bool { owes() }
 
   init(viewID: PlaybackFanOut.ViewID, view: any PlaybackView, presenter: PlaybackPresenter, fanOut: PlaybackFanOut) {
     self.viewID = viewID
@@ -20,6 +25,7 @@ public final class PlaybackClient {
     self.presenter = presenter
     self.finish = { [weak view] in view?.displayFinish() }
     self.fanOut = fanOut
+    self.owes = { false }
   }
 
   /// A client speaking mpv's JSON IPC.
@@ -29,6 +35,7 @@ public final class PlaybackClient {
     self.presenter = presenter
     self.finish = { [weak view] in view?.displayFinish() }
     self.fanOut = fanOut
+    self.owes = { [weak presenter] in presenter?.owesReplies ?? false }
   }
 
   /// Tells this client alone why it is being disconnected (`error`, with no command's id; the mpv dialect has no
