@@ -266,4 +266,23 @@ private func vpkDaemon(socket: String, media: String? = nil) throws -> VPKSessio
     try client.waitForEnd()
     #expect(try daemon.waitForExit().status == 0)
   }
+
+  /// A client that connects after the session's file opened (it saw no `file-loaded`) still reads its properties.
+  @Test func clientOfASessionWhoseFileIsOpen() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    let daemon = try vpkDaemon(socket: folder.socket("vpk"), media: media)
+    let native = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    native.send("status")
+    try native.waitForLine(containing: #""state":"paused""#)
+    let client = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    client.send(#"{"command": ["get_property", "width"], "request_id": 1}"#)
+    try client.waitForLine(containing: #"{"data":320,"request_id":1,"error":"success"}"#)
+    client.send(#"{"command": ["get_property", "time-pos"], "request_id": 2}"#)
+    try client.waitForLine(containing: #"{"data":0.0,"request_id":2,"error":"success"}"#)
+    client.send(#"{"command": ["quit"]}"#)
+    try client.waitForLine(containing: #"{"event":"shutdown"}"#)
+    #expect(try daemon.waitForExit().status == 0)
+  }
 }

@@ -121,7 +121,7 @@ struct MPVPresenterTests {
     harness.send(#"{"command": ["frame-step"]}"#)
     #expect(
       harness.interactor.calls == [
-        .submit(.skip(5, .keyframe)), .submit(.scrub(.percent(25), .exact)), .submit(.skip(2, .exact)),
+        .submit(.info), .submit(.skip(5, .keyframe)), .submit(.scrub(.percent(25), .exact)), .submit(.skip(2, .exact)),
         .submit(.step(-1)), .submit(.step(1)),
       ])
   }
@@ -237,6 +237,20 @@ struct MPVPresenterTests {
     harness.view.lines.removeAll()
     harness.send(#"{"command": ["get_property", "property-list"]}"#)
     #expect(harness.view.lines.first?.contains(#""time-pos""#) == true)
-    #expect(harness.interactor.calls.isEmpty)
+    // Only the `info` every client's first command is preceded by.
+    #expect(harness.interactor.calls == [.submit(.info)])
+  }
+
+  @Test("a client that connects to a session whose file is open learns the file with info before its first command")
+  func learnsTheOpenFile() {
+    // Given a client that saw no ready
+    let harness = MPVHarness()
+    // When it asks for the width
+    harness.send(#"{"command": ["get_property", "width"]}"#)
+    #expect(harness.interactor.calls == [.submit(.info), .submit(.status)])
+    harness.presenter.presentInfo(harness.info, commandID: 1)
+    harness.presenter.presentStatus(harness.status(), commandID: 2)
+    // Then it answers from the file info told
+    #expect(harness.view.lines == [#"{"data":320,"request_id":0,"error":"success"}"#])
   }
 }

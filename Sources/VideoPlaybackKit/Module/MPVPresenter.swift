@@ -32,6 +32,8 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
     case load(Int)
     /// A command run without a reply (a text line).
     case silent
+    /// The `info` asked for before this client's first command: the file the session had before it connected.
+    case learn
   }
   private var pending: [Int: Pending] = [:]
 
@@ -40,7 +42,7 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
     pending.values.contains {
       switch $0 {
       case .reply, .get, .adjust, .observe: true
-      case .load, .silent: false
+      case .load, .silent, .learn: false
       }
     }
   }
@@ -68,6 +70,8 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
   private var observers: [Observer] = []
   /// mpv numbers the files it loads (`playlist_entry_id`).
   private var fileNumber = 0
+  /// Whether the session's file (opened before this client connected) has been asked for.
+  private var askedForFile = false
 
   public init(interactor: any PlaybackInteractorInput, clientName: String, translator: MPVCommandTranslator = .init()) {
     self.interactor = interactor
@@ -106,6 +110,11 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
   // MARK: - Commands
 
   private func run(_ request: MPVRequest) {
+    if !askedForFile {
+      // A client that connects to a session with its file open saw no `ready`: `info` tells it the file.
+      askedForFile = true
+      submit(.info, .learn)
+    }
     let id = request.requestID
     let command: MPVCommand
     switch request.command {
@@ -395,7 +404,7 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
         ])
       if readings.info == nil { event("idle") }
       publishChanges()
-    case .silent: break
+    case .silent, .learn: break
     }
   }
 
@@ -417,7 +426,7 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
       let observer = Observer(id: observerID, property: property, told: .some(value))
       observers.append(observer)
       tellObserver(observer, value)
-    case .reply, .load, .silent: break
+    case .reply, .load, .silent, .learn: break
     }
   }
 
@@ -441,7 +450,12 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
     }
   }
 
-  public func presentInfo(_ info: MediaInfo, commandID: Int) { pending.removeValue(forKey: commandID) }
+  public func presentInfo(_ info: MediaInfo, commandID: Int) {
+    guard case .learn = pending.removeValue(forKey: commandID) else { return }
+    readings.info = info
+    readings.duration = info.duration
+    if readings.state == .idle { readings.state = .paused }
+  }
   public func presentFrame(_ frame: FrameIdentity, commandID: Int) { pending.removeValue(forKey: commandID) }
   public func presentSnapshot(_ picture: FramePicture, commandID: Int) { pending.removeValue(forKey: commandID) }
   public func presentHelp(commandID: Int) { pending.removeValue(forKey: commandID) }
