@@ -820,7 +820,8 @@ class Bench:
 
         def run(count):
             socket_path = os.path.join(self.socket_dir, f"vpk-observers-{clip}-{count}.sock")
-            daemon = VPKDaemon(self.vpk, path, socket_path, "--paused", "--progress", "0.04")
+            daemon = VPKDaemon(self.vpk, path, socket_path, "--paused", "--progress", "0.04",
+                               "--max-clients", str(count + 8))
             observers = [IPCClient(socket_path) for _ in range(count)]
             for index, client in enumerate(observers):
                 request_id, _ = client.command("observe_property", index + 1, "time-pos")
