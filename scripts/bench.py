@@ -320,6 +320,104 @@ class MPV:
         except FileNotFoundError:
             pass
 
+class IPCClient:
+    """A client of mpv's JSON IPC on a unix socket: the same code drives mpv and vpk (whose control socket speaks
+    mpv's dialect to a connection whose first line is mpv's). vpk's `hello` greeting is an event it ignores."""
+
+    def __init__(self, socket_path, timeout=20):
+        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.socket.connect(socket_path)
+                break
+            except (FileNotFoundError, ConnectionRefusedError):
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"{socket_path} did not accept a connection")
+                time.sleep(0.01)
+        self.events = Lines(self.socket.fileno())
+        self.request = 0
+
+    def command(self, *arguments):
+        """Sends one request; returns (its request_id, ns just before the write)."""
+        self.request += 1
+        data = (json.dumps({"command": list(arguments), "request_id": self.request}) + "\n").encode()
+        written_at = now_ns()
+        self.socket.sendall(data)
+        return self.request, written_at
+
+    def reply(self, request_id, timeout=120.0):
+        arrival, reply, _ = self.events.expect(lambda e: e.get("request_id") == request_id, timeout,
+                                               f"reply {request_id}")
+        if reply.get("error") != "success":
+            raise RuntimeError(f"request {request_id} answered {reply}")
+        return arrival, reply
+
+    def expect_event(self, name, timeout=120.0):
+        return self.events.expect(lambda e: e.get("event") == name, timeout, name)
+
+    def round_trip(self, *arguments):
+        """ms from the write to the reply."""
+        request_id, written = self.command(*arguments)
+        arrival, _ = self.reply(request_id)
+        return (arrival - written) / 1e6
+
+    def seek(self, target, flags):
+        """ms from the write to `playback-restart` (the frame is shown)."""
+        _, written = self.command("seek", target, flags)
+        arrival, _, _ = self.expect_event("playback-restart")
+        return (arrival - written) / 1e6
+
+    def close(self):
+        self.socket.close()
+
+
+class VPKDaemon:
+    """`vpk play FILE --socket PATH` with standard input at /dev/null, as a daemon runs."""
+
+    def __init__(self, binary, path, socket_path, *options):
+        self.socket_path = socket_path
+        self.process = subprocess.Popen([binary, "play", path, "--socket", socket_path, *options],
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
+        self.pid = self.process.pid
+        LIVE.add(self.process)
+
+    def close(self):
+        try:
+            client = IPCClient(self.socket_path, timeout=5)
+            client.command("quit")
+            self.process.wait(timeout=20)
+            client.close()
+        except (OSError, RuntimeError, subprocess.TimeoutExpired):
+            self.process.kill()
+            self.process.wait()
+        LIVE.discard(self.process)
+
+
+class MPVIPCDaemon:
+    """An idle mpv with its JSON IPC on a unix socket, the same options as MPV's."""
+
+    def __init__(self, socket_path):
+        self.socket_path = socket_path
+        self.process = subprocess.Popen(
+            ["mpv", "--no-config", "--idle=yes", f"--input-ipc-server={socket_path}", "--vo=null",
+             "--ao=null", "--no-audio", "--pause", "--keep-open=always", "--really-quiet", "--no-terminal"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.pid = self.process.pid
+        LIVE.add(self.process)
+
+    def close(self):
+        try:
+            client = IPCClient(self.socket_path, timeout=5)
+            client.command("quit")
+            self.process.wait(timeout=20)
+            client.close()
+        except (OSError, RuntimeError, subprocess.TimeoutExpired):
+            self.process.kill()
+            self.process.wait()
+        LIVE.discard(self.process)
+
 
 class SocketClient:
     """A client of `vpk play --socket PATH`: JSON lines both ways, text commands numbered by this client (each client's
@@ -775,6 +873,108 @@ class Bench:
                               + f"; progress events seen from outside (arrival, includes the pipe) {external:.2f} ms",
                          samples={"external_p99": lateness_p99, "status": engine_lateness})
 
+    # mpv's JSON IPC: vpk's control socket against mpv's own, with the same client code ----------------------
+
+    def mpv_ipc(self, clip):
+        """Exact scrubs and `get_property time-pos` round trips through IPCClient against a vpk daemon and an mpv,
+        alternating; then 64 clients observing time-pos against one while vpk plays on the wall clock."""
+        path = self.media[clip]
+        vpk_socket = os.path.join(self.socket_dir, f"vpk-{clip}.sock")
+        mpv_socket = os.path.join(self.socket_dir, f"mpv-ipc-{clip}.sock")
+        daemon = VPKDaemon(self.vpk, path, vpk_socket, "--paused", "--progress", "off")
+        mpv = MPVIPCDaemon(mpv_socket)
+        try:
+            clients = {"vpk": IPCClient(vpk_socket), "mpv": IPCClient(mpv_socket)}
+            clients["mpv"].command("loadfile", path)
+            clients["mpv"].expect_event("playback-restart", timeout=60)
+            clients["vpk"].round_trip("get_property", "duration")  # the file is open once this answers
+            targets = [t for t in self.targets(clip)]
+            for client in clients.values():  # warm: first seeks fill caches; not counted
+                client.seek(self.durations[clip] * 0.9, "absolute+exact")
+            scrubs = {"vpk": [], "mpv": []}
+            for rep in range(self.reps(3, 1)):
+                for target in targets:
+                    for name in (("vpk", "mpv") if rep % 2 == 0 else ("mpv", "vpk")):
+                        scrubs[name].append(clients[name].seek(target, "absolute+exact"))
+            ratio = median(scrubs["vpk"]) / median(scrubs["mpv"])
+            self.results.add("mpv IPC exact scrub", clip, median(scrubs["vpk"]), "ms", "<=", 0.9,
+                             peer=median(scrubs["mpv"]), peer_name="mpv", ratio=ratio,
+                             note="seek absolute+exact to playback-restart, the same client code on both sockets",
+                             samples=scrubs)
+            trips = {"vpk": [], "mpv": []}
+            for rep in range(self.reps(200, 40)):
+                for name in (("vpk", "mpv") if rep % 2 == 0 else ("mpv", "vpk")):
+                    trips[name].append(clients[name].round_trip("get_property", "time-pos"))
+            ratio = median(trips["vpk"]) / median(trips["mpv"])
+            self.results.add("mpv IPC get_property time-pos", clip, median(trips["vpk"]), "ms", "<=", 1.0,
+                             peer=median(trips["mpv"]), peer_name="mpv", ratio=ratio,
+                             note=f"round trip, write to reply; p99 vpk {percentile(trips['vpk'], 0.99):.3f} ms, "
+                                  f"mpv {percentile(trips['mpv'], 0.99):.3f} ms",
+                             samples=trips)
+            for client in clients.values():
+                client.close()
+        finally:
+            daemon.close()
+            mpv.close()
+        self.mpv_ipc_observers(clip)
+
+    def mpv_ipc_observers(self, clip):
+        """vpk playing on the wall clock for `span` s with 1, then 64 connected clients observing time-pos (a
+        property-change per progress mark, --progress 0.04): vpk's CPU, and its own pacing p99 (status
+        late_p99_ms, asked over a native connection at the end)."""
+        path = self.media[clip]
+        span = min(self.reps(15.0, 5.0), self.durations[clip] - 2)
+        many = self.reps(64, 64)
+
+        def run(count):
+            socket_path = os.path.join(self.socket_dir, f"vpk-observers-{clip}-{count}.sock")
+            daemon = VPKDaemon(self.vpk, path, socket_path, "--paused", "--progress", "0.04",
+                               "--max-clients", str(count + 8))
+            observers = [IPCClient(socket_path) for _ in range(count)]
+            for index, client in enumerate(observers):
+                request_id, _ = client.command("observe_property", index + 1, "time-pos")
+                client.reply(request_id)
+            first = observers[0]
+            cpu = ThreadCPU(daemon.pid)
+            request_id, _ = first.command("set_property", "pause", False)
+            first.reply(request_id)
+            first.events.expect(lambda e: e.get("event") == "property-change" and (e.get("data") or 0) >= span,
+                                span + 60, "time-pos at the span's end")
+            cpu.poll()
+            used = cpu.totals()[0] / 1e9
+            changes = [sum(1 for _, e, _ in c.events.items if e.get("event") == "property-change")
+                       for c in observers]
+            native = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            native.connect(socket_path)
+            lines = Lines(native.fileno())
+            native.sendall(b"status\n")
+            _, status, _ = lines.expect(lambda e: e.get("event") == "status", 30, "status")
+            native.close()
+            for client in observers:
+                client.close()
+            daemon.close()
+            return used, status.get("late_p99_ms"), min(changes)
+
+        cpu, p99, changes = {1: [], many: []}, {1: [], many: []}, {1: [], many: []}
+        for rep in range(self.reps(3, 1)):
+            for count in ((1, many) if rep % 2 == 0 else (many, 1)):
+                used, late, seen = run(count)
+                cpu[count].append(used)
+                p99[count].append(late)
+                changes[count].append(seen)
+        ratio = median(cpu[many]) / median(cpu[1])
+        self.results.add(f"mpv IPC {many} observers CPU ({span:g} s wall)", clip, median(cpu[many]), "s", "<=", 1.2,
+                         peer=median(cpu[1]), peer_name="1 observer", ratio=ratio,
+                         note=f"observe_property time-pos, a change every 0.04 s; each observer saw at least "
+                              f"{min(changes[many])} changes",
+                         samples={"cpu": cpu, "changes": changes})
+        worst = {count: max((v for v in values if v is not None), default=None) for count, values in p99.items()}
+        if worst[1] is not None and worst[many] is not None:
+            self.results.add(f"mpv IPC {many} observers pacing p99", clip, worst[many], "ms", "<=", 1.0,
+                             peer=worst[1], peer_name="1 observer", value=worst[many] - worst[1],
+                             note="status late_p99_ms, worst run each; the target is on the difference (ms)",
+                             samples={"late_p99_ms": p99})
+
     # long run -----------------------------------------------------------------------------------------------
 
     # backward steps and scrubs: the frame cache --------------------------------------------------------------
@@ -912,7 +1112,7 @@ class Bench:
 
 # --------------------------------------------------------------------------------------------------------------
 
-FIGURES = ["throughput", "scrubs", "ready", "paused", "playing", "longrun", "backsteps", "socket"]
+FIGURES = ["throughput", "scrubs", "ready", "paused", "playing", "longrun", "backsteps", "socket", "mpvipc"]
 
 
 def machine():
@@ -979,6 +1179,8 @@ def main():
                 bench.back_steps(clip)
             if "socket" in figures:
                 bench.socket_round_trips(clip)
+            if "mpvipc" in figures:
+                bench.mpv_ipc(clip)
         if "paused" in figures:
             bench.paused(clips)
         if "socket" in figures:
@@ -1016,7 +1218,8 @@ def FIGURE_ORDER(figure):
     order = ["decode throughput vs ffmpeg", "decode throughput vs mpv", "exact scrub latency", "keyframe scrub", "forward exact scrub",
              "scrub burst",
              "ready", "paused", "playing", "pacing drift", "pacing p99", "memory", "long run", "back-steps",
-             "first back-step", "backward exact scrub", "status round trip", "exact scrub, socket", "idle daemon"]
+             "first back-step", "backward exact scrub", "status round trip", "exact scrub, socket", "idle daemon",
+             "mpv IPC"]
     for index, prefix in enumerate(order):
         if figure.startswith(prefix):
             return index

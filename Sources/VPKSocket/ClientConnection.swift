@@ -3,7 +3,9 @@
 //
 // The first line may choose how events are written to the client: `format text` switches it from JSON lines (the
 // default, which greet it with `hello` as it connects) to the text lines `vpk play` prints (what `vpk attach` shows
-// piped), `format display` to what `vpk play` shows on a terminal, as display lines (`vpk attach` on a terminal).
+// piped), `format display` to what `vpk play` shows on a terminal, as display lines (`vpk attach` on a terminal). A
+// first line in mpv's JSON IPC (`{"command": ["get_property", "pause"]}`) makes the connection speak mpv's dialect
+// from then on, and is served as the first command of it.
 
 import Foundation
 import NIOCore
@@ -13,16 +15,24 @@ import VideoPlaybackKit
 final class ClientConnection {
   /// Makes the client's view and presenter in the session (the app calls the Builder).
   typealias Attach = @MainActor (OutputFormat, any TextOutput) -> PlaybackClient
+  /// Makes the view and presenter of a client speaking mpv's JSON IPC.
+  typealias AttachMPV = @MainActor (any TextOutput) -> PlaybackClient
 
   let output: ChannelTextOutput
   private let attach: Attach
+  private let attachMPV: AttachMPV?
   private var client: PlaybackClient
   private let lineHandled: @Sendable () -> Void
   private var sawFirstLine = false
+  private var speaksMPV = false
 
-  init(channel: any Channel, attach: @escaping Attach, lineHandled: @escaping @Sendable () -> Void) {
+  init(
+    channel: any Channel, attach: @escaping Attach, attachMPV: AttachMPV? = nil,
+    lineHandled: @escaping @Sendable () -> Void
+  ) {
     output = ChannelTextOutput(channel: channel)
     self.attach = attach
+    self.attachMPV = attachMPV
     self.lineHandled = lineHandled
     client = attach(.json, output)
   }
@@ -35,6 +45,11 @@ final class ClientConnection {
         client.detach()
         client = attach(format, output)
         return
+      }
+      if case .text(let text) = line, let attachMPV, MPVCommandTranslator.isMPVRequest(text) {
+        client.detach()
+        client = attachMPV(output)
+        speaksMPV = true
       }
     }
     client.eventHandler.onInputLine(line)
@@ -49,15 +64,34 @@ final class ClientConnection {
     }
   }
 
+  /// How long a client that ended its input may wait for its replies before it is closed on anyway.
+  static let answerGrace: DispatchTimeInterval = .seconds(30)
+
+  private func closeWhenAnswered(deadline: DispatchTime) {
+    guard client.owesReplies, DispatchTime.now() < deadline else {
+      output.finish()
+      return
+    }
+    DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(20)) { [weak self] in
+      MainActor.assumeIsolated { self?.closeWhenAnswered(deadline: deadline) }
+    }
+  }
+
   /// Tells the client why it is being disconnected, then closes the connection once that is written.
   func disconnect(_ reason: PlaybackError) {
     client.disconnect(reason)
     output.finish()
   }
 
-  /// The client sends no more: it gets the replies to what it sent, then the connection is closed.
+  /// The client sends no more: it gets the replies to what it sent, then the connection is closed. An mpv client is
+  /// closed once its mpv requests are answered, as mpv does (its client libraries wait for that to end their
+  /// reading): one request can take several of vpk's commands, one after another.
   func inputEnded() {
-    client.inputEnded { [output] in output.finish() }
+    if speaksMPV {
+      closeWhenAnswered(deadline: .now() + Self.answerGrace)
+    } else {
+      client.inputEnded { [output] in output.finish() }
+    }
   }
 
   /// The client left: what its commands still cause is dropped.

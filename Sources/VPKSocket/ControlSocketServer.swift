@@ -54,6 +54,7 @@ public final class ControlSocketServer {
   private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
   private var listener: (any Channel)?
   private var attach: ClientConnection.Attach?
+  private var attachMPV: ClientConnection.AttachMPV?
   private var connections: [ObjectIdentifier: ClientConnection] = [:]
   /// The socket file vpk made (device and inode), so `stop()` removes that one and nothing put there since.
   private var madeFile: (device: UInt64, inode: UInt64)?
@@ -67,11 +68,16 @@ public final class ControlSocketServer {
   /// How many clients are connected.
   public var clientCount: Int { connections.count }
 
-  /// Claims the path and listens. Clients are attached with `attach` from then on.
-  public func start(attach: @escaping @MainActor (OutputFormat, any TextOutput) -> PlaybackClient) async throws {
+  /// Claims the path and listens. Clients are attached with `attach` from then on; one whose first line is mpv's JSON
+  /// IPC with `attachMPV` (when given).
+  public func start(
+    attach: @escaping @MainActor (OutputFormat, any TextOutput) -> PlaybackClient,
+    attachMPV: (@MainActor (any TextOutput) -> PlaybackClient)? = nil
+  ) async throws {
     let path = options.path
     if options.activatedDescriptor == nil { try SocketPath.claim(path) }
     self.attach = attach
+    self.attachMPV = attachMPV
     let report = reporter()
     let maxLineBytes = options.maxLineBytes
     let log = self.log
@@ -183,7 +189,8 @@ public final class ControlSocketServer {
         channel.close(promise: nil)
         return
       }
-      let connection = ClientConnection(channel: channel, attach: attach, lineHandled: lineHandled)
+      let connection = ClientConnection(
+        channel: channel, attach: attach, attachMPV: attachMPV, lineHandled: lineHandled)
       guard connections.count < options.maxClients else {
         log("refused a client: \(options.maxClients) are connected, the --max-clients limit")
         connection.disconnect(

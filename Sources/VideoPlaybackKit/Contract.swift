@@ -7,6 +7,7 @@
 //                                                                             │   ▲              │
 //   each view's Presenter ◄─present…─ FanOut (routes by origin) ◄─present…─────┘   └── delegate ──┘
 //   Presenter ─display…─► its View (text or JSON lines: stdout, or one socket client)
+//   (a socket client whose first line is mpv's JSON IPC gets the mpv dialect's presenter and view instead)
 //   Interactor ─close…─► Router ─► the app (exit code)
 //
 // One interactor serves every view of the session. Each view (standard input and output, or one
@@ -42,6 +43,15 @@ public protocol PlaybackView: AnyObject {
   /// Shows the one-line status (on a terminal, redrawn in place; elsewhere ignored).
   func displayStatusLine(_ status: StatusLineViewModel)
   /// Leaves the output clean: clears the status line, resets colours, flushes.
+  func displayFinish()
+}
+
+/// The view of a control-socket client that speaks mpv's JSON IPC: shows each reply or event the mpv presenter
+/// formatted, one JSON object per line.
+@MainActor
+public protocol MPVView: AnyObject {
+  func display(_ message: MPVValue)
+  /// Nothing more will be shown.
   func displayFinish()
 }
 

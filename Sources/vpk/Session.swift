@@ -61,10 +61,15 @@ func runSession(
     if let server {
       // Listening before the session starts: a path that cannot be used stops vpk before anything plays.
       do {
-        try await server.start { [weak built] format, output in
-          guard let built else { preconditionFailure("a client connected after the session ended") }
-          return PlaybackBuilder.attachClient(to: built, format: format, output: output)
-        }
+        try await server.start(
+          attach: { [weak built] format, output in
+            guard let built else { preconditionFailure("a client connected after the session ended") }
+            return PlaybackBuilder.attachClient(to: built, format: format, output: output)
+          },
+          attachMPV: { [weak built] output in
+            guard let built else { preconditionFailure("a client connected after the session ended") }
+            return PlaybackBuilder.attachMPVClient(to: built, output: output)
+          })
       } catch {
         built.restoreTerminal()
         StandardStreams.writeError("vpk play: --socket: \(error)")

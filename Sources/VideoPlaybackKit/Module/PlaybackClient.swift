@@ -8,21 +8,41 @@ public final class PlaybackClient {
 
   private let viewID: PlaybackFanOut.ViewID
   /// Held here: the presenter holds its view weakly.
-  private let view: any PlaybackView
-  private let presenter: PlaybackPresenter
+  private let view: AnyObject
+  private let presenter: any PlaybackViewEventHandler & PlaybackInteractorOutput
+  /// Leaves the view's output clean before the connection closes.
+  private let finish: @MainActor () -> Void
   private weak var fanOut: PlaybackFanOut?
+  private let owes: @MainActor () -> Bool
+
+  /// Whether a command the client sent still owes it a reply (only the mpv dialect keeps count; vpk's own clients
+  /// stay connected until they leave).
+  public var owesReplies: Bool { owes() }
 
   init(viewID: PlaybackFanOut.ViewID, view: any PlaybackView, presenter: PlaybackPresenter, fanOut: PlaybackFanOut) {
     self.viewID = viewID
     self.view = view
     self.presenter = presenter
+    self.finish = { [weak view] in view?.displayFinish() }
     self.fanOut = fanOut
+    self.owes = { false }
   }
 
-  /// Tells this client alone why it is being disconnected (`error`, with no command's id) and removes it.
+  /// A client speaking mpv's JSON IPC.
+  init(viewID: PlaybackFanOut.ViewID, view: any MPVView, presenter: MPVPresenter, fanOut: PlaybackFanOut) {
+    self.viewID = viewID
+    self.view = view
+    self.presenter = presenter
+    self.finish = { [weak view] in view?.displayFinish() }
+    self.fanOut = fanOut
+    self.owes = { [weak presenter] in presenter?.owesReplies ?? false }
+  }
+
+  /// Tells this client alone why it is being disconnected (`error`, with no command's id; the mpv dialect has no
+  /// such event) and removes it.
   public func disconnect(_ reason: PlaybackError) {
     presenter.presentError(reason, commandID: nil)
-    view.displayFinish()
+    finish()
     detach()
   }
 

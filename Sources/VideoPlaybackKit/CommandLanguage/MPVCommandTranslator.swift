@@ -1,0 +1,287 @@
+// MPVCommandTranslator: reads mpv's JSON IPC lines (`{"command": ["seek", 10, "absolute+exact"], "request_id": 1}`)
+// into the requests the mpv dialect's presenter serves, checking their shape and arguments as mpv does and answering
+// with mpv's error strings. It knows mpv's names (commands, properties, seek flags); what they do is the module's
+// commands, which the presenter submits.
+
+/// mpv's answer to a request: `success`, or one of its error strings.
+public enum MPVError: String, Sendable, Equatable, CaseIterable {
+  case success = "success"
+  case invalidParameter = "invalid parameter"
+  case propertyNotFound = "property not found"
+  case propertyUnavailable = "property unavailable"
+  case unsupportedFormat = "unsupported format for accessing property"
+  case propertyAccess = "error accessing property"
+  case commandFailed = "error running command"
+}
+
+/// A property of mpv's that vpk serves.
+public enum MPVProperty: String, Sendable, Equatable, CaseIterable {
+  case pause
+  case timePos = "time-pos"
+  case playbackTime = "playback-time"
+  case percentPos = "percent-pos"
+  case duration
+  case speed
+  case path
+  case filename
+  case fileFormat = "file-format"
+  case eofReached = "eof-reached"
+  case idleActive = "idle-active"
+  case seeking
+  case width
+  case height
+  case containerFPS = "container-fps"
+  case videoCodec = "video-codec"
+  case estimatedFrameNumber = "estimated-frame-number"
+  case estimatedFrameCount = "estimated-frame-count"
+  case propertyList = "property-list"
+  case commandList = "command-list"
+
+  /// The value's type, for setting it from a string and for its string form.
+  public enum Kind: Sendable {
+    case flag, number, integer, text, list
+  }
+
+  public var kind: Kind {
+    switch self {
+    case .pause, .eofReached, .idleActive, .seeking: .flag
+    case .timePos, .playbackTime, .percentPos, .duration, .speed, .containerFPS: .number
+    case .width, .height, .estimatedFrameNumber, .estimatedFrameCount: .integer
+    case .path, .filename, .fileFormat, .videoCodec: .text
+    case .propertyList, .commandList: .list
+    }
+  }
+
+  /// Whether `set_property` may change it.
+  public var isWritable: Bool {
+    [.pause, .timePos, .playbackTime, .percentPos, .speed].contains(self)
+  }
+
+  /// The value as `get_property_string` gives it: flags as yes/no, numbers with six decimals, as mpv writes them.
+  public static func stringForm(_ value: MPVValue) -> String {
+    switch value {
+    case .null: ""
+    case .bool(let flag): flag ? "yes" : "no"
+    case .integer(let integer): String(integer)
+    case .number(let number): NumberText.fixed(number, decimals: 6)
+    case .string(let string): string
+    case .array(let values): values.map { $0.string ?? $0["name"]?.string ?? $0.json }.joined(separator: ",")
+    case .object: value.json
+    }
+  }
+}
+
+/// Where an mpv seek's target is measured from.
+public enum MPVSeekReference: String, Sendable, Equatable {
+  case relative, absolute
+  case absolutePercent = "absolute-percent"
+  case relativePercent = "relative-percent"
+}
+
+/// What an mpv command asks for, its arguments checked.
+public enum MPVCommand: Sendable, Equatable {
+  case loadFile(String)
+  case stop
+  /// `mode` nil: mpv's default precision (exact for absolute seeks, keyframes for relative ones).
+  case seek(Double, MPVSeekReference, SeekMode?)
+  case frameStep
+  case frameBackStep
+  case getProperty(MPVProperty, asString: Bool)
+  /// `set_property` (no data in the reply) or, `byCommand`, the `set` command (data null).
+  case setProperty(MPVProperty, MPVValue, byCommand: Bool)
+  case add(MPVProperty, Double)
+  case cycle(MPVProperty)
+  case observe(id: Int, MPVProperty)
+  /// An observer of a property vpk does not serve: mpv accepts it and never reports a change.
+  case observeUnknown(id: Int)
+  case unobserve(id: Int)
+  case clientName
+  case getVersion
+  case quit
+}
+
+/// One line of the mpv dialect, read.
+public struct MPVRequest: Sendable, Equatable {
+  /// Echoed in the reply: the client's `request_id` (any JSON value), 0 when it gave none, as mpv does.
+  public var requestID: MPVValue
+  /// The command, or the error mpv answers it with.
+  public var command: Result<MPVCommand, MPVRequestError>
+  /// False for a plain text line, which mpv runs without answering.
+  public var wantsReply: Bool
+
+  public init(requestID: MPVValue, command: Result<MPVCommand, MPVRequestError>, wantsReply: Bool = true) {
+    self.requestID = requestID
+    self.command = command
+    self.wantsReply = wantsReply
+  }
+}
+
+/// An mpv error answering a request, as an Error.
+public struct MPVRequestError: Error, Sendable, Equatable {
+  public var error: MPVError
+  public init(_ error: MPVError) { self.error = error }
+}
+
+public struct MPVCommandTranslator: Sendable {
+  /// The version `get_version` answers: mpv's client API version (2.0) whose IPC this dialect follows.
+  public static let clientAPIVersion = 0x2_0000
+  /// The deepest nesting a request may have (mpv's own commands need 2; loadfile's options 3).
+  static let maxDepth = 8
+
+  /// The mpv commands vpk serves, as `command-list` names them.
+  public static let commandNames = [
+    "loadfile", "stop", "seek", "frame-step", "frame-back-step", "set", "add", "cycle", "get_property",
+    "get_property_string", "set_property", "set_property_string", "observe_property", "observe_property_string",
+    "unobserve_property", "client_name", "get_version", "quit",
+  ]
+
+  public init() {}
+
+  /// True when `line` is mpv's JSON IPC rather than vpk's own JSON: an object whose `command` is an array.
+  /// (vpk's own JSON commands name the command as a string.)
+  public static func isMPVRequest(_ line: String) -> Bool {
+    let trimmed = line.drop { $0 == " " || $0 == "\t" }
+    guard trimmed.hasPrefix("{"), let value = MPVValue.parse(String(trimmed), maxDepth: maxDepth),
+      case .array = value["command"]
+    else { return false }
+    return true
+  }
+
+  /// Reads one line: a JSON request, or a plain text command as mpv's `input.conf` writes them (run unanswered).
+  public func translate(_ line: String) -> MPVRequest {
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    guard trimmed.hasPrefix("{") else {
+      let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { MPVValue.string(String($0)) }
+      return MPVRequest(requestID: .integer(0), command: command(words), wantsReply: false)
+    }
+    guard let value = MPVValue.parse(trimmed, maxDepth: Self.maxDepth), case .object = value else {
+      return MPVRequest(requestID: .integer(0), command: .failure(MPVRequestError(.invalidParameter)))
+    }
+    let requestID = value["request_id"] ?? .integer(0)
+    guard case .array(let words) = value["command"] else {
+      return MPVRequest(requestID: requestID, command: .failure(MPVRequestError(.invalidParameter)))
+    }
+    return MPVRequest(requestID: requestID, command: command(words))
+  }
+
+  /// The command `words` name (name first, then its arguments).
+  func command(_ words: [MPVValue]) -> Result<MPVCommand, MPVRequestError> {
+    guard let name = words.first?.string else { return .failure(MPVRequestError(.invalidParameter)) }
+    let args = Array(words.dropFirst())
+    switch name {
+    case "loadfile":
+      guard let path = args.first?.string, !path.isEmpty else { return invalid }
+      // Only replacing the file is served: vpk has no playlist.
+      if let mode = args.dropFirst().first?.string, mode != "replace" { return invalid }
+      return .success(.loadFile(path))
+    case "stop": return .success(.stop)
+    case "seek": return seek(args)
+    case "frame-step": return .success(.frameStep)
+    case "frame-back-step": return .success(.frameBackStep)
+    case "get_property", "get_property_string":
+      guard args.count == 1, let property = args[0].string else { return invalid }
+      return self.property(property).map { .getProperty($0, asString: name == "get_property_string") }
+    case "set_property", "set_property_string", "set":
+      guard args.count == 2, let property = args[0].string else { return invalid }
+      let value = name == "set_property" ? args[1] : .string(args[1].string ?? args[1].json)
+      let byCommand = name == "set"
+      return self.property(property)
+        .mapError { byCommand ? MPVRequestError(.commandFailed) : $0 }
+        .flatMap { property in
+          Self.settable(property, value).map { .setProperty(property, $0, byCommand: byCommand) }
+            .mapError { byCommand ? MPVRequestError(.commandFailed) : $0 }
+        }
+    case "add":
+      guard (1...2).contains(args.count), let property = args[0].string else { return invalid }
+      let delta = args.count == 2 ? Self.number(args[1]) : 1
+      guard let delta else { return invalid }
+      guard let known = MPVProperty(rawValue: property), known.isWritable, known.kind == .number else {
+        return .failure(MPVRequestError(.commandFailed))
+      }
+      return .success(.add(known, delta))
+    case "cycle":
+      guard (1...2).contains(args.count), let property = args[0].string else { return invalid }
+      guard let known = MPVProperty(rawValue: property), known.isWritable, known.kind == .flag else {
+        return .failure(MPVRequestError(.commandFailed))
+      }
+      return .success(.cycle(known))
+    case "observe_property", "observe_property_string":
+      guard args.count == 2, let id = args[0].integer, let property = args[1].string else { return invalid }
+      guard let known = MPVProperty(rawValue: property) else { return .success(.observeUnknown(id: id)) }
+      return .success(.observe(id: id, known))
+    case "unobserve_property":
+      guard args.count == 1, let id = args[0].integer else { return invalid }
+      return .success(.unobserve(id: id))
+    case "client_name": return .success(.clientName)
+    case "get_version": return .success(.getVersion)
+    case "quit":
+      // mpv's optional exit code is accepted; vpk leaves with its own status for `quit`.
+      guard args.count <= 1, args.first.map({ Self.number($0) != nil }) ?? true else { return invalid }
+      return .success(.quit)
+    default:
+      // mpv answers a command it does not know with this too.
+      return invalid
+    }
+  }
+
+  private var invalid: Result<MPVCommand, MPVRequestError> { .failure(MPVRequestError(.invalidParameter)) }
+
+  private func property(_ name: String) -> Result<MPVProperty, MPVRequestError> {
+    MPVProperty(rawValue: name).map { .success($0) } ?? .failure(MPVRequestError(.propertyNotFound))
+  }
+
+  /// `value` as `property` takes it: a flag from true/false (or yes/no as a string), a number from a number (or its
+  /// text), within mpv's range for `speed`. Read-only properties cannot be set.
+  static func settable(_ property: MPVProperty, _ value: MPVValue) -> Result<MPVValue, MPVRequestError> {
+    guard property.isWritable else { return .failure(MPVRequestError(.propertyAccess)) }
+    switch property.kind {
+    case .flag:
+      switch value {
+      case .bool(let flag): return .success(.bool(flag))
+      case .string("yes"): return .success(.bool(true))
+      case .string("no"): return .success(.bool(false))
+      default: return .failure(MPVRequestError(.unsupportedFormat))
+      }
+    default:
+      guard let number = number(value), number.isFinite else { return .failure(MPVRequestError(.unsupportedFormat)) }
+      // mpv's range for the speed option.
+      if property == .speed && !(0.01...100).contains(number) { return .failure(MPVRequestError(.unsupportedFormat)) }
+      return .success(.number(number))
+    }
+  }
+
+  /// A number, or a string holding one (mpv's text commands pass every argument as a string).
+  static func number(_ value: MPVValue) -> Double? {
+    if let number = value.number { return number }
+    if let text = value.string { return Double(text) }
+    return nil
+  }
+
+  /// `seek <target> [<flags>] [<legacy precision>]`: flags are `+`-joined (relative, absolute, absolute-percent,
+  /// relative-percent; exact, keyframes).
+  private func seek(_ args: [MPVValue]) -> Result<MPVCommand, MPVRequestError> {
+    guard (1...3).contains(args.count), let target = Self.number(args[0]), target.isFinite else { return invalid }
+    var reference = MPVSeekReference.relative
+    var mode: SeekMode?
+    var flags: [Substring] = []
+    if args.count >= 2 {
+      guard let text = args[1].string else { return invalid }
+      flags = text.split(separator: "+")
+    }
+    if args.count == 3 {
+      guard let legacy = args[2].string else { return invalid }
+      flags.append(Substring(legacy))
+    }
+    for flag in flags {
+      switch flag {
+      case "relative", "absolute", "absolute-percent", "relative-percent":
+        reference = MPVSeekReference(rawValue: String(flag)) ?? .relative
+      case "exact": mode = .exact
+      case "keyframes": mode = .keyframe
+      case "default-precise": mode = nil
+      default: return invalid
+      }
+    }
+    return .success(.seek(target, reference, mode))
+  }
+}

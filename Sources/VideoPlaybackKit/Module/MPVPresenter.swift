@@ -1,0 +1,489 @@
+// MPVPresenter: the presenter of a control-socket client that speaks mpv's JSON IPC. It turns the client's mpv
+// commands (read by MPVCommandTranslator) into the module's commands, submitted through its fan-out port like any
+// view's, and formats what the interactor reports as mpv's replies (`{"request_id": N, "error": "success", "data": …}`)
+// and events (`start-file`, `file-loaded`, `seek`, `playback-restart`, `end-file`, `idle`, `shutdown`,
+// `property-change`).
+//
+// It decides nothing about playback. Property values come from the interactor: `get_property` of a playing
+// position asks for a `status` and answers from it; the rest (the file's path, size, codec …) and what observers are
+// told come from the session's events, kept as view state.
+
+@MainActor
+public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOutput {
+  /// The view: a back-reference, held weakly (the client's handle owns it), set once by the Builder.
+  public weak var view: (any MPVView)?
+  private let interactor: any PlaybackInteractorInput
+  private let translator: MPVCommandTranslator
+  /// What `client_name` answers.
+  private let clientName: String
+
+  /// What a command of this client's still owes it, by the session's command id.
+  private enum Pending {
+    /// A reply once the command's outcome is reported: with `data: null` (mpv's commands) or without (`set_property`).
+    case reply(MPVValue, withData: Bool)
+    /// `get_property`, answered from a `status`.
+    case get(MPVValue, MPVProperty, asString: Bool)
+    /// `add` / `cycle`, which need the value now: a `status` first, then the command that sets it.
+    case adjust(MPVValue, MPVProperty, by: Double?)
+    /// `observe_property`: its first `property-change` is the value now, from a `status`.
+    case observe(MPVValue, id: Int, MPVProperty)
+    /// `loadfile` (mpv's number for the file), answered at once; a failure to open is reported as `end-file` with
+    /// reason `error`.
+    case load(Int)
+    /// A command run without a reply (a text line).
+    case silent
+    /// The `info` asked for before this client's first command: the file the session had before it connected.
+    case learn
+  }
+  private var pending: [Int: Pending] = [:]
+
+  /// Whether a command of this client's still owes it a reply.
+  public var owesReplies: Bool {
+    pending.values.contains {
+      switch $0 {
+      case .reply, .get, .adjust, .observe: true
+      case .load, .silent, .learn: false
+      }
+    }
+  }
+
+  /// View state: what the session's events said last, for observers and the file's own properties.
+  private struct Readings {
+    var state: PlaybackState = .idle
+    var position: MediaTime = .zero
+    var duration: MediaTime?
+    var rate: Double = 1
+    var info: MediaInfo?
+    /// The file being loaded (start-file … file-loaded).
+    var loadingPath: String?
+  }
+  private var readings = Readings()
+  /// This client's seeks not yet landed (mpv's `seeking`), by command id.
+  private var seekIDs: Set<Int> = []
+
+  /// Observed properties: mpv's observer id, and the value the client was last told (nil: not yet told).
+  private struct Observer {
+    var id: Int
+    var property: MPVProperty
+    var told: MPVValue??
+  }
+  private var observers: [Observer] = []
+  /// mpv numbers the files it loads (`playlist_entry_id`).
+  private var fileNumber = 0
+  /// Whether the session's file (opened before this client connected) has been asked for.
+  private var askedForFile = false
+
+  public init(interactor: any PlaybackInteractorInput, clientName: String, translator: MPVCommandTranslator = .init()) {
+    self.interactor = interactor
+    self.clientName = clientName
+    self.translator = translator
+  }
+
+  // MARK: - PlaybackViewEventHandler
+
+  public func onStart() {
+    interactor.start()
+  }
+
+  public func onInputLine(_ line: InputLine) {
+    switch line {
+    case .text(let text):
+      guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+      run(translator.translate(text))
+    case .tooLong, .invalidUTF8:
+      reply(.integer(0), .invalidParameter)
+    }
+  }
+
+  public func onInputEnded() {
+    interactor.inputEnded()
+  }
+
+  public func onSignal(_ signal: TerminationSignal) {
+    interactor.terminate(signal)
+  }
+
+  public func onOutputClosed() {
+    interactor.outputClosed()
+  }
+
+  // MARK: - Commands
+
+  private func run(_ request: MPVRequest) {
+    if !askedForFile {
+      // A client that connects to a session with its file open saw no `ready`: `info` tells it the file.
+      askedForFile = true
+      submit(.info, .learn)
+    }
+    let id = request.requestID
+    let command: MPVCommand
+    switch request.command {
+    case .failure(let failure):
+      if request.wantsReply { reply(id, failure.error) }
+      return
+    case .success(let success): command = success
+    }
+    // A text line runs like its JSON form, unanswered.
+    let answer: (MPVValue, Bool) -> Pending = { id, withData in
+      request.wantsReply ? .reply(id, withData: withData) : .silent
+    }
+    switch command {
+    case .loadFile(let path):
+      // mpv answers at once, before `start-file`; a file that cannot be opened ends in `end-file` (error).
+      if request.wantsReply {
+        reply(id, .success, data: .object([MPVMember("playlist_entry_id", .integer(fileNumber + 1))]))
+      }
+      submit(.open(path), .load(fileNumber + 1))
+    case .stop:
+      guard readings.info != nil || readings.loadingPath != nil else {
+        // Nothing loaded: mpv stops nothing, and says so with success.
+        if request.wantsReply { reply(id, .success, data: .null) }
+        return
+      }
+      submit(.close, answer(id, true))
+    case .seek(let target, let reference, let mode):
+      seek(target, reference, mode, pending: answer(id, true))
+    case .frameStep: submit(.step(1), answer(id, true))
+    case .frameBackStep: submit(.step(-1), answer(id, true))
+    case .getProperty(let property, let asString):
+      if let value = Self.constant(property) {
+        reply(id, .success, data: asString ? .string(MPVProperty.stringForm(value)) : value)
+      } else {
+        submit(.status, .get(id, property, asString: asString))
+      }
+    case .setProperty(let property, let value, let byCommand):
+      set(property, to: value, pending: request.wantsReply ? .reply(id, withData: byCommand) : .silent)
+    case .add(let property, let delta):
+      submit(.status, .adjust(id, property, by: delta))
+    case .cycle(let property):
+      submit(.status, .adjust(id, property, by: nil))
+    case .observe(let observerID, let property):
+      submit(.status, .observe(id, id: observerID, property))
+    case .observeUnknown:
+      reply(id, .success)
+    case .unobserve(let observerID):
+      observers.removeAll { $0.id == observerID }
+      reply(id, .success)
+    case .clientName: reply(id, .success, data: .string(clientName))
+    case .getVersion: reply(id, .success, data: .integer(MPVCommandTranslator.clientAPIVersion))
+    case .quit: submit(.quit, answer(id, true))
+    }
+  }
+
+  /// Submits `command`, noting what it owes first: some commands are answered within `submit`.
+  private func submit(_ command: Command, _ owed: Pending) {
+    let commandID = interactor.nextCommandID
+    pending[commandID] = owed
+    interactor.submit(command, source: nil)
+  }
+
+  private func seek(_ target: Double, _ reference: MPVSeekReference, _ mode: SeekMode?, pending owed: Pending) {
+    let command: Command =
+      switch reference {
+      // mpv's default precision: exact for absolute seeks, keyframes for relative ones.
+      case .absolute: .scrub(.seconds(target), mode ?? .exact)
+      case .absolutePercent: .scrub(.percent(target), mode ?? .exact)
+      case .relative: .skip(target, mode ?? .keyframe)
+      case .relativePercent: .skip((readings.duration?.seconds ?? 0) * target / 100, mode ?? .keyframe)
+      }
+    seekIDs.insert(interactor.nextCommandID)
+    submit(command, owed)
+  }
+
+  private func set(_ property: MPVProperty, to value: MPVValue, pending owed: Pending) {
+    switch property {
+    case .pause:
+      submit(value == .bool(true) ? .pause : .play, owed)
+    case .speed:
+      submit(.rate(value.number ?? 1), owed)
+    case .timePos, .playbackTime:
+      seek(value.number ?? 0, .absolute, nil, pending: owed)
+    case .percentPos:
+      seek(value.number ?? 0, .absolutePercent, nil, pending: owed)
+    default:
+      if case .reply(let id, _) = owed { reply(id, .propertyAccess) }
+    }
+  }
+
+  // MARK: - Replies and events
+
+  private func reply(_ requestID: MPVValue, _ error: MPVError, data: MPVValue? = nil) {
+    var members: [MPVMember] = []
+    if let data { members.append(MPVMember("data", data)) }
+    members.append(MPVMember("request_id", requestID))
+    members.append(MPVMember("error", .string(error.rawValue)))
+    view?.display(.object(members))
+  }
+
+  private func event(_ name: String, _ fields: [MPVMember] = []) {
+    view?.display(.object([MPVMember("event", .string(name))] + fields))
+  }
+
+  /// Answers command `commandID` if it is this client's and owes a plain reply.
+  private func settle(_ commandID: Int?, _ error: MPVError = .success) {
+    guard let commandID, let owed = pending.removeValue(forKey: commandID) else { return }
+    if case .reply(let id, let withData) = owed {
+      reply(id, error, data: withData && error == .success ? .null : nil)
+    }
+  }
+
+  /// Tells each observer whose property changed its new value.
+  private func publishChanges() {
+    for index in observers.indices {
+      let value = self.value(of: observers[index].property)
+      guard observers[index].told != .some(value) else { continue }
+      observers[index].told = .some(value)
+      tellObserver(observers[index], value)
+    }
+  }
+
+  private func tellObserver(_ observer: Observer, _ value: MPVValue?) {
+    var fields = [MPVMember("id", .integer(observer.id)), MPVMember("name", .string(observer.property.rawValue))]
+    if let value { fields.append(MPVMember("data", value)) }
+    event("property-change", fields)
+  }
+
+  // MARK: - Property values
+
+  /// The value of a property that never changes (the lists).
+  static func constant(_ property: MPVProperty) -> MPVValue? {
+    switch property {
+    case .propertyList: .array(MPVProperty.allCases.map { .string($0.rawValue) })
+    case .commandList:
+      .array(
+        MPVCommandTranslator.commandNames.map {
+          .object([MPVMember("name", .string($0)), MPVMember("args", .array([])), MPVMember("vararg", .bool(false))])
+        })
+    default: nil
+    }
+  }
+
+  /// A property's value from the readings; nil when it is unavailable (nothing loaded, or not known for this file).
+  private func value(of property: MPVProperty) -> MPVValue? {
+    if let constant = Self.constant(property) { return constant }
+    let loaded = readings.info != nil
+    let info = readings.info
+    let video = info?.video
+    let seconds = readings.position.seconds
+    switch property {
+    case .idleActive: return .bool(readings.state == .idle)
+    case .speed: return .number(readings.rate)
+    case .pause: return .bool(loaded && readings.state != .playing)
+    case .seeking: return loaded ? .bool(!seekIDs.isEmpty) : nil
+    case .eofReached: return loaded ? .bool(readings.state == .ended) : nil
+    case .path: return (info?.path ?? readings.loadingPath).map { .string($0) }
+    case .filename:
+      return (info?.path ?? readings.loadingPath).map { .string(String($0.split(separator: "/").last ?? "")) }
+    case .timePos, .playbackTime: return loaded ? .number(seconds) : nil
+    case .duration: return readings.duration.map { .number($0.seconds) }
+    case .percentPos:
+      guard loaded, let duration = readings.duration?.seconds, duration > 0 else { return nil }
+      return .number(min(max(seconds / duration * 100, 0), 100))
+    case .fileFormat: return info.map { .string($0.container) }
+    case .width: return video.map { .integer($0.width) }
+    case .height: return video.map { .integer($0.height) }
+    case .videoCodec: return video.map { .string($0.codec) }
+    case .containerFPS: return video?.frameRate.map { .number($0) }
+    case .estimatedFrameNumber:
+      guard loaded, let fps = video?.frameRate else { return nil }
+      return .integer(Int((seconds * fps).rounded()))
+    case .estimatedFrameCount:
+      guard let fps = video?.frameRate, let duration = readings.duration?.seconds else { return nil }
+      return .integer(Int((duration * fps).rounded()))
+    case .propertyList, .commandList: return nil
+    }
+  }
+
+  private func read(_ status: PlaybackStatus) {
+    readings.state = status.state
+    readings.position = status.position
+    readings.duration = status.duration ?? readings.duration
+    readings.rate = status.rate
+  }
+
+  // MARK: - PlaybackInteractorOutput
+
+  public func presentLoading(path: String) {
+    if readings.info != nil { event("end-file", [MPVMember("reason", .string("stop"))]) }
+    readings.info = nil
+    readings.duration = nil
+    readings.loadingPath = path
+    readings.state = .loading
+    fileNumber += 1
+    event("start-file", [MPVMember("playlist_entry_id", .integer(fileNumber))])
+    publishChanges()
+  }
+
+  public func presentReady(_ info: MediaInfo, position: MediaTime, commandID: Int?) {
+    if let commandID { pending.removeValue(forKey: commandID) }
+    readings.info = info
+    readings.loadingPath = nil
+    readings.duration = info.duration
+    readings.position = position
+    readings.state = .paused
+    event("file-loaded")
+    event("playback-restart")
+    publishChanges()
+  }
+
+  public func presentState(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, commandID: Int?) {
+    readings.state = state
+    readings.position = position
+    if let duration { readings.duration = duration }
+    settle(commandID)
+    publishChanges()
+  }
+
+  public func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState, rate: Double) {
+    readings.position = position
+    if let duration { readings.duration = duration }
+    readings.state = state
+    readings.rate = rate
+    publishChanges()
+  }
+
+  public func presentSeeked(_ result: SeekResult, requested: MediaTime?, duration: MediaTime?, showsTiming: Bool) {
+    seekIDs.remove(result.id)
+    readings.position = result.position
+    if let duration { readings.duration = duration }
+    if readings.state == .ended { readings.state = .paused }
+    settle(result.id)
+    event("seek")
+    event("playback-restart")
+    publishChanges()
+  }
+
+  public func presentSuperseded(id: Int, by newerID: Int?) {
+    seekIDs.remove(id)
+    // mpv answers a seek that a newer one replaced with success, too.
+    settle(id)
+  }
+
+  public func presentStepped(_ result: StepResult, duration: MediaTime?) {
+    readings.position = result.position
+    if let duration { readings.duration = duration }
+    readings.state = .paused
+    settle(result.id)
+    event("seek")
+    event("playback-restart")
+    publishChanges()
+  }
+
+  public func presentRate(_ rate: Double, commandID: Int) {
+    readings.rate = rate
+    settle(commandID)
+    publishChanges()
+  }
+
+  public func presentEnded(position: MediaTime, duration: MediaTime?, loops: Int) {
+    readings.position = position
+    if let duration { readings.duration = duration }
+    readings.state = .ended
+    publishChanges()
+  }
+
+  public func presentError(_ error: PlaybackError, commandID: Int?) {
+    guard let commandID, let owed = pending.removeValue(forKey: commandID) else { return }
+    seekIDs.remove(commandID)
+    switch owed {
+    case .reply(let id, let withData):
+      // A property set (`set_property`, no data) that cannot be served is mpv's unavailable property; a command's
+      // failure is its command error.
+      let unavailable = error.code == .notReady || error.code == .unavailable
+      reply(id, unavailable && !withData ? .propertyUnavailable : .commandFailed)
+    case .get(let id, _, _): reply(id, .propertyUnavailable)
+    case .adjust(let id, _, _), .observe(let id, _, _): reply(id, .commandFailed)
+    case .load(let entry):
+      readings.loadingPath = nil
+      readings.state = readings.info == nil ? .idle : readings.state
+      event(
+        "end-file",
+        [
+          MPVMember("reason", .string("error")), MPVMember("playlist_entry_id", .integer(entry)),
+          MPVMember("file_error", .string(error.message)),
+        ])
+      if readings.info == nil { event("idle") }
+      publishChanges()
+    case .silent, .learn: break
+    }
+  }
+
+  public func presentStatus(_ status: PlaybackStatus, commandID: Int) {
+    read(status)
+    guard let owed = pending.removeValue(forKey: commandID) else { return }
+    switch owed {
+    case .get(let id, let property, let asString):
+      if let value = value(of: property) {
+        reply(id, .success, data: asString ? .string(MPVProperty.stringForm(value)) : value)
+      } else {
+        reply(id, .propertyUnavailable)
+      }
+    case .adjust(let id, let property, let delta):
+      adjust(property, by: delta, requestID: id)
+    case .observe(let id, let observerID, let property):
+      reply(id, .success)
+      let value = value(of: property)
+      let observer = Observer(id: observerID, property: property, told: .some(value))
+      observers.append(observer)
+      tellObserver(observer, value)
+    case .reply, .load, .silent, .learn: break
+    }
+  }
+
+  /// `add` / `cycle` once the value now is known: the same change as `set` to the new value.
+  private func adjust(_ property: MPVProperty, by delta: Double?, requestID id: MPVValue) {
+    let owed = Pending.reply(id, withData: true)
+    guard let current = value(of: property) else {
+      reply(id, .commandFailed)
+      return
+    }
+    switch (current, delta) {
+    case (.bool(let flag), nil): set(property, to: .bool(!flag), pending: owed)
+    case (_, let delta?) where property == .timePos || property == .playbackTime:
+      seek(delta, .relative, nil, pending: owed)
+    case (_, let delta?) where property == .percentPos:
+      seek(delta, .relativePercent, nil, pending: owed)
+    case (_, let delta?) where property == .speed:
+      let speed = min(max((current.number ?? 1) + delta, 0.01), 100)
+      set(property, to: .number(speed), pending: owed)
+    default: reply(id, .commandFailed)
+    }
+  }
+
+  public func presentInfo(_ info: MediaInfo, commandID: Int) {
+    guard case .learn = pending.removeValue(forKey: commandID) else { return }
+    readings.info = info
+    readings.duration = info.duration
+    if readings.state == .idle { readings.state = .paused }
+  }
+  public func presentFrame(_ frame: FrameIdentity, commandID: Int) { pending.removeValue(forKey: commandID) }
+  public func presentSnapshot(_ picture: FramePicture, commandID: Int) { pending.removeValue(forKey: commandID) }
+  public func presentHelp(commandID: Int) { pending.removeValue(forKey: commandID) }
+  public func presentWaited(_ condition: WaitCondition, position: MediaTime, commandID: Int) {
+    pending.removeValue(forKey: commandID)
+  }
+  public func presentExpectation(
+    _ expectation: Expectation, expected: ExpectValue, actual: ExpectValue, held: Bool, source: SourceLine?,
+    commandID: Int
+  ) {
+    pending.removeValue(forKey: commandID)
+  }
+
+  public func presentClosed(commandID: Int) {
+    readings = Readings(rate: readings.rate)
+    settle(commandID)
+    event("end-file", [MPVMember("reason", .string("stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
+    event("idle")
+    publishChanges()
+  }
+
+  public func presentShutdown(reason: ShutdownReason, status: PlaybackStatus, openInterrupted: Bool, commandID: Int?) {
+    settle(commandID)
+    if readings.info != nil {
+      let why = reason == .ended ? "eof" : "quit"
+      event("end-file", [MPVMember("reason", .string(why)), MPVMember("playlist_entry_id", .integer(fileNumber))])
+    }
+    event("shutdown")
+    view?.displayFinish()
+  }
+}

@@ -1,0 +1,288 @@
+// mpv's JSON IPC on vpk's control socket, end to end: the built vpk as a daemon, driven with socat (as mpv's manual
+// shows), with python-mpv-jsonipc from PyPI (unmodified), and with a plain socket client; where the same scenario
+// runs against mpv itself (Debian's mpv, headless), both are run and what should agree is compared. socat, mpv and
+// the Python package are test dependencies (scripts/bootstrap installs them): a missing one fails the test.
+
+import Foundation
+import Testing
+import VPKTestSupport
+
+/// A short folder for sockets (a socket path holds at most 107 bytes), removed by `remove()`.
+private struct SocketFolder {
+  let url: URL
+  init() throws {
+    url = URL(fileURLWithPath: "/tmp/vpk-mpv-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+  func socket(_ name: String) -> String { url.appendingPathComponent(name).path }
+  func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A program on PATH, or a failure that says how to install it.
+private func tool(_ name: String) throws -> URL {
+  let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+  for folder in path.split(separator: ":") {
+    let url = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
+    if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+  }
+  throw TestSupportError("\(name) not found on PATH: the mpv IPC tests need it (run scripts/bootstrap)")
+}
+
+/// Runs a program to its end with `input` on its standard input; returns its status and outputs.
+private func run(_ program: URL, _ arguments: [String], input: String = "", timeout: Double = 60) throws -> (
+  status: Int32, output: String, errors: String
+) {
+  let process = Process()
+  process.executableURL = program
+  process.arguments = arguments
+  let stdin = Pipe()
+  let stdout = Pipe()
+  let stderr = Pipe()
+  process.standardInput = stdin
+  process.standardOutput = stdout
+  process.standardError = stderr
+  try process.run()
+  stdin.fileHandleForWriting.write(Data(input.utf8))
+  try stdin.fileHandleForWriting.close()
+  let collected = LockedData()
+  let reader = Thread {
+    collected.set(stdout.fileHandleForReading.readDataToEndOfFile(), stderr.fileHandleForReading.readDataToEndOfFile())
+  }
+  reader.start()
+  let deadline = Date(timeIntervalSinceNow: timeout)
+  while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+  if process.isRunning {
+    process.terminate()
+    throw TestSupportError("\(program.lastPathComponent) \(arguments) did not end within \(timeout) s")
+  }
+  process.waitUntilExit()
+  let (output, errors) = collected.wait()
+  return (
+    process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self)
+  )
+}
+
+private final class LockedData: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var value: (Data, Data)?
+  func set(_ output: Data, _ errors: Data) {
+    condition.withLock {
+      value = (output, errors)
+      condition.broadcast()
+    }
+  }
+  func wait() -> (Data, Data) {
+    condition.withLock {
+      while value == nil { condition.wait() }
+      return value!
+    }
+  }
+}
+
+/// mpv itself, headless, idle, with its JSON IPC at `socket`.
+private final class MPVProcess {
+  let process = Process()
+  init(socket: String) throws {
+    process.executableURL = try tool("mpv")
+    process.arguments = [
+      "--no-config", "--idle=yes", "--vo=null", "--ao=null", "--no-audio", "--really-quiet",
+      "--input-ipc-server=\(socket)",
+    ]
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // Its socket accepts once mpv is up.
+    _ = try UnixSocketClient.connect(to: socket)
+  }
+  /// mpv leaves on SIGTERM only once its input thread notices; SIGKILL is certain.
+  func stop() {
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+  }
+}
+
+/// The JSON object on a line, for comparing shapes.
+private func object(_ line: String) throws -> [String: Any] {
+  try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
+}
+
+/// A daemon with `media` loaded and paused, its control socket at `socket`.
+private func vpkDaemon(socket: String, media: String? = nil) throws -> VPKSession {
+  var arguments = ["play"]
+  arguments += media.map { [$0] } ?? ["--idle"]
+  arguments += ["--paused", "--socket", socket, "--progress", "0.04"]
+  return try VPKSession(arguments, input: .closed)
+}
+
+@Suite struct MPVIPCTests {
+  /// Lines of mpv's manual, sent with socat, one connection each: vpk and mpv answer in the same shape.
+  @Test func socatOneLinersAnswerAsMPVDoes() throws {
+    let socat = try tool("socat")
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    let daemon = try vpkDaemon(socket: folder.socket("vpk"))
+    defer { daemon.kill() }
+    _ = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    let mpv = try MPVProcess(socket: folder.socket("mpv"))
+    defer { mpv.stop() }
+    // Both load the file and stand paused on it before the lines are sent (mpv plays what it loads).
+    for name in ["vpk", "mpv"] {
+      _ = try run(
+        socat, ["-t", "2", "-", folder.socket(name)],
+        input: #"{"command": ["loadfile", "\#(media)"]}"# + "\n" + #"{"command": ["set_property", "pause", true]}"#
+          + "\n")
+    }
+    let lines = [
+      #"{ "command": ["get_property", "time-pos"] }"#,
+      #"{ "command": ["get_property", "time-pos"], "request_id": 100 }"#,
+      #"{ "command": ["get_property", "playback-time"], "request_id": "abc" }"#,
+      #"{ "command": ["get_property", "no-such-property"] }"#,
+      #"{ "command": ["set_property", "pause", "maybe"] }"#,
+      #"{ "command": ["no-such-command"] }"#,
+      #"{ "command": ["get_property_string", "pause"] }"#,
+      #"{ "command": ["get_version"] }"#,
+      #"{ "command": [] }"#,
+    ]
+    // As the manual writes it: `echo '{ "command": … }' | socat - /tmp/mpvsocket`, here all the lines at once.
+    var replies: [[[String: Any]]] = []
+    for name in ["vpk", "mpv"] {
+      let result = try run(socat, ["-t", "3", "-", folder.socket(name)], input: lines.joined(separator: "\n") + "\n")
+      #expect(result.status == 0, "socat to \(name): \(result.errors)")
+      // vpk greets every connection with its `hello` event; an mpv client ignores events it does not know.
+      replies.append(
+        try result.output.split(separator: "\n").map(String.init).filter { $0.contains("request_id") }.map(object))
+    }
+    let (ours, theirs) = (replies[0], replies[1])
+    try #require(ours.count == lines.count && theirs.count == lines.count, "vpk \(ours), mpv \(theirs)")
+    for (line, (our, their)) in zip(lines, zip(ours, theirs)) {
+      #expect(our["error"] as? String == their["error"] as? String, "\(line)")
+      #expect("\(our["request_id"] ?? "none")" == "\(their["request_id"] ?? "none")", "\(line)")
+      #expect((our["data"] == nil) == (their["data"] == nil), "\(line): data in one reply only")
+      if let data = their["data"], let ourData = our["data"] {
+        #expect(type(of: data) == type(of: ourData), "\(line): vpk \(ourData), mpv \(data)")
+      }
+    }
+  }
+
+  /// The same scenario through python-mpv-jsonipc (from PyPI, unmodified) against vpk and against mpv.
+  @Test func pythonClientLibrarySeesWhatItSeesWithMPV() throws {
+    let python = try tool("python3")
+    let script = TestMedia.packageRoot.appendingPathComponent("Tests/MPVIPC/scenario.py").path
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    let daemon = try vpkDaemon(socket: folder.socket("vpk"))
+    defer { daemon.kill() }
+    _ = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    let mpv = try MPVProcess(socket: folder.socket("mpv"))
+    defer { mpv.stop() }
+    var transcripts: [[String: Any]] = []
+    for name in ["vpk", "mpv"] {
+      let result = try run(python, [script, folder.socket(name), media], timeout: 120)
+      try #require(result.status == 0, "the scenario against \(name) failed: \(result.errors)")
+      transcripts.append(try object(result.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+    let (ours, theirs) = (transcripts[0], transcripts[1])
+    // Everything the scenario records agrees, key by key.
+    for key in theirs.keys.sorted() {
+      let a = try JSONSerialization.data(withJSONObject: ["v": ours[key] ?? NSNull()], options: .sortedKeys)
+      let b = try JSONSerialization.data(withJSONObject: ["v": theirs[key]!], options: .sortedKeys)
+      #expect(
+        String(decoding: a, as: UTF8.self) == String(decoding: b, as: UTF8.self),
+        "\(key): vpk \(String(decoding: a, as: UTF8.self)), mpv \(String(decoding: b, as: UTF8.self))")
+    }
+  }
+
+  /// Events in mpv's order, two mpv clients and a vpk client on one session, and the session's end.
+  @Test func eventsAndRepliesOverOneConnection() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    let daemon = try vpkDaemon(socket: folder.socket("vpk"))
+    let client = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    let watcher = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    let native = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    try native.waitForLine(containing: #"{"event":"hello""#)
+    watcher.send(#"{"command": ["observe_property", 7, "idle-active"], "request_id": 1}"#)
+    try watcher.waitForLine(containing: #"{"request_id":1,"error":"success"}"#)
+    try watcher.waitForLine(containing: #"{"event":"property-change","id":7,"name":"idle-active","data":true}"#)
+    // When a client loads a file
+    client.send(#"{"command": ["loadfile", "\#(media)"], "request_id": 2}"#)
+    // Then the reply, start-file, file-loaded and playback-restart come in mpv's order
+    try client.waitForLine(containing: #"{"data":{"playlist_entry_id":1},"request_id":2,"error":"success"}"#)
+    try client.waitForLine(containing: #"{"event":"start-file","playlist_entry_id":1}"#)
+    try client.waitForLine(containing: #"{"event":"file-loaded"}"#)
+    try client.waitForLine(containing: #"{"event":"playback-restart"}"#)
+    // and the observer on another connection sees idle-active turn false; the vpk client sees `ready`
+    try watcher.waitForLine(containing: #"{"event":"property-change","id":7,"name":"idle-active","data":false}"#)
+    try native.waitForLine(containing: #"{"event":"ready","path""#)
+    // When it seeks, exactly
+    client.send(#"{"command": ["seek", 2, "absolute+exact"], "request_id": 3}"#)
+    try client.waitForLine(containing: #"{"data":null,"request_id":3,"error":"success"}"#)
+    try client.waitForLine(containing: #"{"event":"seek"}"#)
+    client.send(#"{"command": ["get_property", "time-pos"], "request_id": 4}"#)
+    let position = try client.waitForLine(containing: #""request_id":4"#)
+    let seconds = try #require(try object(position)["data"] as? Double)
+    #expect(abs(seconds - 2) < 0.05)
+    // A frame step forward and back
+    client.send(#"{"command": ["frame-step"], "request_id": 5}"#)
+    try client.waitForLine(containing: #"{"data":null,"request_id":5,"error":"success"}"#)
+    client.send(#"{"command": ["frame-back-step"], "request_id": 6}"#)
+    try client.waitForLine(containing: #"{"data":null,"request_id":6,"error":"success"}"#)
+    client.send(#"{"command": ["get_property", "estimated-frame-number"], "request_id": 7}"#)
+    let frame = try client.waitForLine(containing: #""request_id":7"#)
+    #expect(try object(frame)["data"] as? Int != nil)
+    // cycle, add and set on properties
+    client.send(#"{"command": ["set", "speed", "2"], "request_id": 8}"#)
+    try client.waitForLine(containing: #"{"data":null,"request_id":8,"error":"success"}"#)
+    client.send(#"{"command": ["add", "speed", -0.5], "request_id": 9}"#)
+    try client.waitForLine(containing: #"{"data":null,"request_id":9,"error":"success"}"#)
+    client.send(#"{"command": ["get_property", "speed"], "request_id": 10}"#)
+    try client.waitForLine(containing: #"{"data":1.5,"request_id":10,"error":"success"}"#)
+    client.send(#"{"command": ["cycle", "pause"], "request_id": 11}"#)
+    try client.waitForLine(containing: #"{"data":null,"request_id":11,"error":"success"}"#)
+    client.send(#"{"command": ["get_property", "pause"], "request_id": 12}"#)
+    try client.waitForLine(containing: #"{"data":false,"request_id":12,"error":"success"}"#)
+    client.send(#"{"command": ["set_property", "pause", true], "request_id": 13}"#)
+    try client.waitForLine(containing: #"{"request_id":13,"error":"success"}"#)
+    client.send(#"{"command": ["client_name"], "request_id": 14}"#)
+    try client.waitForLine(containing: #""data":"ipc_"#)
+    // A line mpv cannot read is answered, never dropped, and the connection goes on
+    client.send("{not json")
+    try client.waitForLine(containing: #"{"request_id":0,"error":"invalid parameter"}"#)
+    // When it stops: end-file (stop), then idle
+    client.send(#"{"command": ["stop"], "request_id": 15}"#)
+    try client.waitForLine(containing: #"{"event":"end-file","reason":"stop","playlist_entry_id":1}"#)
+    try client.waitForLine(containing: #"{"event":"idle"}"#)
+    try watcher.waitForLine(containing: #"{"event":"property-change","id":7,"name":"idle-active","data":true}"#)
+    // And quits: the reply, shutdown, and the session ends for everyone
+    client.send(#"{"command": ["quit"], "request_id": 16}"#)
+    try client.waitForLine(containing: #"{"data":null,"request_id":16,"error":"success"}"#)
+    try client.waitForLine(containing: #"{"event":"shutdown"}"#)
+    try watcher.waitForLine(containing: #"{"event":"shutdown"}"#)
+    try native.waitForLine(containing: #"{"event":"shutdown","reason":"quit""#)
+    try client.waitForEnd()
+    #expect(try daemon.waitForExit().status == 0)
+  }
+
+  /// A client that connects after the session's file opened (it saw no `file-loaded`) still reads its properties.
+  @Test func clientOfASessionWhoseFileIsOpen() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    let daemon = try vpkDaemon(socket: folder.socket("vpk"), media: media)
+    let native = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    native.send("status")
+    try native.waitForLine(containing: #""state":"paused""#)
+    let client = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    client.send(#"{"command": ["get_property", "width"], "request_id": 1}"#)
+    try client.waitForLine(containing: #"{"data":320,"request_id":1,"error":"success"}"#)
+    client.send(#"{"command": ["get_property", "time-pos"], "request_id": 2}"#)
+    try client.waitForLine(containing: #"{"data":0.0,"request_id":2,"error":"success"}"#)
+    client.send(#"{"command": ["quit"]}"#)
+    try client.waitForLine(containing: #"{"event":"shutdown"}"#)
+    #expect(try daemon.waitForExit().status == 0)
+  }
+}

@@ -1,0 +1,107 @@
+import Testing
+
+@testable import VideoPlaybackKit
+
+@Suite("mpv's JSON IPC: reading requests")
+struct MPVCommandTranslatorTests {
+  let translator = MPVCommandTranslator()
+
+  private func command(_ line: String) -> Result<MPVCommand, MPVRequestError> { translator.translate(line).command }
+  private func error(_ line: String) -> MPVError? {
+    if case .failure(let failure) = command(line) { failure.error } else { nil }
+  }
+
+  @Test("an object whose command is an array is mpv's; vpk's own JSON and text lines are not")
+  func detectsTheDialect() {
+    #expect(MPVCommandTranslator.isMPVRequest(#"{"command": ["get_property", "time-pos"]}"#))
+    #expect(MPVCommandTranslator.isMPVRequest(#"  {"command": [], "request_id": 3}"#))
+    #expect(!MPVCommandTranslator.isMPVRequest(#"{"command": "scrub", "args": [10]}"#))
+    #expect(!MPVCommandTranslator.isMPVRequest("status"))
+    #expect(!MPVCommandTranslator.isMPVRequest("{not json"))
+  }
+
+  @Test("the request_id comes back as the client gave it, 0 when it gave none")
+  func requestIDs() {
+    #expect(translator.translate(#"{"command": ["get_version"]}"#).requestID == .integer(0))
+    #expect(translator.translate(#"{"command": ["get_version"], "request_id": 7}"#).requestID == .integer(7))
+    #expect(translator.translate(#"{"command": ["get_version"], "request_id": "a"}"#).requestID == .string("a"))
+    // Even a request mpv refuses echoes its id.
+    #expect(translator.translate(#"{"command": ["nope"], "request_id": 9}"#).requestID == .integer(9))
+  }
+
+  @Test("seek's flags: references, precision, and the legacy third argument")
+  func seekFlags() {
+    #expect(command(#"{"command": ["seek", 10]}"#) == .success(.seek(10, .relative, nil)))
+    #expect(command(#"{"command": ["seek", 2.5, "absolute+exact"]}"#) == .success(.seek(2.5, .absolute, .exact)))
+    #expect(command(#"{"command": ["seek", "50", "absolute-percent"]}"#) == .success(.seek(50, .absolutePercent, nil)))
+    #expect(
+      command(#"{"command": ["seek", -5, "relative-percent+keyframes"]}"#)
+        == .success(.seek(-5, .relativePercent, .keyframe)))
+    #expect(command(#"{"command": ["seek", 3, "absolute", "exact"]}"#) == .success(.seek(3, .absolute, .exact)))
+    #expect(error(#"{"command": ["seek", 3, "sideways"]}"#) == .invalidParameter)
+    #expect(error(#"{"command": ["seek", "abc"]}"#) == .invalidParameter)
+  }
+
+  @Test("properties: known ones are read and set, unknown ones are not found, read-only ones refused")
+  func properties() {
+    #expect(command(#"{"command": ["get_property", "time-pos"]}"#) == .success(.getProperty(.timePos, asString: false)))
+    #expect(
+      command(#"{"command": ["get_property_string", "pause"]}"#) == .success(.getProperty(.pause, asString: true)))
+    #expect(error(#"{"command": ["get_property", "volume-max-nope"]}"#) == .propertyNotFound)
+    #expect(
+      command(#"{"command": ["set_property", "pause", true]}"#)
+        == .success(.setProperty(.pause, .bool(true), byCommand: false)))
+    #expect(
+      command(#"{"command": ["set_property_string", "pause", "yes"]}"#)
+        == .success(.setProperty(.pause, .bool(true), byCommand: false)))
+    #expect(
+      command(#"{"command": ["set", "speed", "2"]}"#) == .success(.setProperty(.speed, .number(2), byCommand: true)))
+    #expect(error(#"{"command": ["set_property", "pause", "x"]}"#) == .unsupportedFormat)
+    #expect(error(#"{"command": ["set_property", "speed", -1]}"#) == .unsupportedFormat)
+    #expect(error(#"{"command": ["set_property", "duration", 3]}"#) == .propertyAccess)
+    #expect(error(#"{"command": ["set", "duration", "3"]}"#) == .commandFailed)
+  }
+
+  @Test("add and cycle work on writable numbers and flags; others are command errors")
+  func addAndCycle() {
+    #expect(command(#"{"command": ["add", "speed", 0.5]}"#) == .success(.add(.speed, 0.5)))
+    #expect(command(#"{"command": ["add", "time-pos"]}"#) == .success(.add(.timePos, 1)))
+    #expect(command(#"{"command": ["cycle", "pause"]}"#) == .success(.cycle(.pause)))
+    #expect(error(#"{"command": ["add", "duration", 1]}"#) == .commandFailed)
+    #expect(error(#"{"command": ["cycle", "nonexist"]}"#) == .commandFailed)
+  }
+
+  @Test("observers: an id and a name; an unknown property is accepted and never reported")
+  func observers() {
+    #expect(command(#"{"command": ["observe_property", 1, "time-pos"]}"#) == .success(.observe(id: 1, .timePos)))
+    #expect(command(#"{"command": ["observe_property", 2, "nonexist"]}"#) == .success(.observeUnknown(id: 2)))
+    #expect(command(#"{"command": ["unobserve_property", 1]}"#) == .success(.unobserve(id: 1)))
+    #expect(error(#"{"command": ["observe_property", "x", "pause"]}"#) == .invalidParameter)
+  }
+
+  @Test("unknown commands, empty commands and shapes mpv refuses are invalid parameters, never dropped")
+  func refusals() {
+    #expect(error(#"{"command": ["frobnicate"]}"#) == .invalidParameter)
+    #expect(error(#"{"command": []}"#) == .invalidParameter)
+    #expect(error(#"{"command": "get_version"}"#) == .invalidParameter)
+    #expect(error(#"{"foo": 1}"#) == .invalidParameter)
+    #expect(error("{bad") == .invalidParameter)
+    #expect(error(#"{"command": ["loadfile", "a.mp4", "append"]}"#) == .invalidParameter)
+    // Not an object: a text line, which mpv runs unanswered.
+    #expect(!translator.translate(String(repeating: "[", count: 20)).wantsReply)
+  }
+
+  @Test("a text line runs like its JSON form, without a reply")
+  func textLines() {
+    let request = translator.translate("seek 5 absolute")
+    #expect(request.command == .success(.seek(5, .absolute, nil)))
+    #expect(!request.wantsReply)
+  }
+
+  @Test("string forms: flags as yes/no, numbers with six decimals")
+  func stringForms() {
+    #expect(MPVProperty.stringForm(.bool(true)) == "yes")
+    #expect(MPVProperty.stringForm(.number(1.5)) == "1.500000")
+    #expect(MPVProperty.stringForm(.integer(64)) == "64")
+  }
+}

@@ -1,0 +1,256 @@
+import Testing
+
+@testable import VideoPlaybackKit
+
+/// Records what the mpv presenter asks its view to show, as JSON lines.
+@MainActor
+final class MPVViewSpy: MPVView {
+  var lines: [String] = []
+  var finishCount = 0
+  func display(_ message: MPVValue) { lines.append(message.json) }
+  func displayFinish() { finishCount += 1 }
+}
+
+/// An mpv presenter wired to spies.
+@MainActor
+struct MPVHarness {
+  let presenter: MPVPresenter
+  let view = MPVViewSpy()
+  let interactor = InteractorSpy()
+
+  init() {
+    presenter = MPVPresenter(interactor: interactor, clientName: "ipc_3")
+    presenter.view = view
+  }
+
+  func send(_ line: String) { presenter.onInputLine(.text(line)) }
+
+  /// The session's id of the last command the presenter submitted.
+  var lastID: Int { interactor.nextCommandID - 1 }
+
+  /// A file is loaded and paused at `position`.
+  func loaded(position: Double = 0) {
+    presenter.presentLoading(path: "/media/clip.mp4")
+    presenter.presentReady(info, position: MediaTime(seconds: position), commandID: nil)
+    view.lines.removeAll()
+  }
+
+  let info = MediaInfo(
+    path: "/media/clip.mp4", container: "mov,mp4,m4a,3gp,3g2,mj2", duration: MediaTime(seconds: 4), streamCount: 1,
+    video: VideoStreamInfo(codec: "h264", width: 320, height: 240, frameRate: 25, pixelFormat: "yuv420p"),
+    audio: nil)
+
+  func status(_ state: PlaybackState = .paused, position: Double = 2, rate: Double = 1) -> PlaybackStatus {
+    PlaybackStatus(
+      state: state, position: MediaTime(seconds: position), duration: MediaTime(seconds: 4), rate: rate,
+      framesDecoded: 0, decodeErrors: 0)
+  }
+}
+
+@Suite("mpv dialect presenter")
+@MainActor
+struct MPVPresenterTests {
+  @Test("get_property of a position asks for status and answers from it, with the client's request_id")
+  func getPropertyFromStatus() {
+    // Given a loaded file
+    let harness = MPVHarness()
+    harness.loaded()
+    // When the client asks for time-pos
+    harness.send(#"{"command": ["get_property", "time-pos"], "request_id": 5}"#)
+    #expect(harness.interactor.calls.last == .submit(.status))
+    harness.presenter.presentStatus(harness.status(position: 2.56), commandID: harness.lastID)
+    // Then the reply is mpv's shape
+    #expect(harness.view.lines == [#"{"data":2.56,"request_id":5,"error":"success"}"#])
+  }
+
+  @Test("a property of the file comes from the events; nothing loaded: property unavailable")
+  func fileProperties() {
+    let harness = MPVHarness()
+    harness.send(#"{"command": ["get_property", "width"]}"#)
+    harness.presenter.presentStatus(
+      PlaybackStatus(state: .idle, position: .zero, duration: nil, rate: 1, framesDecoded: 0, decodeErrors: 0),
+      commandID: harness.lastID)
+    #expect(harness.view.lines == [#"{"request_id":0,"error":"property unavailable"}"#])
+    harness.loaded()
+    for (name, value) in [
+      ("width", "320"), ("filename", #""clip.mp4""#), ("estimated-frame-count", "100"), ("container-fps", "25.0"),
+      ("idle-active", "false"), ("estimated-frame-number", "50"), ("percent-pos", "50.0"), ("pause", "true"),
+    ] {
+      harness.view.lines.removeAll()
+      harness.send(#"{"command": ["get_property", "\#(name)"]}"#)
+      harness.presenter.presentStatus(harness.status(position: 2), commandID: harness.lastID)
+      #expect(harness.view.lines == [#"{"data":\#(value),"request_id":0,"error":"success"}"#], "\(name)")
+    }
+  }
+
+  @Test("get_property_string writes flags as yes/no and numbers with six decimals")
+  func stringForm() {
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.send(#"{"command": ["get_property_string", "speed"]}"#)
+    harness.presenter.presentStatus(harness.status(rate: 1.5), commandID: harness.lastID)
+    #expect(harness.view.lines == [#"{"data":"1.500000","request_id":0,"error":"success"}"#])
+  }
+
+  @Test("an absolute exact seek is a scrub; its reply, then seek and playback-restart, come when it lands")
+  func seekLands() {
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.send(#"{"command": ["seek", 2, "absolute+exact"], "request_id": 6}"#)
+    #expect(harness.interactor.calls.last == .submit(.scrub(.seconds(2), .exact)))
+    #expect(harness.view.lines.isEmpty)
+    harness.presenter.presentSeeked(
+      SeekResult(
+        id: harness.lastID, target: MediaTime(seconds: 2), position: MediaTime(seconds: 2), mode: .exact,
+        milliseconds: 1),
+      requested: nil, duration: nil, showsTiming: false)
+    #expect(
+      harness.view.lines == [
+        #"{"data":null,"request_id":6,"error":"success"}"#, #"{"event":"seek"}"#, #"{"event":"playback-restart"}"#,
+      ])
+  }
+
+  @Test("seek references and mpv's default precision map onto scrub and skip")
+  func seekReferences() {
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.send(#"{"command": ["seek", 5]}"#)
+    harness.send(#"{"command": ["seek", 25, "absolute-percent"]}"#)
+    harness.send(#"{"command": ["seek", 50, "relative-percent+exact"]}"#)
+    harness.send(#"{"command": ["frame-back-step"]}"#)
+    harness.send(#"{"command": ["frame-step"]}"#)
+    #expect(
+      harness.interactor.calls == [
+        .submit(.info), .submit(.skip(5, .keyframe)), .submit(.scrub(.percent(25), .exact)), .submit(.skip(2, .exact)),
+        .submit(.step(-1)), .submit(.step(1)),
+      ])
+  }
+
+  @Test("set_property pause answers without data once the state changed; a failure is mpv's error string")
+  func setPause() {
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.send(#"{"command": ["set_property", "pause", false], "request_id": 8}"#)
+    #expect(harness.interactor.calls.last == .submit(.play))
+    harness.presenter.presentState(
+      .playing, position: .zero, duration: MediaTime(seconds: 4), commandID: harness.lastID)
+    #expect(harness.view.lines == [#"{"request_id":8,"error":"success"}"#])
+    harness.view.lines.removeAll()
+    harness.send(#"{"command": ["set", "pause", "yes"]}"#)
+    harness.presenter.presentError(PlaybackError(.notReady, "no media"), commandID: harness.lastID)
+    #expect(harness.view.lines == [#"{"request_id":0,"error":"error running command"}"#])
+  }
+
+  @Test("cycle and add read the value now, then set the new one")
+  func cycleAndAdd() {
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.send(#"{"command": ["cycle", "pause"]}"#)
+    harness.presenter.presentStatus(harness.status(.paused), commandID: harness.lastID)
+    #expect(harness.interactor.calls.suffix(2) == [.submit(.status), .submit(.play)])
+    harness.send(#"{"command": ["add", "speed", 0.5]}"#)
+    harness.presenter.presentStatus(harness.status(rate: 1.5), commandID: harness.lastID)
+    #expect(harness.interactor.calls.last == .submit(.rate(2)))
+    harness.presenter.presentRate(2, commandID: harness.lastID)
+    #expect(harness.view.lines.last == #"{"data":null,"request_id":0,"error":"success"}"#)
+  }
+
+  @Test("an observer gets the value now, then every change, and nothing after unobserve")
+  func observers() {
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.send(#"{"command": ["observe_property", 1, "time-pos"], "request_id": 2}"#)
+    harness.presenter.presentStatus(harness.status(position: 0), commandID: harness.lastID)
+    harness.presenter.presentProgress(
+      position: MediaTime(seconds: 1), duration: nil, state: .playing, rate: 1)
+    // The same position again is no change.
+    harness.presenter.presentState(.paused, position: MediaTime(seconds: 1), duration: nil, commandID: nil)
+    harness.send(#"{"command": ["unobserve_property", 1]}"#)
+    harness.presenter.presentProgress(
+      position: MediaTime(seconds: 2), duration: nil, state: .playing, rate: 1)
+    #expect(
+      harness.view.lines == [
+        #"{"request_id":2,"error":"success"}"#,
+        #"{"event":"property-change","id":1,"name":"time-pos","data":0.0}"#,
+        #"{"event":"property-change","id":1,"name":"time-pos","data":1.0}"#,
+        #"{"request_id":0,"error":"success"}"#,
+      ])
+  }
+
+  @Test("loading, stopping and quitting are mpv's events, for every client")
+  func lifecycleEvents() {
+    let harness = MPVHarness()
+    harness.send(#"{"command": ["loadfile", "/media/clip.mp4"], "request_id": 1}"#)
+    #expect(harness.interactor.calls.last == .submit(.open("/media/clip.mp4")))
+    harness.presenter.presentLoading(path: "/media/clip.mp4")
+    harness.presenter.presentReady(harness.info, position: .zero, commandID: harness.lastID)
+    harness.send(#"{"command": ["stop"]}"#)
+    harness.presenter.presentClosed(commandID: harness.lastID)
+    harness.send(#"{"command": ["quit"]}"#)
+    harness.presenter.presentShutdown(
+      reason: .quit, status: harness.status(.idle), openInterrupted: false, commandID: harness.lastID)
+    #expect(
+      harness.view.lines == [
+        #"{"data":{"playlist_entry_id":1},"request_id":1,"error":"success"}"#,
+        #"{"event":"start-file","playlist_entry_id":1}"#, #"{"event":"file-loaded"}"#,
+        #"{"event":"playback-restart"}"#, #"{"data":null,"request_id":0,"error":"success"}"#,
+        #"{"event":"end-file","reason":"stop","playlist_entry_id":1}"#, #"{"event":"idle"}"#,
+        #"{"data":null,"request_id":0,"error":"success"}"#, #"{"event":"shutdown"}"#,
+      ])
+    #expect(harness.view.finishCount == 1)
+  }
+
+  @Test("a file that cannot be opened ends in end-file with reason error, then idle")
+  func loadFails() {
+    let harness = MPVHarness()
+    harness.send(#"{"command": ["loadfile", "/nope.mp4"]}"#)
+    harness.view.lines.removeAll()
+    harness.presenter.presentError(PlaybackError(.fileNotFound, "no such file"), commandID: harness.lastID)
+    #expect(
+      harness.view.lines == [
+        #"{"event":"end-file","reason":"error","playlist_entry_id":1,"file_error":"no such file"}"#,
+        #"{"event":"idle"}"#,
+      ])
+  }
+
+  @Test("another client's commands show only as shared events; their replies are not this client's")
+  func otherClientsCommands() {
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.presenter.presentState(.playing, position: .zero, duration: nil, commandID: 42)
+    harness.presenter.presentStatus(harness.status(), commandID: 43)
+    #expect(harness.view.lines.isEmpty)
+  }
+
+  @Test("client_name, get_version, the lists, and an unknown command")
+  func constants() {
+    let harness = MPVHarness()
+    harness.send(#"{"command": ["client_name"]}"#)
+    harness.send(#"{"command": ["get_version"]}"#)
+    harness.send(#"{"command": ["frobnicate"], "request_id": 4}"#)
+    harness.send("not json at all")  // a text command mpv does not know: no reply, as mpv
+    #expect(
+      harness.view.lines == [
+        #"{"data":"ipc_3","request_id":0,"error":"success"}"#, #"{"data":131072,"request_id":0,"error":"success"}"#,
+        #"{"request_id":4,"error":"invalid parameter"}"#,
+      ])
+    harness.view.lines.removeAll()
+    harness.send(#"{"command": ["get_property", "property-list"]}"#)
+    #expect(harness.view.lines.first?.contains(#""time-pos""#) == true)
+    // Only the `info` every client's first command is preceded by.
+    #expect(harness.interactor.calls == [.submit(.info)])
+  }
+
+  @Test("a client that connects to a session whose file is open learns the file with info before its first command")
+  func learnsTheOpenFile() {
+    // Given a client that saw no ready
+    let harness = MPVHarness()
+    // When it asks for the width
+    harness.send(#"{"command": ["get_property", "width"]}"#)
+    #expect(harness.interactor.calls == [.submit(.info), .submit(.status)])
+    harness.presenter.presentInfo(harness.info, commandID: 1)
+    harness.presenter.presentStatus(harness.status(), commandID: 2)
+    // Then it answers from the file info told
+    #expect(harness.view.lines == [#"{"data":320,"request_id":0,"error":"success"}"#])
+  }
+}
