@@ -18,7 +18,11 @@ extension PlaybackEngine {
   /// errors are the same on every run.
   func settleIfVirtual() {
     guard clock.kind == .virtual else { return }
-    while canDecodeMore { decodeOne() }
+    if aheadBackward {
+      while canDecodeBackward { decodeBackward() }
+    } else {
+      while canDecodeMore { decodeOne() }
+    }
   }
 
   /// The decoder playing wants: one thread on the wall clock (it only needs real time, and costs less CPU for the
