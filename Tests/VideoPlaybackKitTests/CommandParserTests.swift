@@ -658,6 +658,9 @@ typealias VPKExpectation = VideoPlaybackKit.Expectation
     ("wait position >= 50%", .position(.percent(50)), nil), ("wait position >=12.5", .position(.seconds(12.5)), nil),
     ("wait position>=12.5", .position(.seconds(12.5)), nil), ("wait position>= 12.5", .position(.seconds(12.5)), nil),
     ("wait position>=50% timeout 5", .position(.percent(50)), 5),
+    ("wait position <= 12.5", .positionAtMost(.seconds(12.5)), nil),
+    ("wait position<=1:30 timeout 5", .positionAtMost(.seconds(90)), 5),
+    ("wait position <= 50%", .positionAtMost(.percent(50)), nil),
     ("wait position >= 3 timeout 86400", .position(.seconds(3)), 86400), ("wait ended # until the end", .ended, nil),
   ])
   func waitForms(line: String, condition: WaitCondition, timeout: Double?) {
@@ -696,6 +699,7 @@ typealias VPKExpectation = VideoPlaybackKit.Expectation
     #expect(WaitCondition.position(.seconds(12.5)).description == "position >= 12.5")
     #expect(WaitCondition.position(.seconds(90)).description == "position >= 90")
     #expect(WaitCondition.position(.percent(50)).description == "position >= 50%")
+    #expect(WaitCondition.positionAtMost(.seconds(12.5)).description == "position <= 12.5")
   }
 }
 

@@ -34,7 +34,9 @@ extension CommandParser {
       var rest = (afterWord + words.dropFirst()).joined(separator: " ")
       let atMost = rest.hasPrefix("<=")
       guard rest.hasPrefix(">=") || atMost else {
-        return .invalid(Self.bad("wait position takes >= (or <= playing backward) and a time: wait position >= 1:30"))
+        return .invalid(
+          Self.bad(
+            "wait position takes >= and a time: wait position >= 1:30 (or <= playing backward: wait position <= 10)"))
       }
       rest = String(rest.dropFirst(2)).trimmingSeparators()
       guard !rest.isEmpty, !rest.contains(" ") else {
