@@ -43,6 +43,27 @@ import VPKTestSupport
     #expect(result.event("status", id: 10)?.fields["position"] == "0.000")
   }
 
+  @Test func inJSONTheRateIsNegativeAndTheEndBackwardMatchesTheSchema() throws {
+    // Given a JSON session on the virtual clock
+    let checker = try ProtocolChecker()
+    let url = try TestMedia.url(for: .h264OpenGOP)
+    let commands = [
+      "scrub 0.5", #"{"command":"rate","args":[-1],"id":"r"}"#, "play",
+      #"{"command":"wait","args":["position","<=",0.25],"id":"w"}"#, "wait ended",
+    ]
+    let result = try VPKProcess.run(
+      ["play", url.path, "--json", "--paused", "--clock", "virtual", "--progress", "off", "--at-end", "pause"],
+      input: .text(commands.map { $0 + "\n" }.joined()), timeout: 120)
+    // When it plays backward to the start
+    let events = try checker.check(result.stdoutLines, "backward")
+    try checker.validate()
+    // Then the rate is -1, the position wait is answered, and the end says backward, all as the schema has them
+    #expect(events.named("rate").first?["rate"] == .number(-1))
+    #expect(events.named("waited").first?["id"] == .string("w"))
+    #expect(events.named("ended").first?["direction"] == .string("backward"))
+    #expect(events.named("ended").first?["position"] == .number(0))
+  }
+
   @Test func atTheStartPlayStartsOverFromTheEndAndExitLeaves() throws {
     let url = try TestMedia.url(for: .h264OpenGOP)
     // With --at-end pause, play at the start goes on backward from the end
