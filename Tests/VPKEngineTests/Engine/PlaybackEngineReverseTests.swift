@@ -168,6 +168,34 @@ import VideoPlaybackKit
     #expect(opened.manager.currentFrame()?.md5 == reference[0].hash)
   }
 
+  @Test func onTheWallClockPlayingBackwardComesDownToAPositionPausesOnFFmpegsFrameAndReachesTheStart() async throws {
+    // Given a clip at 2 s on the wall clock, playing backward at rate -2
+    let url = try TestMedia.url(for: .h264OpenGOP)
+    let reference = try await Task.detached { try FrameMD5.entries(of: url, streamTimeBase: true) }.value
+    var opened = try await OpenedManager(url, clock: .wall, progress: nil)
+    defer { opened.manager.shutdown() }
+    _ = try await opened.seek(to: 2)
+    opened.manager.setRate(-2)
+    opened.manager.play()
+    // When the position comes down to 1 s
+    let waited = try await opened.wait(.positionAtMost(MediaTime(seconds: 1)))
+    #expect(waited.outcome == .satisfied)
+    #expect(waited.position.seconds <= 1)
+    // Then pausing shows ffmpeg's frame at the position it stopped at
+    opened.manager.pause()
+    _ = try await opened.wait(.elapsed(0))
+    let paused = opened.manager.snapshot().position.seconds
+    #expect(paused < 1 && paused > 0)
+    #expect(opened.manager.currentFrame()?.md5 == reference.entry(containing: paused).hash, "at \(paused)")
+    // And playing on reaches the start, an end backward, on the first frame, with the lateness measured
+    opened.manager.play()
+    let ended = try await opened.wait(.ended)
+    #expect(ended.outcome == .satisfied)
+    #expect(opened.spy.endDirections == [.backward])
+    #expect(opened.manager.currentFrame()?.md5 == reference[0].hash)
+    #expect(opened.manager.snapshot().latenessP99 != nil)
+  }
+
   @Test func seekStepAndTurningTheRateWhilePlayingBackwardShowFFmpegsFrames() async throws {
     let url = try TestMedia.url(for: .h264BFrames)
     let reference = try await Task.detached { try FrameMD5.entries(of: url, streamTimeBase: true) }.value
