@@ -28,6 +28,9 @@ struct BackwardPass {
   var foundBefore = 0
   /// The last frames before the target, for when the cache holds none of them.
   var kept: [DecodedFrame] = []
+  /// Host time when the pass started, and the frames it decoded: how fast passes decode, on the wall clock.
+  let startedAtHost = hostSeconds()
+  var decoded = 0
 }
 
 extension PlaybackEngine {
@@ -36,9 +39,13 @@ extension PlaybackEngine {
   static let backwardLead = TimeTolerance.frameTime
   /// The frames a pass keeps itself, with the cache on (it holds them) and off.
   static let backwardPassKeptWithCache = 2
-  /// A pass starts when the frames held before the one on screen drop below half of what the budget holds, and
-  /// never waits for fewer than this (a chain walk per turn stays short).
+  /// A pass starts when the frames held before the one on screen drop below half of what the budget holds; on the wall
+  /// clock, earlier when the pass ahead would take longer than those frames last (up to three quarters of the
+  /// budget, so a pass still adds a quarter). Never for more than this many frames (a chain walk per turn stays
+  /// short).
   static let backwardLowWaterCap = 300
+  /// How much longer than the last passes' pace a pass may take before the frames held run out.
+  static let backwardPassMargin = 1.5
 
   /// Whether playback runs backward now.
   var playsBackward: Bool { playing && !atEnd && clock.rate < 0 }
@@ -148,12 +155,27 @@ extension PlaybackEngine {
       return nil
     }
     let capacity = frameCache.budget / max(earliest.byteCount, 1)
-    let lowWater = min(max(backwardAheadLimit + 1, capacity / 2), Self.backwardLowWaterCap)
+    var lowWater = max(backwardAheadLimit + 1, capacity / 2)
+    if clock.kind == .wall, let needed = framesShownDuringPass(before: earliest) {
+      lowWater = max(lowWater, min(needed, capacity * 3 / 4))
+    }
+    lowWater = min(lowWater, Self.backwardLowWaterCap)
     let chain = earliest.pts == firstFramePTS ? [] : cachedFrames(before: earliest, count: lowWater)
     let target = chain.last ?? earliest
     guard target.pts != firstFramePTS, ahead.count + chain.count < lowWater else { return nil }
     if target.pts == lastBackwardPassTarget && target !== earliest { return nil }
     return target
+  }
+
+  /// Wall clock: about how many frames are shown while a pass for the frames before `frame` decodes, at the pace the
+  /// last passes decoded (nil before one has): its frames from the keyframe, by the container's index.
+  func framesShownDuringPass(before frame: DecodedFrame) -> Int? {
+    guard let pace = backwardPassPace, pace > 0, frame.duration > 0, let source else { return nil }
+    // The pass for a keyframe's predecessors starts at the keyframe before it.
+    let keyframe = source.keyframeTime(atOrBefore: frame.time - frame.duration / 2) ?? 0
+    let passFrames = max(1, (frame.time - keyframe) / frame.duration)
+    let rate = abs(withLock { clock.rate })
+    return Int((passFrames / pace * rate / frame.duration * Self.backwardPassMargin).rounded(.up))
   }
 
   func startBackwardPass(for target: DecodedFrame) {
@@ -176,6 +198,7 @@ extension PlaybackEngine {
       frame = next
     }
     let target = pass.target
+    if frame != nil { pass.decoded += 1 }
     if let frame, frame.time < target.time - TimeTolerance.frameTime {
       pass.foundBefore += 1
       pass.kept.append(frame)
@@ -195,6 +218,8 @@ extension PlaybackEngine {
     }
     backwardPass = nil
     lastBackwardPassTarget = target.pts
+    let seconds = hostSeconds() - pass.startedAtHost
+    if pass.decoded > 8, seconds > 0 { backwardPassPace = Double(pass.decoded) / seconds }
     let isEarliest = (ahead.last?.frame ?? withLock({ current }))?.pts == target.pts
     guard isEarliest else { return }
     if pass.foundBefore == 0 {

@@ -137,6 +137,8 @@ final class PlaybackEngine: @unchecked Sendable {
   var backwardPass: BackwardPass?
   /// The target of the last pass that ended: one that could not lengthen the chain is not run again at once.
   var lastBackwardPassTarget: Int64?
+  /// Frames a second the last backward pass decoded (wall clock: when to start the next one).
+  var backwardPassPace: Double?
   /// The first frame's time: where playing backward reaches the start.
   var firstFrameTime = 0.0
 
