@@ -68,6 +68,7 @@ extension PlaybackEngine {
     refilling = false
     aheadBackward = wanted
     reachedStart = false
+    if backwardPass != nil { source?.discardNonReferenceBefore = nil }  // a pass left half-way
     backwardPass = nil
     lastBackwardPassTarget = nil
     let offset = withLock { presentedOffset }
@@ -189,7 +190,12 @@ extension PlaybackEngine {
     guard var pass = backwardPass else { return }
     var frame: DecodedFrame?
     if !pass.decoding {
-      frame = seekToKeyframe(before: pass.seekPoint, discardBefore: nil)
+      // The frames too far before the target for the cache to keep them are decoded only if something references
+      // them: a pass from the keyframe then costs the reference frames up to the segment it keeps.
+      let capacity = frameCache.budget / max(pass.target.byteCount, 1)
+      let keeps = frameCache.isEnabled ? max(capacity, Self.backwardPassKeptWithCache) : Self.stepFramesKept
+      let discardBefore = pass.target.time - Double(keeps + 2) * pass.target.duration
+      frame = seekToKeyframe(before: pass.seekPoint, discardBefore: discardBefore > 0 ? discardBefore : nil)
       pass.decoding = true
       pass.startedAt = frame?.time ?? 0
       pass.foundBefore = 0
@@ -217,6 +223,7 @@ extension PlaybackEngine {
       return
     }
     backwardPass = nil
+    source?.discardNonReferenceBefore = nil
     lastBackwardPassTarget = target.pts
     let seconds = hostSeconds() - pass.startedAtHost
     if pass.decoded > 8, seconds > 0 { backwardPassPace = Double(pass.decoded) / seconds }
