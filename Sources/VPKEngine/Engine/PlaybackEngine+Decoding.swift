@@ -19,7 +19,8 @@ extension PlaybackEngine {
   func settleIfVirtual() {
     guard clock.kind == .virtual else { return }
     if aheadBackward {
-      while canDecodeBackward { decodeBackward() }
+      // The passes the chain calls for too: what the play loop would decode next is decoded before anything is said.
+      while canDecodeBackward || backwardPassTarget() != nil { decodeBackward() }
     } else {
       while canDecodeMore { decodeOne() }
     }
