@@ -18,7 +18,7 @@
 // Where to read on: this file holds the engine's state, what other threads call (`post`, `snapshot`,
 // `currentFrame`, `writePicture`) and the play loop (`run`, `runOnce`, sleeping). The engine thread's work is split by concern:
 // +Commands applies the mailbox, +Decoding decodes ahead, +Presenting puts frames on screen and reaches the end,
-// +Seeking, +Stepping and +Waiting carry out those commands. State of one concern lives in a leaf type:
+// +Seeking, +Stepping and +Waiting carry out those commands; +Reversing plays backward (a negative rate). State of one concern lives in a leaf type:
 // EngineMailbox, ProgressMarks, LatenessWindow, WaitTracker, RealTimeLoad, ErrorReports. No FFmpeg type is used
 // here: MediaSource (FFmpeg/) is the engine's only way to the file.
 
