@@ -6,12 +6,18 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     .executable(name: "vpk", targets: ["vpk"]),
+    // For programs that embed playback: the VIPER module alone (bring your own PlaybackManager), and the FFmpeg engine
+    // with the Builder's `makePlayer()` that plays with it. Two products, so an app that brings its own engine does
+    // not need FFmpeg's libraries to build.
     .library(name: "VideoPlaybackKit", targets: ["VideoPlaybackKit"]),
+    .library(name: "VPKEngine", targets: ["VPKEngine"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    // `swift package generate-documentation`: the libraries' DocC documentation (scripts/docs).
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     // FFmpeg's C libraries, found by pkg-config; a small shim header wraps the macros Swift cannot import.

@@ -223,7 +223,8 @@ class VPK:
 
     def __init__(self, binary, path, *options, hook=None):
         self.start_ns = now_ns()
-        self.process = subprocess.Popen([binary, "play", path, "--json", *options], stdin=subprocess.PIPE,
+        self.process = subprocess.Popen([binary, "play", *([path] if path else []), "--json", *options],
+                                        stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
         self.pid = self.process.pid
         LIVE.add(self.process)
@@ -318,6 +319,39 @@ class MPV:
             os.unlink(self.socket_path)
         except FileNotFoundError:
             pass
+
+
+class SocketClient:
+    """A client of `vpk play --socket PATH`: JSON lines both ways, text commands numbered by this client (each client's
+    commands have ids of its own, from 1)."""
+
+    def __init__(self, path, timeout=60.0):
+        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.socket.connect(path)
+                break
+            except (FileNotFoundError, ConnectionRefusedError):
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"vpk's control socket {path} did not appear")
+                time.sleep(0.01)
+        self.events = Lines(self.socket.fileno())
+        self.events.expect(lambda e: e.get("event") == "hello", timeout, "vpk hello")
+        self.last_id = 0
+
+    def send(self, *commands):
+        data = "".join(command + "\n" for command in commands).encode()
+        self.last_id += len(commands)
+        written_at = now_ns()
+        self.socket.sendall(data)
+        return self.last_id, written_at
+
+    expect = VPK.expect
+    scrub = VPK.scrub
+
+    def close(self):
+        self.socket.close()
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -586,6 +620,80 @@ class Bench:
                                       "mpv_wakeups": mpv_wakeups})
             session.close()
             mpv.close()
+
+    # the control socket ------------------------------------------------------------------------------------------
+
+    def socket_round_trips(self, clip):
+        """The same session answering over its stdin and over its control socket, alternately (A B A B …): the round
+        trip of `status`, and an exact scrub, each from the write to its reply line."""
+        path = self.media[clip]
+        socket_path = os.path.join(self.socket_dir, f"vpk-{clip}.sock")
+        session = VPK(self.vpk, path, "--paused", "--progress", "off", "--frame-cache", "0", "--socket", socket_path)
+        session.expect("ready", timeout=60)
+        client = SocketClient(socket_path)
+        try:
+            def status(over):
+                command_id, written = over.send("status")
+                arrival, _, _ = over.expect("status", command_id)
+                return (arrival - written) / 1e6
+            for over in (session, client):  # warm both ways; not counted
+                status(over)
+            times = {"stdin": [], "socket": []}
+            for rep in range(self.reps(400, 60)):
+                for turn in (("stdin", "socket") if rep % 2 == 0 else ("socket", "stdin")):
+                    times[turn].append(status(session if turn == "stdin" else client))
+            ratio = median(times["socket"]) / median(times["stdin"])
+            self.results.add(f"status round trip, socket vs stdin (median of {len(times['socket'])})", clip,
+                             median(times["socket"]), "ms", "<=", 1.1, peer=median(times["stdin"]),
+                             peer_name="stdin", ratio=ratio, note="the same session; ratio of medians",
+                             samples=times)
+            session.scrub(self.durations[clip] * 0.9)
+            client.scrub(self.durations[clip] * 0.8)
+            times = {"stdin": [], "socket": []}
+            for rep in range(self.reps(3, 1)):
+                for index, target in enumerate(self.targets(clip)):
+                    for turn in (("stdin", "socket") if (rep + index) % 2 == 0 else ("socket", "stdin")):
+                        time.sleep(0.05)  # let the previous seek's read-ahead settle
+                        times[turn].append((session if turn == "stdin" else client).scrub(target)[0])
+            ratio = median(times["socket"]) / median(times["stdin"])
+            self.results.add(f"exact scrub, socket vs stdin (median of {len(times['socket'])})", clip,
+                             median(times["socket"]), "ms", "<=", 1.1, peer=median(times["stdin"]),
+                             peer_name="stdin", ratio=ratio,
+                             note="the same session, no frame cache; ratio of medians", samples=times)
+        finally:
+            client.close()
+            session.close()
+
+    def idle_daemon(self):
+        """`vpk play --idle --socket PATH` with standard input at /dev/null, as a service runs it: its CPU over 10 s
+        (utime + stime from /proc/PID/stat, and the threads' nanoseconds), once it listens and has settled."""
+        socket_path = os.path.join(self.socket_dir, "vpk-idle.sock")
+        process = subprocess.Popen([self.vpk, "play", "--idle", "--socket", socket_path], stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        LIVE.add(process)
+        try:
+            SocketClient(socket_path).close()  # it listens (and has served one client)
+            time.sleep(1.0)
+            ticks = cpu_ticks_ns(process.pid)
+            threads = ThreadCPU(process.pid)
+            deadline = time.monotonic() + 10.0
+            while time.monotonic() < deadline:
+                time.sleep(0.5)
+                threads.poll()
+            ticks_ms = (cpu_ticks_ns(process.pid) - ticks) / 1e6
+            cpu, wakeups, count = threads.totals()
+            rss = rss_kb(process.pid)
+            # utime+stime counts in clock ticks (10 ms here): the threads' nanosecond clocks are checked too.
+            checked = max(ticks_ms, cpu / 1e6)
+            self.results.add("idle daemon (CPU over 10 s)", "-", ticks_ms, "ms", "<=", 5, value=checked,
+                             note=f"utime+stime; {cpu / 1e6:.2f} ms by the threads' clocks (the larger is checked), "
+                                  f"{wakeups} wakeups in {count} threads; RSS {rss / 1024:.1f} MiB",
+                             samples={"ticks_ms": ticks_ms, "threads_ms": cpu / 1e6, "wakeups": wakeups,
+                                      "rss_kb": rss})
+        finally:
+            process.terminate()
+            process.wait()
+            LIVE.discard(process)
 
     # playing cost and pacing --------------------------------------------------------------------------------
 
@@ -881,7 +989,7 @@ class Bench:
 
 # --------------------------------------------------------------------------------------------------------------
 
-FIGURES = ["throughput", "scrubs", "ready", "paused", "playing", "longrun", "backsteps", "reverse"]
+FIGURES = ["throughput", "scrubs", "ready", "paused", "playing", "longrun", "backsteps", "socket", "reverse"]
 
 
 def machine():
@@ -946,10 +1054,14 @@ def main():
                 bench.playing(clip)
             if "backsteps" in figures:
                 bench.back_steps(clip)
+            if "socket" in figures:
+                bench.socket_round_trips(clip)
             if "reverse" in figures:
                 bench.reverse(clip)
         if "paused" in figures:
             bench.paused(clips)
+        if "socket" in figures:
+            bench.idle_daemon()
         if "longrun" in figures:
             for clip in clips:
                 bench.long_run(clip)
@@ -961,7 +1073,8 @@ def main():
         os.makedirs(options.out, exist_ok=True)
         info["load_average_end"] = os.getloadavg()
         info["seconds"] = round((datetime.datetime.now(datetime.timezone.utc) - started).total_seconds())
-        rows = sorted(bench.results.rows, key=lambda r: (FIGURE_ORDER(r["figure"]), list(CLIPS).index(r["clip"])))
+        rows = sorted(bench.results.rows, key=lambda r: (FIGURE_ORDER(r["figure"]),
+                                                         list(CLIPS).index(r["clip"]) if r["clip"] in CLIPS else -1))
         with open(os.path.join(options.out, "results.json"), "w") as f:
             json.dump({**info, "results": rows}, f, indent=1)
         table = markdown_table(rows)
@@ -979,10 +1092,11 @@ def main():
 
 
 def FIGURE_ORDER(figure):
-    order = ["decode throughput vs ffmpeg", "decode throughput vs mpv", "exact scrub", "keyframe scrub", "forward exact scrub",
+    order = ["decode throughput vs ffmpeg", "decode throughput vs mpv", "exact scrub latency", "keyframe scrub", "forward exact scrub",
              "scrub burst",
              "ready", "paused", "playing", "pacing drift", "pacing p99", "memory", "long run", "back-steps",
-             "first back-step", "backward exact scrub", "reverse playback"]
+             "first back-step", "backward exact scrub", "status round trip", "exact scrub, socket", "idle daemon",
+             "reverse playback"]
     for index, prefix in enumerate(order):
         if figure.startswith(prefix):
             return index

@@ -6,7 +6,11 @@
 // dispatch_main() parks the main thread, which `vpk` itself does. Here the main thread runs RunLoop.main, which
 // drains the main queue (and so the main actor) the same way, and the program ends with exit().
 //
-// Usage: VPKLeakCheck FILE [--scrubs N] [--cycles M] [--seed S]
+// With --player-cycles P it then does the same through the embedding API: one Player made by the Builder opens and
+// closes the file P times, then P players open it and are dropped without close(); descriptors and threads must be
+// back, and the resident memory may grow by at most --rss-growth-mb (default 32) over a warm-up of the same cycles.
+//
+// Usage: VPKLeakCheck FILE [--scrubs N] [--cycles M] [--seed S] [--player-cycles P] [--rss-growth-mb MB]
 
 import Foundation
 import VPKEngine
@@ -43,6 +47,13 @@ func run(until what: String, seconds: Double = 600, _ done: () -> Bool) {
     if Date() > deadline { fail("timed out waiting for \(what)") }
     _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
   }
+}
+
+/// Resident memory in KiB (`VmRSS` of /proc/self/status).
+func residentKiB() -> Int {
+  let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+  let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+  return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
 }
 
 func count(_ folder: String) -> Int { (try? FileManager.default.contentsOfDirectory(atPath: folder).count) ?? -1 }
@@ -97,6 +108,8 @@ func main() {
   let scrubs = option("--scrubs", 200)
   let cycles = option("--cycles", 100)
   var seed = UInt64(option("--seed", 1))
+  let playerCycles = option("--player-cycles", 0)
+  let rssGrowthLimit = option("--rss-growth-mb", 32)
   guard let path = arguments.first else { fail("usage: VPKLeakCheck FILE [--scrubs N] [--cycles M] [--seed S]") }
 
   // Warm up once (FFmpeg's and the runtime's one-time tables and threads), then take the baseline.
@@ -137,7 +150,85 @@ func main() {
   if afterSession.threads > baseline.threads || afterCycles.threads > baseline.threads {
     fail("threads leaked; threads now: \(threadNames().joined(separator: ", "))")
   }
+  if playerCycles > 0 {
+    // A sanitizer's allocator keeps freed memory in quarantine and slows every cycle many times over: a sanitized
+    // build checks descriptors and threads over at most 100 cycles, and leaves memory to the sanitizer.
+    let sanitized = isSanitized()
+    checkPlayers(
+      path, cycles: sanitized ? min(playerCycles, 100) : playerCycles,
+      rssGrowthLimit: sanitized ? nil : rssGrowthLimit, baseline: baseline)
+  }
   exit(0)
+}
+
+/// Whether this build runs under AddressSanitizer or ThreadSanitizer (their runtimes define these symbols).
+func isSanitized() -> Bool {
+  dlsym(nil, "__asan_init") != nil || dlsym(nil, "__tsan_init") != nil
+}
+
+/// What a task on the main actor tells the loop that runs it.
+@MainActor
+final class Outcome {
+  var done = false
+  var failure: String?
+}
+
+/// Runs `work` as a task on the main actor, and the main run loop until it is done.
+@MainActor
+func runTask(_ what: String, _ work: @escaping @MainActor () async throws -> Void) {
+  let outcome = Outcome()
+  Task { @MainActor in
+    do { try await work() } catch { outcome.failure = "\(error)" }
+    outcome.done = true
+  }
+  run(until: what) { outcome.done }
+  if let failure = outcome.failure { fail("\(what): \(failure)") }
+}
+
+/// One player opening and closing the file `cycles` times, then `cycles` players opening it and dropped unclosed.
+@MainActor
+func checkPlayers(_ path: String, cycles: Int, rssGrowthLimit: Int?, baseline: (fds: Int, threads: Int)) {
+  func openClose(_ count: Int) {
+    runTask("player open/close cycles") {
+      let player = PlaybackBuilder.makePlayer()
+      for _ in 0..<count {
+        try await player.open(path)
+        try await player.close()
+      }
+    }
+  }
+  func dropped(_ count: Int) {
+    runTask("players dropped") {
+      for _ in 0..<count {
+        let player = PlaybackBuilder.makePlayer()
+        try await player.open(path)
+      }
+    }
+  }
+  // Warm-up: the allocator's and the runtime's caches grow to their working size before the memory baseline.
+  openClose(max(1, cycles / 10))
+  dropped(max(1, cycles / 10))
+  _ = resources(settling: baseline)
+  let rssBefore = residentKiB()
+  openClose(cycles)
+  let afterCycles = resources(settling: baseline)
+  print(
+    "VPKLeakCheck: \(cycles) player open/close cycles; fds \(baseline.fds) -> \(afterCycles.fds), "
+      + "threads \(baseline.threads) -> \(afterCycles.threads)")
+  dropped(cycles)
+  let afterDropped = resources(settling: baseline)
+  let rssAfter = residentKiB()
+  print(
+    "VPKLeakCheck: \(cycles) players dropped without close(); fds \(baseline.fds) -> \(afterDropped.fds), "
+      + "threads \(baseline.threads) -> \(afterDropped.threads); resident memory \(rssBefore / 1024) MiB -> "
+      + "\(rssAfter / 1024) MiB (limit: \(rssGrowthLimit.map { "+\($0) MiB" } ?? "none, sanitized build"))")
+  if afterCycles.fds > baseline.fds || afterDropped.fds > baseline.fds { fail("players leaked file descriptors") }
+  if afterCycles.threads > baseline.threads || afterDropped.threads > baseline.threads {
+    fail("players leaked threads; threads now: \(threadNames().joined(separator: ", "))")
+  }
+  if let rssGrowthLimit, rssAfter - rssBefore > rssGrowthLimit * 1024 {
+    fail("resident memory grew by \((rssAfter - rssBefore) / 1024) MiB over \(2 * cycles) player cycles")
+  }
 }
 
 MainActor.assumeIsolated { main() }

@@ -2,9 +2,16 @@
 // forwards its standard input to the daemon as it is, and prints what the daemon sends: text lines (the daemon's
 // text presenter, asked for with `format text`), or with `--json` the JSON lines.
 //
+// On a terminal (standard input and output both one, and no --json) it shows what `vpk play` shows there instead: the
+// status line and the line editor (see AttachTerminal), fed by the daemon's display lines.
+//
 // It leaves when its input has ended and every command it sent has been answered: after the input it sends one
 // `status` of its own with a client id (`vpk-attach-end`), which the daemon answers after the replies to every
 // command before it, and which is not printed. Or it leaves when the daemon quits, with the daemon's reason.
+//
+// What it has read and not yet written out is bounded: at most `maxLinesInFlight` of the daemon's lines wait for
+// standard output; past that it stops reading the socket, so a slow standard output holds the daemon back (which
+// disconnects a client that reads too slowly, see ControlSocketServer), never attach's memory.
 
 import Foundation
 import NIOCore
@@ -14,6 +21,10 @@ import VideoPlaybackKit
 public enum AttachClient {
   /// The client id of the `status` that marks the end of what attach sent.
   static let endMarkerID = "vpk-attach-end"
+  /// The client id of the `status` attach on a terminal sends as it connects, to draw its status line at once.
+  static let startMarkerID = "vpk-attach-start"
+  /// The daemon's lines read and not yet written out, past which attach stops reading the socket.
+  static let maxLinesInFlight = 64
 
   /// Exit statuses of `vpk attach` besides the daemon's own (see `exitStatus(forShutdownReason:)`).
   public enum ExitStatus {
@@ -23,21 +34,27 @@ public enum AttachClient {
 
   /// Connects, forwards standard input, prints the daemon's lines to standard output, and returns the exit status.
   /// `log` writes one line to standard error.
+  /// - Parameter terminal: show the status line and edit the input line (standard input and output are a terminal);
+  ///   `print` is not used then.
   public static func run(
-    path: String, json: Bool, inputDescriptor: Int32 = 0, print: @escaping @Sendable (String) -> Void,
-    log: @escaping @Sendable (String) -> Void
+    path: String, json: Bool, terminal: AttachTerminal.Options? = nil, inputDescriptor: Int32 = 0,
+    print: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void
   ) async -> Int32 {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    let code = await run(path: path, json: json, inputDescriptor: inputDescriptor, group: group, print: print, log: log)
+    let code = await run(
+      path: path, json: json, terminal: terminal, inputDescriptor: inputDescriptor, group: group, print: print,
+      log: log)
     try? await group.shutdownGracefully()
     return code
   }
 
+  @MainActor
   private static func run(
-    path: String, json: Bool, inputDescriptor: Int32, group: MultiThreadedEventLoopGroup,
-    print: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void
+    path: String, json: Bool, terminal: AttachTerminal.Options?, inputDescriptor: Int32,
+    group: MultiThreadedEventLoopGroup, print: @escaping @Sendable (String) -> Void,
+    log: @escaping @Sendable (String) -> Void
   ) async -> Int32 {
-    let (lines, continuation) = AsyncStream<InputLine>.makeStream()
+    let (lines, continuation) = AsyncStream<AttachEvent>.makeStream()
     let channel: any Channel
     do {
       channel = try await ClientBootstrap(group: group)
@@ -55,16 +72,30 @@ public enum AttachClient {
       return ExitStatus.unavailable
     }
     var received = lines.makeAsyncIterator()
-    guard let first = await received.next(), case .text(let hello) = first, isHello(hello) else {
+    guard case .line(.text(let hello), let handled) = await received.next(isolation: #isolation), isHello(hello) else {
       log("vpk attach: \(path) does not greet as a vpk control socket")
       channel.close(promise: nil)
       return ExitStatus.unavailable
+    }
+    handled()
+    if let terminal {
+      let ending = await AttachTerminal.run(
+        options: terminal, inputDescriptor: inputDescriptor, channel: channel, events: continuation,
+        received: &received)
+      switch ending {
+      case .answered: return 0
+      case .signal(let number): return 128 + number
+      case .daemonClosed(let reason): return leaving(reason: reason, log: log)
+      }
     }
     if !json { channel.writeAndFlush(ByteBuffer(string: "format text\n"), promise: nil) }
     forwardInput(from: inputDescriptor, to: channel)
 
     var reason: String?
-    while let line = await received.next() {
+    while let event = await received.next(isolation: #isolation) {
+      guard case .line(let line, let handled) = event else { continue }
+      // Written (print blocks while standard output is full) before the handler may read more.
+      defer { handled() }
       guard case .text(let text) = line else { continue }
       if isEndMarkerReply(text, json: json) {
         channel.close(promise: nil)
@@ -73,6 +104,11 @@ public enum AttachClient {
       if let said = shutdownReason(in: text, json: json) { reason = said }
       print(text)
     }
+    return leaving(reason: reason, log: log)
+  }
+
+  /// The daemon closed the connection: says why on standard error, and returns attach's exit status.
+  private static func leaving(reason: String?, log: @Sendable (String) -> Void) -> Int32 {
     guard let reason else {
       log("vpk attach: the daemon closed the connection")
       return ExitStatus.unavailable
@@ -96,6 +132,7 @@ public enum AttachClient {
   /// until the daemon has taken the previous one, so a fast producer is held back, not buffered). At its end, a
   /// last line without `\n` is ended, and the end marker is sent.
   private static func forwardInput(from descriptor: Int32, to channel: any Channel) {
+    // (Kept apart from AttachTerminal's: that one gets whole lines from the line editor.)
     let thread = Thread {
       var buffer = [UInt8](repeating: 0, count: 16_384)
       var lastByte: UInt8 = UInt8(ascii: "\n")
@@ -144,18 +181,57 @@ public enum AttachClient {
   }
 }
 
-/// Passes the daemon's lines on to `AttachClient.run`, and the end of the connection.
-private final class DaemonLineHandler: ChannelInboundHandler {
+/// What `vpk attach` waits for: a line from the daemon (`handled` must be called once it is written out), or a
+/// signal (on a terminal). The stream finishes when the daemon closes the connection.
+enum AttachEvent: Sendable {
+  case line(InputLine, handled: @Sendable () -> Void)
+  case signal(Int32)
+}
+
+/// Passes the daemon's lines on to `AttachClient.run`, and the end of the connection. At most `maxLinesInFlight` lines
+/// wait to be handled: past that, NIO's read() is held back until they are (the socket fills, the daemon sees it).
+final class DaemonLineHandler: ChannelDuplexHandler {
   typealias InboundIn = InputLine
+  typealias OutboundIn = ByteBuffer
+  typealias OutboundOut = ByteBuffer
 
-  private let continuation: AsyncStream<InputLine>.Continuation
+  private let continuation: AsyncStream<AttachEvent>.Continuation
+  private let maxLinesInFlight: Int
+  private var linesInFlight = 0
+  private var heldRead = false
+  private var lineHandled: (@Sendable () -> Void)?
 
-  init(continuation: AsyncStream<InputLine>.Continuation) {
+  init(continuation: AsyncStream<AttachEvent>.Continuation, maxLinesInFlight: Int = AttachClient.maxLinesInFlight) {
     self.continuation = continuation
+    self.maxLinesInFlight = maxLinesInFlight
+  }
+
+  func handlerAdded(context: ChannelHandlerContext) {
+    let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+    let eventLoop = context.eventLoop
+    let channel = context.channel
+    lineHandled = { eventLoop.execute { bound.value.handled(channel: channel) } }
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    continuation.yield(unwrapInboundIn(data))
+    linesInFlight += 1
+    continuation.yield(.line(unwrapInboundIn(data), handled: lineHandled ?? {}))
+  }
+
+  func read(context: ChannelHandlerContext) {
+    guard linesInFlight < maxLinesInFlight else {
+      heldRead = true
+      return
+    }
+    context.read()
+  }
+
+  private func handled(channel: any Channel) {
+    linesInFlight -= 1
+    if heldRead && linesInFlight < maxLinesInFlight {
+      heldRead = false
+      channel.read()
+    }
   }
 
   func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

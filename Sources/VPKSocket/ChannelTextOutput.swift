@@ -34,7 +34,9 @@ final class ChannelTextOutput: TextOutput {
     // Writes complete in order: an empty one completes once everything before it has been written.
     let flushed = channel.writeAndFlush(ByteBuffer())
     flushed.whenComplete { _ in channel.close(promise: nil) }
-    channel.eventLoop.scheduleTask(in: Self.finishGrace) { channel.close(promise: nil) }
+    let grace = channel.eventLoop.scheduleTask(in: Self.finishGrace) { channel.close(promise: nil) }
+    // Not held for the grace once closed: many clients that come and go must not keep their channels a second each.
+    channel.closeFuture.whenComplete { _ in grace.cancel() }
     return channel.closeFuture
   }
 }

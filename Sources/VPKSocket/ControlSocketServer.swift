@@ -196,7 +196,7 @@ public final class ControlSocketServer {
     case .line(let line):
       connections[id]?.receive(line)
     case .inputEnded:
-      break
+      connections[id]?.inputEnded()
     case .overflowed:
       guard let connection = connections[id] else { return }
       log("disconnected a client that left over \(options.writeBufferBytes) bytes of events unread")

@@ -2,7 +2,9 @@
 // answers comes out.
 
 import ArgumentParser
+import Foundation
 import VPKSocket
+import VideoPlaybackKit
 
 struct AttachCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -13,6 +15,9 @@ struct AttachCommand: AsyncParsableCommand {
       back on standard output as text lines (with --json, JSON lines): the
       replies to what this client sent, with this client's own ids, and what
       changes for every client (progress, the end, another client's changes).
+      On a terminal (without --json) it shows what vpk play shows there: the
+      status line fitted to the window, and the line editor with its history;
+      Ctrl-D ends the input.
 
       vpk attach leaves when its input has ended and every command it sent has
       been answered (exit status 0), or when the daemon shuts down: then the
@@ -32,8 +37,16 @@ struct AttachCommand: AsyncParsableCommand {
   var json = false
 
   func run() async throws {
+    let environment = ProcessInfo.processInfo.environment
+    let traits = TextStatusView.terminalTraits(isTTY: isatty(STDOUT_FILENO) == 1, environment: environment)
+    let terminal =
+      !json && traits.isTerminal && isatty(STDIN_FILENO) == 1
+      ? AttachTerminal.Options(
+        useColor: traits.useColor,
+        history: CommandHistory.path(environment: environment).map(CommandHistory.init(path:)))
+      : nil
     let code = await AttachClient.run(
-      path: path, json: json, print: { StandardStreams.writeOutput($0 + "\n") },
+      path: path, json: json, terminal: terminal, print: { StandardStreams.writeOutput($0 + "\n") },
       log: { StandardStreams.writeError($0) })
     throw ExitCode(code)
   }

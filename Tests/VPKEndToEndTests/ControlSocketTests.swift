@@ -212,10 +212,15 @@ private func residentKiB(of pid: Int32) throws -> Int {
     let overLong = Data(repeating: UInt8(ascii: "x"), count: 70_000) + Data("\n".utf8)
     /// Opens and closes `count` connections; every 50th sends garbage, bytes that are not UTF-8 and a line over the
     /// limit first. Then waits until the daemon has let them all go (its answer to `status` comes after them).
+    /// Each waits for its `hello` before it goes, so connections come one after another: with the daemon starved of
+    /// CPU, connections that are never waited for pile up in the listen backlog and thousands of them are live at
+    /// once; the allocator keeps that high-water mark (8.25 MiB of RSS once, under load), which says nothing about
+    /// what a connection leaves behind. The test above has connections come faster than they are accepted.
     var asked = 0
     func churn(_ count: Int) throws {
       for index in 0..<count {
         let client = try UnixSocketClient(path: folder.socket, reads: false)
+        try client.readGreeting()
         if index % 50 == 0 {
           client.send("garbage ~~ !!")
           client.write(Data([0xFF, 0xFE, 0x0A]))
@@ -308,6 +313,117 @@ private func residentKiB(of pid: Int32) throws -> Int {
     try staying.waitForLine(containing: #"{"event":"status","id":1,"state":"paused","position":7"#)
     staying.send("quit")
     #expect(try daemon.waitForExit().status == 0)
+  }
+
+  @Test func aClientThatAsksForDisplayLinesGetsWhatATerminalShows() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    let daemon = try VPKSession(
+      ["play", media, "--paused", "--socket", folder.socket, "--clock", "free", "--progress", "off"], input: .closed)
+    _ = try daemon.waitForLine(containing: "ready ")
+    // When a client asks for display lines, then for a status, a seek and a bad command, and quits
+    let client = try UnixSocketClient.connect(to: folder.socket)
+    try client.waitForLine(containing: "hello")
+    for line in ["format display", "status", "scrub 4", "bogus", "quit"] { client.send(line) }
+    try client.waitForEnd()
+    // Then, after hello, every line is a display line: its first status draws the status line, the events come as
+    // `vpk play` prints them (an error as one), and the last says the session is over
+    let lines = Array(client.lines.dropFirst())
+    let schema = try VPKSchemas.display()
+    for (line, errors) in zip(lines, try schema.errors(inLines: lines)) where !errors.isEmpty {
+      Issue.record("\(line)\n\(errors.joined(separator: "\n"))")
+    }
+    #expect(lines.first?.hasPrefix(#"{"display":"status","forms":["⏸ 00:00:00.000 / 00:00:10.000"#) == true, "\(lines)")
+    #expect(lines.contains { $0.contains(#""text":"seeked #2 target=4.000"#) }, "\(lines)")
+    #expect(lines.contains { $0.contains(#""event":"error","severity":"error","text":"error #3 "#) })
+    #expect(lines.last == #"{"display":"finish"}"#, "\(lines)")
+    #expect(try daemon.waitForExit().status == 0)
+  }
+
+  @Test func aDeeplyNestedCompleteJSONLineGetsAnErrorAndTheClientGoesOn() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let daemon = try VPKSession(["play", "--idle", "--socket", folder.socket], input: .closed)
+    let client = try UnixSocketClient.connect(to: folder.socket)
+    try client.waitForLine(containing: "hello")
+    // When a client sends a complete JSON line nested 32,000 deep (within the 64 KiB line limit), then one nested
+    // 100,000 deep (over it)
+    let deep = 32_000
+    client.send(
+      #"{"command":"status","args":"# + String(repeating: "[", count: deep) + String(repeating: "]", count: deep) + "}")
+    client.send(String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000))
+    // Then each gets its error, and the client is served after them
+    try client.waitForLine(containing: #"{"event":"error","id":1,"code":"bad_json""#)
+    try client.waitForLine(containing: #"{"event":"error","id":2,"code":"bad_input""#)
+    client.send("status")
+    try client.waitForLine(containing: #"{"event":"status","id":3,"state":"idle""#)
+    client.send("quit")
+    #expect(try daemon.waitForExit().status == 0)
+  }
+
+  @Test func aClientThatHalfClosesGetsItsRepliesThenIsClosed() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    let daemon = try VPKSession(
+      ["play", media, "--paused", "--socket", folder.socket, "--clock", "wall", "--progress", "off"], input: .closed)
+    _ = try daemon.waitForLine(containing: "ready ")
+    let other = try UnixSocketClient.connect(to: folder.socket)
+    try other.waitForLine(containing: "hello")
+    // When a client sends a seek, a wait that outlasts it, and a status, then shuts down its writing side at once
+    let client = try UnixSocketClient.connect(to: folder.socket)
+    try client.waitForLine(containing: "hello")
+    client.send("scrub 6")
+    client.send("wait 0.3")
+    client.send("status")
+    client.closeWriting()
+    // Then it gets every reply, in order, and then the daemon closes the connection
+    try client.waitForEnd()
+    let events = client.lines.compactMap { line -> String? in
+      guard let range = line.range(of: #"{"event":""#) else { return nil }
+      return String(line[range.upperBound...].prefix { $0 != "\"" })
+    }
+    #expect(events == ["hello", "seeked", "waited", "status"], "\(client.lines)")
+    #expect(client.lines.last?.contains(#""id":3,"state":"paused","position":6"#) == true, "\(client.lines)")
+    // And the daemon and the other client go on
+    other.send("status")
+    try other.waitForLine(containing: #"{"event":"status","id":1"#)
+    // When a client half-closes with nothing sent, it is closed at once
+    let idle = try UnixSocketClient.connect(to: folder.socket)
+    try idle.waitForLine(containing: "hello")
+    idle.closeWriting()
+    try idle.waitForEnd()
+    other.send("quit")
+    #expect(try daemon.waitForExit().status == 0)
+  }
+
+  @Test func attachWhoseOutputIsNotReadStopsReadingTheSocketAndTheDaemonDisconnectsIt() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let daemon = try VPKSession(["play", "--idle", "--socket", folder.socket], input: .closed)
+    _ = try UnixSocketClient.connect(to: folder.socket)
+    // Given attach asked for far more replies (about 6 MB) than the daemon lets a client leave unread (1 MiB), with
+    // nobody reading attach's standard output
+    let requests = String(repeating: "status\n", count: 20_000)
+    let attach = try VPKSession(["attach", folder.socket, "--json"], input: .text(requests), readsOutput: false)
+    // Then attach stops reading the socket once its own output is full, instead of buffering the replies, so the
+    // daemon sees a slow client and disconnects it
+    let deadline = Date(timeIntervalSinceNow: 120)
+    while !daemon.stderr.contains("disconnected a client that left over") {
+      #expect(Date() < deadline, "the daemon never saw attach as slow: \(daemon.stderr)")
+      if Date() > deadline { break }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    // When its output is read at last, it writes what it had and leaves: the daemon closed the connection (its last
+    // words, `slow_client`, were behind the megabyte left unread, and went with the connection)
+    attach.startReadingOutput()
+    let result = try attach.waitForExit(timeout: 60)
+    #expect(result.status == 69, "\(result.stderr)")
+    #expect(result.stderr.contains("the daemon closed the connection"), "\(result.stderr)")
+    #expect(result.stdoutLines.count < 20_000)
+    daemon.send(signal: SIGTERM)
+    _ = try daemon.waitForExit()
   }
 
   @Test func attachSendsItsInputAndLeavesAfterTheReplies() throws {

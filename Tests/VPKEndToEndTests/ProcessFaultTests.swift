@@ -7,7 +7,7 @@ import Testing
 import VPKTestSupport
 
 /// Runs a bash script (with `$VPK` set to the vpk executable); returns its status and output.
-private func bash(_ script: String, timeout: Double = 30) throws -> (status: Int32, stdout: String, stderr: String) {
+private func bash(_ script: String, timeout: Double = 120) throws -> (status: Int32, stdout: String, stderr: String) {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/bin/bash")
   process.arguments = ["-c", script]

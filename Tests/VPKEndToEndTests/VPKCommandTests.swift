@@ -64,7 +64,7 @@ extension VPKResult {
 }
 
 /// Runs `vpk play FILE --paused --clock free` with these commands on stdin (then end of input).
-func session(_ url: URL, _ commands: [String], options: [String] = [], timeout: Double = 60) throws -> VPKResult {
+func session(_ url: URL, _ commands: [String], options: [String] = [], timeout: Double = 120) throws -> VPKResult {
   try VPKProcess.run(
     ["play", url.path, "--paused", "--clock", "free", "--progress", "off"] + options,
     input: .text(commands.map { $0 + "\n" }.joined()), timeout: timeout)

@@ -164,6 +164,11 @@ public enum VPKSchemas {
     try JSONSchema(contentsOf: folder.appendingPathComponent("vpk-test-report.schema.json"))
   }
 
+  /// `schema/vpk-display.schema.json`: every line a control-socket client gets after `format display`.
+  public static func display() throws -> JSONSchema {
+    try JSONSchema(contentsOf: folder.appendingPathComponent("vpk-display.schema.json"))
+  }
+
   /// `schema/vpk-commands.schema.json`: a JSON command object.
   public static func commands() throws -> JSONSchema {
     try JSONSchema(contentsOf: folder.appendingPathComponent("vpk-commands.schema.json"))

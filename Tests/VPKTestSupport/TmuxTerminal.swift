@@ -101,7 +101,7 @@ public final class TmuxTerminal: @unchecked Sendable {
   /// a bound the test asserts): past it, the error shows the last screen.
   @discardableResult
   public func waitForScreen(
-    _ what: String, timeout: Double = 60, until condition: ([String]) -> Bool
+    _ what: String, timeout: Double = 120, until condition: ([String]) -> Bool
   ) throws -> [String] {
     let deadline = Date().addingTimeInterval(timeout)
     var rows: [String] = []

@@ -36,7 +36,7 @@ public final class UnixSocketClient: @unchecked Sendable {
   }
 
   /// Connects to `path`, retrying while the daemon is not listening yet; throws after `timeout` seconds.
-  public static func connect(to path: String, timeout: Double = 30) throws -> UnixSocketClient {
+  public static func connect(to path: String, timeout: Double = 120) throws -> UnixSocketClient {
     let deadline = Date(timeIntervalSinceNow: timeout)
     while true {
       do {
@@ -72,6 +72,22 @@ public final class UnixSocketClient: @unchecked Sendable {
     }
   }
 
+  /// For a client made with `reads` false: blocks until the daemon's first line (its `hello`) has come, so the
+  /// daemon has accepted this connection. Throws when the daemon ends it first or sends nothing for 120 s.
+  public func readGreeting() throws {
+    var timeout = timeval(tv_sec: 120, tv_usec: 0)
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var byte: UInt8 = 0
+    while byte != UInt8(ascii: "\n") {
+      let count = recv(descriptor, &byte, 1, 0)
+      if count < 0 && errno == EINTR { continue }
+      guard count == 1 else {
+        throw VPKProcessError(
+          description: "no greeting from the daemon: \(count == 0 ? "closed" : String(cString: strerror(errno)))")
+      }
+    }
+  }
+
   /// Closes the connection both ways (the client leaves).
   public func disconnect() { shutdown(descriptor, Int32(SHUT_RDWR)) }
 
@@ -92,7 +108,7 @@ public final class UnixSocketClient: @unchecked Sendable {
 
   /// Waits for a line (from the first) for which `matches` holds; throws after `timeout` s or at the end.
   @discardableResult
-  public func waitForLine(timeout: Double = 30, where matches: (String) -> Bool) throws -> String {
+  public func waitForLine(timeout: Double = 120, where matches: (String) -> Bool) throws -> String {
     let deadline = Date(timeIntervalSinceNow: timeout)
     while true {
       if let line = lines.first(where: matches) { return line }
@@ -110,12 +126,12 @@ public final class UnixSocketClient: @unchecked Sendable {
   }
 
   @discardableResult
-  public func waitForLine(containing text: String, timeout: Double = 30) throws -> String {
+  public func waitForLine(containing text: String, timeout: Double = 120) throws -> String {
     try waitForLine(timeout: timeout) { $0.contains(text) }
   }
 
   /// Waits until the daemon closes the connection; throws after `timeout` s.
-  public func waitForEnd(timeout: Double = 30) throws {
+  public func waitForEnd(timeout: Double = 120) throws {
     let deadline = Date(timeIntervalSinceNow: timeout)
     try state.withLock {
       while !ended {

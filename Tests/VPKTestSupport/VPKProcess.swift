@@ -75,7 +75,7 @@ public enum VPKProcess {
   /// Runs `vpk arguments…` with this input to its end. Kills it and throws "vpk did not exit within N s" after
   /// `timeout` seconds. `environment` entries are added to (and override) this process's environment.
   public static func run(
-    _ arguments: [String], input: VPKInput = .closed, environment: [String: String] = [:], timeout: Double = 30
+    _ arguments: [String], input: VPKInput = .closed, environment: [String: String] = [:], timeout: Double = 120
   ) throws -> VPKResult {
     let session = try VPKSession(arguments, input: input, environment: environment)
     return try session.waitForExit(timeout: timeout)
@@ -86,7 +86,7 @@ public enum VPKProcess {
   /// `timeout` seconds after the signal. The input stays open (as a terminal would) unless given otherwise.
   public static func run(
     _ arguments: [String], input: VPKInput = .open, environment: [String: String] = [:],
-    signal: Int32, afterLine line: String, timeout: Double = 30
+    signal: Int32, afterLine line: String, timeout: Double = 120
   ) throws -> VPKResult {
     let session = try VPKSession(arguments, input: input, environment: environment)
     do {
@@ -222,7 +222,7 @@ public final class VPKSession: @unchecked Sendable {
 
   /// Waits for a stdout line (from the start of the output, not only new ones) for which `matches` is true and
   /// returns it. Throws if none comes within `timeout` seconds or vpk's stdout ends first.
-  public func waitForLine(timeout: Double = 30, where matches: (String) -> Bool) throws -> String {
+  public func waitForLine(timeout: Double = 120, where matches: (String) -> Bool) throws -> String {
     let deadline = Date(timeIntervalSinceNow: timeout)
     return try state.withLock {
       while true {
@@ -238,7 +238,7 @@ public final class VPKSession: @unchecked Sendable {
 
   /// Waits for a stdout line containing `text`; see `waitForLine(timeout:where:)`.
   @discardableResult
-  public func waitForLine(containing text: String, timeout: Double = 30) throws -> String {
+  public func waitForLine(containing text: String, timeout: Double = 120) throws -> String {
     do {
       return try waitForLine(timeout: timeout) { $0.contains(text) }
     } catch let error as VPKProcessError {
@@ -251,7 +251,7 @@ public final class VPKSession: @unchecked Sendable {
   /// Sends a signal (SIGINT, SIGTERM, …) to vpk, unless it has exited.
   /// Waits until vpk has taken `signal` over (its handler is in place), read from `/proc/PID/status`; a signal sent
   /// before that would kill it with the default action. The timeout is a hang guard.
-  public func waitUntilHandling(signal: Int32, timeout: Double = 60) throws {
+  public func waitUntilHandling(signal: Int32, timeout: Double = 120) throws {
     let deadline = Date(timeIntervalSinceNow: timeout)
     while !hasExited && Date() < deadline {
       // vpk ignores the default action (SigIgn) and libdispatch's signal source catches it (SigCgt).
@@ -284,7 +284,7 @@ public final class VPKSession: @unchecked Sendable {
 
   /// Waits for vpk to exit and its output to end, and returns the result. After `timeout` seconds it kills vpk and
   /// throws "vpk did not exit within N s" with what it printed.
-  public func waitForExit(timeout: Double = 30) throws -> VPKResult {
+  public func waitForExit(timeout: Double = 120) throws -> VPKResult {
     let deadline = Date(timeIntervalSinceNow: timeout)
     guard let ended = waitForTermination(until: deadline) else {
       kill()

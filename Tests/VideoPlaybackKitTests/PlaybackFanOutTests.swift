@@ -31,21 +31,26 @@ struct PlaybackFanOutTests {
   }
 
   @Test func aReplyGoesOnlyToTheViewThatSentTheCommand() {
-    // Given a command from the primary view (id 1) and one from the client (id 2)
+    // Given a command from the primary view (id 1) and two from the client (ids 2 and 3)
     let harness = Harness()
     let first = harness.primaryPort.submit(.status, source: nil)
     let second = harness.clientPort.submit(.help, source: nil)
-    #expect([first, second] == [1, 2])
-    // When the interactor answers both
+    let third = harness.clientPort.submit(.info, source: nil)
+    #expect([first, second, third] == [1, 2, 3])
+    // When the interactor answers them
     harness.fanOut.presentStatus(
       PlaybackStatus(
         state: .paused, position: .zero, duration: nil, rate: 1, framesDecoded: 0, decodeErrors: 0, loops: 0),
       commandID: 1)
     harness.fanOut.presentHelp(commandID: 2)
-    harness.fanOut.presentError(PlaybackError(.badArgument, "bad"), commandID: 2)
+    harness.fanOut.presentError(PlaybackError(.badArgument, "bad"), commandID: 3)
     // Then each view has only its own replies
     #expect(harness.primary.lines == ["status #1 paused 0.0"])
-    #expect(harness.client.lines == ["help #2", "error #2 bad_argument"])
+    #expect(harness.client.lines == ["help #2", "error #3 bad_argument"])
+    // And a second reply to an answered command (there should be none) reaches no one
+    harness.fanOut.presentError(PlaybackError(.badArgument, "again"), commandID: 2)
+    #expect(harness.primary.lines.count == 1)
+    #expect(harness.client.lines.count == 2)
   }
 
   @Test func sharedChangesAndEventsNoCommandCausedGoToEveryView() {
@@ -230,5 +235,36 @@ struct PlaybackFanOutSessionTests {
     #expect(session.texts(1).first?.hasPrefix("shutdown #1 reason=quit") == true)
     #expect(session.texts(0).first?.hasPrefix("shutdown reason=quit") == true)
     #expect(session.router.exitCodes == [0])
+  }
+
+  @Test func aCommandsOriginIsForgottenOnceItIsAnsweredSoNotesStayBounded() {
+    // Given two clients on one session
+    let session = Session()
+    // When they send 1,000 rounds of commands of every kind that answers at once, and of bad lines
+    for round in 0..<1_000 {
+      let client = round % 2
+      for line in ["status", "info", "frame", "help", "play", "pause", "rate 1.5", "expect state == paused", "bogus"] {
+        session.send(client, line)
+      }
+    }
+    // Then every command was answered (the last round's last, the bad line, with an error) and no origin is noted
+    #expect(session.texts(1).last?.hasPrefix("error #4500 ") == true)
+    #expect(session.fanOut.notedOriginCount == 0)
+    // When each client scrubs, the first seek replaced by the second
+    session.send(0, "scrub 10")
+    session.send(1, "scrub 20")
+    // Then the two seeks still running are noted, until they are answered
+    #expect(session.fanOut.notedOriginCount == 2)
+    session.manager.supersede(session.manager.seeks[0], by: session.manager.seeks[1])
+    #expect(session.fanOut.notedOriginCount == 1)
+    session.manager.land(session.manager.seeks[1])
+    #expect(session.fanOut.notedOriginCount == 0)
+    // When a client scrubs and leaves before its seek lands
+    session.send(1, "scrub 30")
+    session.presenters[1].onOutputClosed()
+    session.manager.land(session.manager.seeks[2])
+    // Then its reply reached no one else, and its note went with it
+    #expect(session.texts(0).last?.hasPrefix("seeked target=30.000") == true)
+    #expect(session.fanOut.notedOriginCount == 0)
   }
 }

@@ -707,8 +707,10 @@ struct PlaybackPresenterStatusLineTests {
   }
 
   @Test func onlyPlaybackEventsRedrawIt() {
-    // Given a presenter
+    // Given a presenter that has drawn its status line
     let harness = PresenterHarness()
+    harness.presenter.presentLoading(path: "clip.mp4")
+    harness.view.statusLines.removeAll()
     // When events that do not move playback arrive
     harness.presenter.presentSuperseded(id: 1, by: 2)
     harness.presenter.presentError(PlaybackError(.badArgument, "x"), commandID: 3)
@@ -719,6 +721,17 @@ struct PlaybackPresenterStatusLineTests {
     // Then the status line is never redrawn
     #expect(harness.view.statusLines.isEmpty)
     #expect(harness.view.events.count == 6)
+  }
+
+  @Test func aViewThatJoinedARunningSessionGetsItsStatusLineFromItsFirstStatus() {
+    // Given a presenter that has drawn nothing (a client that joined a running session)
+    let harness = PresenterHarness()
+    // When its first status comes, then a second
+    harness.presenter.presentStatus(status(), commandID: 1)
+    harness.presenter.presentStatus(status(), commandID: 2)
+    // Then the first draws the status line, the second leaves it to the playback events
+    #expect(harness.view.statusLines == ["⏸ 00:00:30.000 / 00:01:00.000  50.0%  [█████████░░░░░░░░░]"])
+    #expect(harness.view.events.count == 2)
   }
 
   @Test func longTimes() {

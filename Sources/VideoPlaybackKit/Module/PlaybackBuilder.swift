@@ -26,6 +26,9 @@ public enum OutputFormat: String, Sendable {
   case text
   /// JSON lines for programs.
   case json
+  /// What a terminal shows, as display lines (see `DisplayLine`) for a view in another process: `vpk attach` on a
+  /// terminal asks its socket for these.
+  case display
 }
 
 /// Where a session's commands come from.
@@ -112,6 +115,8 @@ public enum PlaybackBuilder {
       }
     case .json:
       view = JSONLinesView(output: output, onClosed: outputClosed)
+    case .display:
+      view = DisplayLinesView(output: output, onClosed: outputClosed)
     }
     // The back-references (see the picture at the top of this file).
     presenter.view = view
@@ -142,6 +147,8 @@ public enum PlaybackBuilder {
       view = jsonView
     case .text:
       view = TextStatusView(output: output, isTerminal: false, useColor: false, onClosed: outputClosed)
+    case .display:
+      view = DisplayLinesView(output: output, onClosed: outputClosed)
     }
     presenter.view = view
     fanOut.attach(presenter, as: viewID)

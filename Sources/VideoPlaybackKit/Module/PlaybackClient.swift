@@ -26,6 +26,12 @@ public final class PlaybackClient {
     detach()
   }
 
+  /// The client sends no more (it shut down its writing side): `close` is called once every command it sent has been
+  /// answered.
+  public func inputEnded(then close: @escaping @MainActor () -> Void) {
+    fanOut?.whenAnswered(viewID, close)
+  }
+
   /// The client left: nothing more is shown to it, and what its commands still cause is dropped (the shared events
   /// they cause still reach the others).
   public func detach() {

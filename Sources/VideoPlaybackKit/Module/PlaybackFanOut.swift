@@ -7,7 +7,9 @@
 // - an event no command caused (`progress`, `ended`, an error of the media) goes to every presenter.
 //
 // Input goes the other way through a `Port` per view, which notes the view each command came from (its origin)
-// under the id the interactor is about to give it. It routes and decides nothing about playback.
+// under the id the interactor is about to give it. Every command gets exactly one reply, so a command's origin is
+// forgotten once its reply has been routed: the notes are as many as the commands still running, however long the
+// session. It routes and decides nothing about playback.
 
 @MainActor
 public final class PlaybackFanOut: PlaybackInteractorOutput {
@@ -50,9 +52,13 @@ public final class PlaybackFanOut: PlaybackInteractorOutput {
   private let outlivesPrimaryView: Bool
   /// The presenters of the views attached now, in the order they came.
   private var presenters: [(id: ViewID, presenter: any PlaybackInteractorOutput)] = []
-  /// The view each command came from, by command id (one small entry per command, kept for the session).
+  /// The view each command still running came from, by command id (dropped at the command's one reply).
   private var origins: [Int: ViewID] = [:]
+  /// The highest command id noted so far (ids grow one by one).
+  private var lastNotedID = 0
   private var lastViewNumber = 0
+  /// What to do once every command of a view is answered (its client sends no more and is to be closed then).
+  private var whenAnswered: [ViewID: @MainActor () -> Void] = [:]
 
   /// - Parameters:
   ///   - outlivesPrimaryView: the session ends only on `quit` or a signal (a session with a control socket).
@@ -87,15 +93,28 @@ public final class PlaybackFanOut: PlaybackInteractorOutput {
   public func detach(_ viewID: ViewID) {
     // Its commands' origins stay noted: their replies must find no one, not everyone.
     presenters.removeAll { $0.id == viewID }
+    whenAnswered[viewID] = nil
+  }
+
+  /// Calls `action` once every command `viewID` has sent has had its reply (at once if none is running). A client
+  /// that sends no more is closed this way, after the replies it is owed.
+  public func whenAnswered(_ viewID: ViewID, _ action: @escaping @MainActor () -> Void) {
+    guard origins.values.contains(viewID) else { return action() }
+    whenAnswered[viewID] = action
   }
 
   /// How many views are attached.
   public var viewCount: Int { presenters.count }
 
+  /// How many commands' origins are noted (the commands not yet answered).
+  var notedOriginCount: Int { origins.count }
+
   // MARK: - Input from the ports
 
   private func submit(from viewID: ViewID, _ submit: (any PlaybackInteractorInput) -> Int) -> Int {
-    origins[interactor.nextCommandID] = viewID
+    let id = interactor.nextCommandID
+    origins[id] = viewID
+    lastNotedID = max(lastNotedID, id)
     return submit(interactor)
   }
 
@@ -116,12 +135,24 @@ public final class PlaybackFanOut: PlaybackInteractorOutput {
 
   /// The presenter of the view that sent command `id`, when it is still attached; nil when another view's.
   private func origin(of id: Int) -> [any PlaybackInteractorOutput] {
-    // A command with no noted origin (submitted to the interactor directly) is everyone's.
-    guard let viewID = origins[id] else { return everyone }
+    guard let viewID = origins[id] else {
+      // Noted once and answered already: a second reply (there should be none) reaches no one rather than everyone.
+      // Never noted (submitted to the interactor directly, not through a port): everyone's.
+      return id <= lastNotedID ? [] : everyone
+    }
     return presenters.filter { $0.id == viewID }.map { $0.presenter }
   }
 
   private var everyone: [any PlaybackInteractorOutput] { presenters.map { $0.presenter } }
+
+  /// Command `id` has had its one reply: its origin is no longer needed.
+  private func answered(_ id: Int?) {
+    guard let id, let viewID = origins.removeValue(forKey: id) else { return }
+    if let action = whenAnswered[viewID], !origins.values.contains(viewID) {
+      whenAnswered[viewID] = nil
+      action()
+    }
+  }
 
   /// A reply goes to its command's view; an event no command caused goes to every view.
   private func replyTo(_ id: Int?) -> [any PlaybackInteractorOutput] {
@@ -136,10 +167,12 @@ public final class PlaybackFanOut: PlaybackInteractorOutput {
 
   public func presentReady(_ info: MediaInfo, position: MediaTime, commandID: Int?) {
     everyone.forEach { $0.presentReady(info, position: position, commandID: commandID) }
+    answered(commandID)
   }
 
   public func presentState(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, commandID: Int?) {
     everyone.forEach { $0.presentState(state, position: position, duration: duration, commandID: commandID) }
+    answered(commandID)
   }
 
   public func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState, rate: Double) {
@@ -150,18 +183,22 @@ public final class PlaybackFanOut: PlaybackInteractorOutput {
     everyone.forEach {
       $0.presentSeeked(result, requested: requested, duration: duration, showsTiming: showsTiming)
     }
+    answered(result.id)
   }
 
   public func presentSuperseded(id: Int, by newerID: Int?) {
     origin(of: id).forEach { $0.presentSuperseded(id: id, by: newerID) }
+    answered(id)
   }
 
   public func presentStepped(_ result: StepResult, duration: MediaTime?) {
     everyone.forEach { $0.presentStepped(result, duration: duration) }
+    answered(result.id)
   }
 
   public func presentRate(_ rate: Double, commandID: Int) {
     everyone.forEach { $0.presentRate(rate, commandID: commandID) }
+    answered(commandID)
   }
 
   public func presentEnded(position: MediaTime, duration: MediaTime?, loops: Int) {
@@ -174,30 +211,37 @@ public final class PlaybackFanOut: PlaybackInteractorOutput {
 
   public func presentError(_ error: PlaybackError, commandID: Int?) {
     replyTo(commandID).forEach { $0.presentError(error, commandID: commandID) }
+    answered(commandID)
   }
 
   public func presentStatus(_ status: PlaybackStatus, commandID: Int) {
     origin(of: commandID).forEach { $0.presentStatus(status, commandID: commandID) }
+    answered(commandID)
   }
 
   public func presentInfo(_ info: MediaInfo, commandID: Int) {
     origin(of: commandID).forEach { $0.presentInfo(info, commandID: commandID) }
+    answered(commandID)
   }
 
   public func presentFrame(_ frame: FrameIdentity, commandID: Int) {
     origin(of: commandID).forEach { $0.presentFrame(frame, commandID: commandID) }
+    answered(commandID)
   }
 
   public func presentSnapshot(_ picture: FramePicture, commandID: Int) {
     origin(of: commandID).forEach { $0.presentSnapshot(picture, commandID: commandID) }
+    answered(commandID)
   }
 
   public func presentHelp(commandID: Int) {
     origin(of: commandID).forEach { $0.presentHelp(commandID: commandID) }
+    answered(commandID)
   }
 
   public func presentWaited(_ condition: WaitCondition, position: MediaTime, commandID: Int) {
     origin(of: commandID).forEach { $0.presentWaited(condition, position: position, commandID: commandID) }
+    answered(commandID)
   }
 
   public func presentExpectation(
@@ -208,10 +252,12 @@ public final class PlaybackFanOut: PlaybackInteractorOutput {
       $0.presentExpectation(
         expectation, expected: expected, actual: actual, held: held, source: source, commandID: commandID)
     }
+    answered(commandID)
   }
 
   public func presentClosed(commandID: Int) {
     everyone.forEach { $0.presentClosed(commandID: commandID) }
+    answered(commandID)
   }
 
   public func presentShutdown(reason: ShutdownReason, status: PlaybackStatus, openInterrupted: Bool, commandID: Int?) {

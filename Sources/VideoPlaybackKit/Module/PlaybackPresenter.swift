@@ -26,6 +26,8 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
   /// View state: the state the status line shows, for redraws by events that do not carry one
   /// (`seeked`). Every event that redraws the line carries its position and duration.
   private var shownState: PlaybackState = .idle
+  /// Whether this presenter has drawn a status line yet.
+  private var drewStatusLine = false
   /// What this view's commands are called in its events, by the session's command id.
   private struct OwnCommand {
     /// The command's ordinal among the commands this view sent.
@@ -90,6 +92,12 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
     }
   }
 
+  /// A command a Swift view sends as a value (the `Player`), not as a line; its events carry `clientID`, by which the
+  /// view knows its answer.
+  public func onCommand(_ command: Command, clientID: ClientID) {
+    own(clientID) { interactor.submit(command, source: nil) }
+  }
+
   /// Submits a command of this view's, noted first under the id it will get: what it causes at once (`help`, a
   /// `status` with nothing pending) is presented before `submit` returns.
   private func own(_ clientID: ClientID?, _ submit: () -> Int) {
@@ -121,6 +129,7 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
 
   public func presentLoading(path: String) {
     shownState = .loading
+    drewStatusLine = true
     view?.displayStatusLine(
       StatusLineViewModel(
         text: "\(StatusLineText.glyph(.loading)) loading \(TextQuoting.escapingControls(StatusLineText.fileName(path)))"
@@ -265,6 +274,9 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
   }
 
   public func presentStatus(_ status: PlaybackStatus, commandID: Int) {
+    // A view that joined a running session (`vpk attach`) has no status line yet: its first `status` draws it. Later
+    // ones leave it to the playback events.
+    if !drewStatusLine { redrawStatusLine(state: status.state, position: status.position, duration: status.duration) }
     var event = builder("status", commandID)
     event.string("state", status.state.rawValue)
     event.time("position", status.position)
@@ -349,6 +361,7 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
   }
 
   private func redrawStatusLine(state: PlaybackState, position: MediaTime, duration: MediaTime?) {
+    drewStatusLine = true
     shownState = state
     view?.displayStatusLine(
       StatusLineViewModel(forms: StatusLineText.forms(state: state, position: position, duration: duration)))

@@ -1,0 +1,107 @@
+// Players made by the Builder over the real FFmpeg engine, in this process: two players on different files share
+// nothing, a cancelled seek leaves its player usable, and a dropped player lets its engine go. Descriptors, threads and
+// memory over a thousand open/close cycles are counted in a process of their own (VPKLeakCheck --player-cycles), so
+// the tests running beside it do not disturb the counts.
+
+import Foundation
+import Testing
+import VPKEngine
+import VPKTestSupport
+import VideoPlaybackKit
+
+@MainActor
+@Suite("Player over the FFmpeg engine")
+struct PlaybackBuilderFFmpegTests {
+  @Test func twoPlayersOnDifferentFilesShareNoState() async throws {
+    // Given two players, each with a file of its own
+    let h264 = try TestMedia.url(for: .h264BFrames)
+    let mpeg4 = try TestMedia.url(for: .mpeg4)
+    let h264Frames = try await Task.detached { try FrameMD5.entries(of: h264, streamTimeBase: true) }.value
+    let mpeg4Frames = try await Task.detached { try FrameMD5.entries(of: mpeg4, streamTimeBase: true) }.value
+    let first = PlaybackBuilder.makePlayer()
+    let second = PlaybackBuilder.makePlayer()
+    async let firstInfo = first.open(h264.path)
+    async let secondInfo = second.open(mpeg4.path)
+    let (a, b) = try await (firstInfo, secondInfo)
+    // When both scrub exactly at the same time, to different places
+    async let firstSeek = first.scrub(to: MediaTime(seconds: 2.5), mode: .exact)
+    async let secondSeek = second.scrub(to: MediaTime(seconds: 4.1), mode: .exact)
+    _ = try await (firstSeek, secondSeek)
+    // Then each shows its own file's frame there, as ffmpeg decodes it, and reports its own media
+    #expect(a.video?.width == 320 && b.video?.width == 640)
+    #expect(try await first.currentFrame().md5 == h264Frames.entry(containing: 2.5).hash)
+    #expect(try await second.currentFrame().md5 == mpeg4Frames.entry(containing: 4.1).hash)
+    #expect(try await first.status().duration != second.status().duration)
+    // And closing one leaves the other playing on
+    try await first.close()
+    try await second.step(1)
+    #expect(try await second.currentFrame().md5 == mpeg4Frames.entry(containing: 4.1 + 1.0 / 25).hash)
+    await #expect(throws: PlaybackError.self) { try await first.currentFrame() }
+  }
+
+  @Test func cancellingATaskAwaitingASeekLeavesThePlayerUsable() async throws {
+    // Given a player with a file open
+    let url = try TestMedia.url(for: .h264BFrames)
+    let frames = try await Task.detached { try FrameMD5.entries(of: url, streamTimeBase: true) }.value
+    let player = PlaybackBuilder.makePlayer()
+    try await player.open(url.path)
+    // When tasks awaiting seeks are cancelled, some before they are sent and some after
+    for target in [7.0, 8.0, 9.0] {
+      let task = Task { try await player.scrub(to: MediaTime(seconds: target), mode: .exact) }
+      if target != 7 { await Task.yield() }
+      task.cancel()
+      _ = await task.result
+    }
+    // Then the next seek lands exactly, and the frame is the one ffmpeg decodes there
+    let seek = try await player.scrub(to: MediaTime(seconds: 3.31), mode: .exact)
+    let frame = try await player.currentFrame()
+    #expect(seek.position == MediaTime(seconds: 3.31))
+    #expect(frame.pts == frames.entry(containing: 3.31).pts)
+    #expect(frame.md5 == frames.entry(containing: 3.31).hash)
+  }
+
+  @Test func aPlayerDroppedWithoutCloseReleasesItsEngine() async throws {
+    // Given a player with a file open, whose engine is watched weakly
+    let url = try TestMedia.url(for: .mpeg4)
+    final class Watch { weak var manager: FFmpegPlaybackManager? }
+    let watch = Watch()
+    var player: Player? = PlaybackBuilder.makePlayer(options: PlaybackBuilder.playerOptions) {
+      let manager = FFmpegPlaybackManager()
+      watch.manager = manager
+      return manager
+    }
+    try await player?.open(url.path)
+    try await player?.play()
+    #expect(watch.manager != nil)
+    // When it is dropped without close()
+    player = nil
+    // Then its engine is gone (shut down, its thread joined: VPKLeakCheck counts the threads)
+    #expect(watch.manager == nil)
+  }
+
+  @Test func aThousandOpenCloseCyclesLeaveNoDescriptorsThreadsOrMemoryBehind() throws {
+    // Given the leak driver, built beside vpk
+    let driver = try VPKProcess.executableURL().deletingLastPathComponent().appendingPathComponent("VPKLeakCheck")
+    #expect(FileManager.default.isExecutableFile(atPath: driver.path), "build it: swift build (\(driver.path))")
+    // When it runs a thousand open/close cycles of one player, then a thousand players opened and dropped
+    let process = Process()
+    process.executableURL = driver
+    process.arguments = [
+      try TestMedia.url(for: .mpeg4).path, "--scrubs", "1", "--cycles", "0", "--player-cycles", "1000",
+    ]
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    // Then descriptors and threads are back to their counts and memory stayed within its bound (the driver fails
+    // with a message when not)
+    #expect(process.terminationStatus == 0, "\(stdout)\(stderr)")
+    // (a sanitized build runs 100 of each, see VPKLeakCheck)
+    #expect(stdout.contains("00 player open/close cycles"), "\(stdout)")
+    #expect(stdout.contains("00 players dropped"), "\(stdout)")
+  }
+}

@@ -1,0 +1,177 @@
+// The Player view over the real interactor and presenter and a fake manager: each call returns its own command's
+// answer, failures throw their stable codes, a superseded seek throws, a cancelled call leaves the player usable,
+// dropping the player shuts its manager down, and an app's own view sees the session's view models.
+
+import Testing
+import VPKTestSupport
+
+@testable import VideoPlaybackKit
+
+@MainActor
+@Suite("Player: the in-process view")
+struct PlayerTests {
+  /// A player whose managers are fakes that answer on their own (or not, `autoResponds: false`).
+  @MainActor
+  final class Harness {
+    var managers: [FakePlaybackManager] = []
+    let autoResponds: Bool
+    init(autoResponds: Bool = true) { self.autoResponds = autoResponds }
+
+    func makePlayer(options: PlaybackOptions = PlaybackBuilder.playerOptions) -> Player {
+      PlaybackBuilder.makePlayer(options: options) {
+        let manager = FakePlaybackManager(autoResponds: self.autoResponds)
+        self.managers.append(manager)
+        return manager
+      }
+    }
+  }
+
+  @Test func eachCallReturnsTheAnswerToItsOwnCommand() async throws {
+    // Given a player
+    let harness = Harness()
+    let player = harness.makePlayer()
+    // When it opens a file, scrubs, steps and asks for the status
+    let info = try await player.open("clip.mp4")
+    let seek = try await player.scrub(to: MediaTime(seconds: 2.5), mode: .exact)
+    let step = try await player.step(3)
+    let status = try await player.status()
+    // Then each answer is its command's, read back from the event
+    #expect(info.path == "clip.mp4")
+    #expect(info.video?.width == 320)
+    #expect(info.duration == MediaTime(seconds: 10))
+    #expect(seek.position == MediaTime(seconds: 2.5) && seek.mode == .exact)
+    #expect(step.moved == 3 && step.requested == 3)
+    #expect(status.state == .paused && status.duration == MediaTime(seconds: 10))
+    #expect(harness.managers.count == 1)
+  }
+
+  @Test func aFailureThrowsTheErrorWithItsStableCode() async throws {
+    // Given a player with nothing open
+    let player = Harness().makePlayer()
+    // When it asks for a seek, and opens a file that is missing
+    let noMedia = await #expect(throws: PlaybackError.self) { try await player.scrub(to: .zero) }
+    let missing = await #expect(throws: PlaybackError.self) { try await player.open("missing.mp4") }
+    // Then each throws the code the JSON protocol would carry
+    #expect(noMedia?.code == .notReady)
+    #expect(missing?.code == .fileNotFound)
+  }
+
+  @Test func aSeekReplacedByANewerOneThrowsSuperseded() async throws {
+    // Given a player whose manager answers nothing on its own, with a file ready
+    let harness = Harness(autoResponds: false)
+    let player = harness.makePlayer()
+    async let opened = player.open("clip.mp4")
+    await Task.yield()
+    harness.managers[0].becomeReady(duration: 10)
+    _ = try await opened
+    // When two seeks go out and the manager supersedes the first and lands the second
+    async let first = player.scrub(to: MediaTime(seconds: 1))
+    async let second = player.scrub(to: MediaTime(seconds: 2))
+    await waitUntil { harness.managers[0].seeks.count == 2 }
+    let seeks = harness.managers[0].seeks
+    harness.managers[0].supersede(seeks[0], by: seeks[1])
+    harness.managers[0].land(seeks[1])
+    // Then the first throws superseded by a newer seek, the second lands
+    var superseded: SeekSuperseded?
+    do { _ = try await first } catch let error as SeekSuperseded { superseded = error }
+    #expect(superseded == SeekSuperseded(reason: "newer"))
+    let landed = try await second
+    #expect(landed.position == MediaTime(seconds: 2))
+  }
+
+  @Test func cancellingACallAwaitingASeekLeavesThePlayerUsable() async throws {
+    // Given a player whose manager does not answer seeks yet, with a file ready
+    let harness = Harness(autoResponds: false)
+    let player = harness.makePlayer()
+    async let opened = player.open("clip.mp4")
+    await Task.yield()
+    harness.managers[0].becomeReady(duration: 10)
+    _ = try await opened
+    // When a task awaiting a seek is cancelled
+    let waiting = Task { try await player.scrub(to: MediaTime(seconds: 4)) }
+    await waitUntil { harness.managers[0].seeks.count == 1 }
+    waiting.cancel()
+    let outcome = await waiting.result
+    // Then that task ends with CancellationError; the seek still lands, and the next calls are answered
+    #expect(throws: CancellationError.self) { try outcome.get() }
+    harness.managers[0].land(harness.managers[0].seeks[0])
+    let status = try await player.status()
+    #expect(status.position == MediaTime(seconds: 4))
+  }
+
+  @Test func droppingThePlayerShutsItsManagerDown() async throws {
+    // Given a player with a file open
+    let harness = Harness()
+    var player: Player? = harness.makePlayer()
+    try await player?.open("clip.mp4")
+    #expect(harness.managers.first?.isShutDown == false)
+    // When it is dropped without close()
+    player = nil
+    // Then its manager is shut down
+    #expect(harness.managers.first?.isShutDown == true)
+  }
+
+  @Test func closeReleasesTheManagerAndThePlayerOpensAgain() async throws {
+    // Given a player with a file open
+    let harness = Harness()
+    let player = harness.makePlayer()
+    try await player.open("clip.mp4")
+    // When it closes and opens again
+    try await player.close()
+    try await player.open("clip.mp4")
+    // Then the first manager was shut down and a second one plays
+    #expect(harness.managers.map(\.isShutDown) == [true, false])
+    #expect(try await player.status().state == .paused)
+  }
+
+  @Test func afterTheSessionEndsEveryCallThrowsPlayerClosed() async throws {
+    // Given a player whose session ends at the end of the media
+    let harness = Harness()
+    var options = PlaybackBuilder.playerOptions
+    options.endAction = .exit
+    let player = harness.makePlayer(options: options)
+    try await player.open("clip.mp4")
+    // When the media ends
+    harness.managers[0].reachEnd(at: 10)
+    // Then calls throw PlayerClosed, and the events end with the shutdown
+    await #expect(throws: PlayerClosed.self) { try await player.status() }
+    var names: [String] = []
+    for await event in player.events { names.append(event.event) }
+    #expect(names == ["ready", "ended", "shutdown"])
+  }
+
+  @Test func eventsCarryTheSessionsViewModelsAndTheCallsIDs() async throws {
+    // Given a player
+    let player = Harness().makePlayer()
+    // When it opens and plays
+    try await player.open("clip.mp4")
+    try await player.play()
+    // Then its events are the presenter's view models, named by the calls' ids
+    var iterator = player.events.makeAsyncIterator()
+    let ready = await iterator.next()
+    let state = await iterator.next()
+    #expect(ready?.event == "ready" && ready?.clientID == .integer(1))
+    #expect(state?.text == "state #2 state=playing position=0.000 duration=10.000")
+  }
+
+  @Test func anAppsOwnViewReceivesThePresentersViewModels() async throws {
+    // Given a player with an app's own view attached
+    let player = Harness().makePlayer()
+    let view = ViewSpy()
+    let client = PlaybackBuilder.attach(view, to: player)
+    // When the player opens and scrubs, and the app's view sends a command of its own
+    try await player.open("clip.mp4")
+    try await player.scrub(to: MediaTime(seconds: 1))
+    client.eventHandler.onInputLine(.text("status"))
+    // Then the view saw the shared events without the player's ids, and its own command's answer with its id
+    #expect(view.events.map(\.event).prefix(2) == ["ready", "seeked"])
+    #expect(view.events.prefix(2).allSatisfy { $0.commandID == nil && $0.clientID == nil })
+    #expect(view.events.last?.event == "status" && view.events.last?.commandID == 1)
+    client.detach()
+  }
+
+  /// Lets the main actor run until `condition` holds (the fake's replies are tasks on it).
+  private func waitUntil(_ condition: () -> Bool) async {
+    while !condition() { await Task.yield() }
+  }
+}
