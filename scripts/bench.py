@@ -1083,6 +1083,83 @@ class Bench:
                          ratio=median(drag_ours) / median(drag_theirs), note=rate(drag_counts),
                          samples={"vpk": drag_ours, "mpv": drag_theirs})
 
+    # reverse playback ------------------------------------------------------------------------------------------
+
+    def play_span(self, path, start, end, rate):
+        """Plays from `start` to `end` at `rate` on the wall clock, with the default cache: CPU seconds (schedstat,
+        polled at each progress event) from `play` to the `waited` of a position wait at `end`, the status there
+        (late_p99_ms, cache counts) and the peak RSS (VmHWM, KiB)."""
+        marks = {}
+
+        def hook(session, event):
+            if "cpu" in marks and event.get("event") == "progress":
+                marks["cpu"].poll()
+            return None
+
+        session = VPK(self.vpk, path, "--paused", "--progress", "1", "--at-end", "pause", hook=hook)
+        try:
+            session.expect("ready", timeout=60)
+            session.scrub(start)
+            if rate != 1:
+                rate_id, _ = session.send(f"rate {rate:g}")
+                session.expect("rate", rate_id)
+            marks["cpu"] = ThreadCPU(session.pid)
+            session.send("play")
+            wait_id, _ = session.send(f"wait position {'<=' if rate < 0 else '>='} {end:.3f}")
+            session.expect("waited", wait_id, timeout=abs(end - start) / abs(rate) + 120)
+            marks["cpu"].poll()
+            cpu = marks["cpu"].totals()[0] / 1e9
+            status_id, _ = session.send("status")
+            _, status, _ = session.expect("status", status_id)
+            peak = rss_kb(session.pid, "VmHWM")
+        finally:
+            session.close()
+        return cpu, status, peak
+
+    def reverse(self, clip):
+        """Reverse playback at rate -1 on the wall clock over `span` s of media (from 40 s down to 20 s on the 60 s
+        clips, across two keyframes of the 250-frame GOP), against playing the same span forward: the p99 lateness
+        vpk's status reports (target: one frame duration), the CPU cost against forward, the peak RSS and the cache's
+        hit rate (frames queued from the cache against decode passes)."""
+        path = self.media[clip]
+        duration = self.durations[clip]
+        span = min(20.0, duration - 2)
+        high = min(40.0, duration - 1)
+        low = high - span
+        backward, forward = [], []
+        for rep in range(self.reps(3, 1)):
+            for direction in (("backward", "forward") if rep % 2 == 0 else ("forward", "backward")):
+                if direction == "backward":
+                    backward.append(self.play_span(path, high, low, -1))
+                else:
+                    forward.append(self.play_span(path, low, high, 1))
+        frame_ms = 1000 / 30
+        late = [status.get("late_p99_ms") for _, status, _ in backward]
+        late = [value for value in late if isinstance(value, (int, float))]
+        worst = max(late) if late else None
+        cpu_back = median([cpu for cpu, _, _ in backward])
+        cpu_fwd = median([cpu for cpu, _, _ in forward])
+        hits = sum(status.get("cache_hits", 0) for _, status, _ in backward)
+        misses = sum(status.get("cache_misses", 0) for _, status, _ in backward)
+        peak_back = max(peak for _, _, peak in backward)
+        peak_fwd = max(peak for _, _, peak in forward)
+        self.results.add(f"reverse playback p99 lateness ({span:g} s at rate -1)", clip, worst, "ms", "<=", frame_ms,
+                         value=worst,
+                         note=f"vpk's status late_p99_ms, worst of {len(backward)} runs; forward: "
+                              + ", ".join(f"{status.get('late_p99_ms')}" for _, status, _ in forward),
+                         samples={"backward": late,
+                                  "forward": [status.get("late_p99_ms") for _, status, _ in forward]})
+        self.results.add("reverse playback CPU (vs forward)", clip, cpu_back, "s", "<=", None, peer=cpu_fwd,
+                         peer_name="forward, same span", ratio=cpu_back / cpu_fwd,
+                         note=f"cache hit rate {hits}/{hits + misses} (frames from the cache / decode passes); "
+                              f"peak RSS {peak_back / 1024:.0f} MiB backward, {peak_fwd / 1024:.0f} MiB forward "
+                              "(default 256 MiB cache)",
+                         samples={"backward_cpu": [cpu for cpu, _, _ in backward],
+                                  "forward_cpu": [cpu for cpu, _, _ in forward],
+                                  "backward_hwm_kb": [peak for _, _, peak in backward],
+                                  "forward_hwm_kb": [peak for _, _, peak in forward],
+                                  "cache_hits": hits, "cache_misses": misses})
+
     def long_run(self, clip):
         count = self.options.long_scrubs or self.reps(2000, 300)
         duration = self.durations[clip]
@@ -1112,7 +1189,8 @@ class Bench:
 
 # --------------------------------------------------------------------------------------------------------------
 
-FIGURES = ["throughput", "scrubs", "ready", "paused", "playing", "longrun", "backsteps", "socket", "mpvipc"]
+FIGURES = ["throughput", "scrubs", "ready", "paused", "playing", "longrun", "backsteps", "socket", "mpvipc",
+           "reverse"]
 
 
 def machine():
@@ -1181,6 +1259,8 @@ def main():
                 bench.socket_round_trips(clip)
             if "mpvipc" in figures:
                 bench.mpv_ipc(clip)
+            if "reverse" in figures:
+                bench.reverse(clip)
         if "paused" in figures:
             bench.paused(clips)
         if "socket" in figures:
@@ -1219,7 +1299,7 @@ def FIGURE_ORDER(figure):
              "scrub burst",
              "ready", "paused", "playing", "pacing drift", "pacing p99", "memory", "long run", "back-steps",
              "first back-step", "backward exact scrub", "status round trip", "exact scrub, socket", "idle daemon",
-             "mpv IPC"]
+             "mpv IPC", "reverse playback"]
     for index, prefix in enumerate(order):
         if figure.startswith(prefix):
             return index

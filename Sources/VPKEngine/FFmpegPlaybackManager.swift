@@ -87,8 +87,8 @@ public final class FFmpegPlaybackManager: PlaybackManager {
     case .superseded(let id, let newer): delegate.playbackManager(self, didSupersedeSeek: id, by: newer)
     case .stepped(let result): delegate.playbackManager(self, didFinishStep: result)
     case .waited(let result): delegate.playbackManager(self, didFinishWait: result)
-    case .ended(let position, let loops):
-      delegate.playbackManager(self, didReachEnd: MediaTime(seconds: position), loops: loops)
+    case .ended(let position, let loops, let direction):
+      delegate.playbackManager(self, didReachEnd: MediaTime(seconds: position), loops: loops, direction: direction)
     case .error(let error): delegate.playbackManager(self, didEncounter: error)
     }
   }

@@ -76,6 +76,8 @@ public protocol PlaybackInteractorOutput: AnyObject {
   func presentRate(_ rate: Double, commandID: Int)
   /// `loops`: how many times the end has been reached in this file, this time included.
   func presentEnded(position: MediaTime, duration: MediaTime?, loops: Int)
+  /// The same, with the direction playback was going: `backward` reached the start (see the extension below).
+  func presentEnded(position: MediaTime, duration: MediaTime?, loops: Int, direction: PlaybackDirection)
   func presentError(_ error: PlaybackError, commandID: Int?)
   func presentStatus(_ status: PlaybackStatus, commandID: Int)
   func presentInfo(_ info: MediaInfo, commandID: Int)
@@ -163,8 +165,26 @@ public protocol PlaybackManagerDelegate: AnyObject {
   /// Playback reached the end of the media: it stopped there, or (looping) went on from the start.
   /// `loops` counts the ends reached in this file, this one included.
   func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int)
+  /// The same, with the direction: playing backward (a negative rate), the end reached is the start.
+  func playbackManager(
+    _ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int, direction: PlaybackDirection)
   /// Something went wrong that playback survives (corrupt packets, a read error at the end).
   func playbackManager(_ manager: any PlaybackManager, didEncounter error: PlaybackError)
+}
+
+// Forward endings are what a role that knows nothing of directions hears; a backward one reaches it as an end too.
+extension PlaybackInteractorOutput {
+  public func presentEnded(position: MediaTime, duration: MediaTime?, loops: Int, direction: PlaybackDirection) {
+    presentEnded(position: position, duration: duration, loops: loops)
+  }
+}
+
+extension PlaybackManagerDelegate {
+  public func playbackManager(
+    _ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int, direction: PlaybackDirection
+  ) {
+    playbackManager(manager, didReachEnd: position, loops: loops)
+  }
 }
 
 // MARK: - Router

@@ -69,9 +69,17 @@ final class ManagerDelegateSpy: PlaybackManagerDelegate {
     superseded.append((id, newerID))
     record("superseded \(id) by \(newerID)")
   }
+  /// The direction of each end reached.
+  var endDirections: [PlaybackDirection] = []
   func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int) {
+    playbackManager(manager, didReachEnd: position, loops: loops, direction: .forward)
+  }
+  func playbackManager(
+    _ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int, direction: PlaybackDirection
+  ) {
     endedAt = position
     ends.append((position, loops))
+    endDirections.append(direction)
     record("ended \(position.seconds) loops \(loops)")
   }
   func playbackManager(_ manager: any PlaybackManager, didFinishStep result: StepResult) {

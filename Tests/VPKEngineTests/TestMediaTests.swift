@@ -24,6 +24,7 @@ struct TestMediaTests {
     .describedMKV: ["video:mpeg4", "audio:opus", "subtitle:subrip", "attachment:unknown"],
     .h264FullRange444: ["video:h264"],
     .h264TenBit: ["video:h264"],
+    .hevc: ["video:hevc"],
   ]
 
   @Test(arguments: TestClip.allCases)

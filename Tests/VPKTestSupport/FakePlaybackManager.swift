@@ -78,7 +78,7 @@ public final class FakePlaybackManager: PlaybackManager {
         let at: Double
         switch request.until {
         case .elapsed(let seconds): at = min(manager.position.seconds + seconds, manager.autoDuration)
-        case .position(let target): at = target.seconds
+        case .position(let target), .positionAtMost(let target): at = target.seconds
         case .ended: at = manager.autoDuration
         }
         manager.finishWait(request, .satisfied, at: at)

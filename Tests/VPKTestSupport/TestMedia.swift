@@ -48,12 +48,15 @@ public enum TestClip: String, CaseIterable, Sendable {
   case h264FullRange444
   /// For pictures: H.264 High 10 (yuv420p10le, a PNG of it is 16 bits a channel), 320x240, 25 fps, 2 s, no audio; MP4.
   case h264TenBit
+  /// HEVC (libx265, 3 B-frames, a keyframe every 30 frames, open GOPs as x265 makes them) 320x240, 30 fps, 4 s,
+  /// no audio; MP4.
+  case hevc
 
   /// The file name extension the clip is made with.
   public var fileExtension: String {
     switch self {
     case .h264BFrames, .mpeg4, .truncatedMP4, .emptyFile, .randomBytes, .textFile, .h264OpenGOP, .describedMP4,
-      .h264FullRange444, .h264TenBit:
+      .h264FullRange444, .h264TenBit, .hevc:
       "mp4"
     case .vp9: "webm"
     case .mpegTS: "ts"
@@ -185,6 +188,13 @@ public enum TestMedia {
         ["-map", "0", "-c:s", "srt", "-f", "matroska"])
     case .textFile:
       return .bytes(Data(String(repeating: "This is a text file, not a video.\n", count: 32).utf8))
+    case .hevc:
+      return .ffmpeg(
+        lavfiVideo(size: "320x240", rate: 30, seconds: 4) + [
+          "-c:v", "libx265", "-preset", "ultrafast", "-x265-params",
+          "bframes=3:keyint=30:min-keyint=30:scenecut=0:log-level=error", "-pix_fmt", "yuv420p", "-tag:v", "hvc1",
+          "-f", "mp4",
+        ])
     case .h264OpenGOP:
       return .ffmpeg(
         lavfiVideo(size: "320x240", rate: 30, seconds: 4) + [

@@ -548,16 +548,19 @@ typealias VPKExpectation = VideoPlaybackKit.Expectation
 
   @Test(arguments: [
     ("rate 1", 1.0), ("rate 0.5", 0.5), ("rate 2", 2), ("rate 0.01", 0.01), ("rate 100", 100), ("RATE .25", 0.25),
+    ("rate -1", -1), ("rate -0.01", -0.01), ("rate -100", -100), ("rate -.5", -0.5),
   ])
   func rates(line: String, rate: Double) {
-    // Given a rate within 0.01 … 100, When parsed, Then it is that rate.
+    // Given a rate within 0.01 … 100 or -100 … -0.01, When parsed, Then it is that rate.
     #expect(parser.parse(line) == .command(.rate(rate)))
   }
 
   @Test(arguments: [
     ("rate", "rate takes one speed"), ("rate 1 2", "rate takes one speed"), ("rate 0", "out of range"),
     ("rate 0.009", "out of range"), ("rate 100.5", "out of range"), ("rate 1000", "out of range"),
-    ("rate -1", "is not a number"), ("rate nan", "is not a number"), ("rate inf", "is not a number"),
+    ("rate -0.009", "out of range"), ("rate -101", "out of range"), ("rate --1", "is not a number"),
+    ("rate -", "is not a number"), ("rate +1", "is not a number"), ("rate nan", "is not a number"),
+    ("rate inf", "is not a number"),
     ("rate 2x", "is not a number"), ("rate 1e1", "is not a number"),
   ])
   func badRates(line: String, fragment: String) throws {
@@ -655,6 +658,9 @@ typealias VPKExpectation = VideoPlaybackKit.Expectation
     ("wait position >= 50%", .position(.percent(50)), nil), ("wait position >=12.5", .position(.seconds(12.5)), nil),
     ("wait position>=12.5", .position(.seconds(12.5)), nil), ("wait position>= 12.5", .position(.seconds(12.5)), nil),
     ("wait position>=50% timeout 5", .position(.percent(50)), 5),
+    ("wait position <= 12.5", .positionAtMost(.seconds(12.5)), nil),
+    ("wait position<=1:30 timeout 5", .positionAtMost(.seconds(90)), 5),
+    ("wait position <= 50%", .positionAtMost(.percent(50)), nil),
     ("wait position >= 3 timeout 86400", .position(.seconds(3)), 86400), ("wait ended # until the end", .ended, nil),
   ])
   func waitForms(line: String, condition: WaitCondition, timeout: Double?) {
@@ -693,6 +699,7 @@ typealias VPKExpectation = VideoPlaybackKit.Expectation
     #expect(WaitCondition.position(.seconds(12.5)).description == "position >= 12.5")
     #expect(WaitCondition.position(.seconds(90)).description == "position >= 90")
     #expect(WaitCondition.position(.percent(50)).description == "position >= 50%")
+    #expect(WaitCondition.positionAtMost(.seconds(12.5)).description == "position <= 12.5")
   }
 }
 

@@ -243,6 +243,23 @@ import VPKTestSupport
     #expect(h.router.exitCodes.isEmpty)
   }
 
+  @Test func theStartReachedBackwardWithPauseKeepsTheSessionAndPlayStartsOverFromTheEnd() {
+    // Given playback backward with --at-end pause
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .pause))
+    h.interactor.submit(.rate(-1))
+    // When the engine reaches the start, then status and play
+    h.interactor.playbackManager(h.manager, didReachEnd: .zero, loops: 1, direction: .backward)
+    h.interactor.submit(.status)
+    h.interactor.submit(.play)
+    // Then the session stands at the start, ended and paused, and play starts over from the end, exactly
+    #expect(h.output.lines.prefix(3) == ["rate #1 -1.0", "ended 0.0 loops 1", "status #2 ended 0.0"])
+    #expect(h.manager.calls.contains("pause"))
+    #expect(
+      h.manager.seeks.last
+        == SeekRequest(id: PlaybackInteractor.internalSeekID, target: MediaTime(seconds: 60), mode: .exact))
+    #expect(h.router.exitCodes.isEmpty)
+  }
+
   @Test func endWithLoopLetsTheEngineGoOnWithoutASeek() {
     // Given looping playback (the engine loops by itself, without a gap)
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .loop))
@@ -745,6 +762,28 @@ private func expectation(
     #expect(h.manager.rates == [2])
     #expect(h.output.lines == ["rate #1 2.0", "status #2 paused 0.0"])
     #expect(h.output.lastStatus?.rate == 2)
+  }
+
+  @Test func aNegativeRateReachesTheManagerWithVideoAndIsUnavailableWithout() {
+    let h = InteractorHarness.ready()
+    h.interactor.submit(.rate(-1))
+    #expect(h.manager.rates == [-1])
+    #expect(h.output.lines == ["rate #1 -1.0"])
+    let audio = InteractorHarness.ready(video: false)
+    audio.interactor.submit(.rate(-1))
+    audio.interactor.submit(.rate(2))
+    #expect(audio.manager.rates == [2])
+    #expect(audio.output.lines == ["error #1 unavailable", "rate #2 2.0"])
+  }
+
+  @Test func aWaitForAPositionAtMostIsSatisfiedAtOnceBelowItAndElseGoesToTheManager() {
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    h.interactor.submit(.wait(.positionAtMost(.seconds(10)), timeout: nil))
+    #expect(h.manager.waits.isEmpty)
+    #expect(h.output.lines.last?.hasPrefix("waited #1") == true)
+    h.manager.position = MediaTime(seconds: 30)
+    h.interactor.submit(.wait(.positionAtMost(.seconds(20)), timeout: nil))
+    #expect(h.manager.waits.last?.until == .positionAtMost(MediaTime(seconds: 20)))
   }
 
   @Test func rateOnTheFreeClockIsUnavailable() {

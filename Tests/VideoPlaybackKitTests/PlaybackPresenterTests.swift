@@ -332,6 +332,18 @@ struct PlaybackPresenterEventTests {
     #expect(harness.view.events.map(\.severity) == [.notice, .notice])
   }
 
+  @Test func endedBackwardSaysItsDirection() {
+    // Given a presenter, When playing backward reaches the start, Then `ended` says so (a forward end keeps its shape)
+    let harness = PresenterHarness()
+    harness.presenter.presentEnded(position: time(0), duration: time(60), loops: 1, direction: .backward)
+    harness.presenter.presentEnded(position: time(60), duration: time(60), loops: 2, direction: .forward)
+    #expect(
+      harness.view.texts == [
+        "ended position=0.000 duration=60.000 loops=1 direction=backward",
+        "ended position=60.000 duration=60.000 loops=2",
+      ])
+  }
+
   @Test func errorWithAndWithoutID() {
     // Given a presenter
     let harness = PresenterHarness()

@@ -11,6 +11,7 @@ enum EngineEvent: Sendable {
   case superseded(Int, by: Int)
   case stepped(StepResult)
   case waited(WaitResult)
-  case ended(Double, loops: Int)
+  /// Backward: the start was reached, playing at a negative rate.
+  case ended(Double, loops: Int, direction: PlaybackDirection = .forward)
   case error(PlaybackError)
 }

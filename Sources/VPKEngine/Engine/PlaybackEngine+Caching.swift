@@ -1,7 +1,8 @@
 // PlaybackEngine+Caching: the decoded-frame cache (see FrameCache) on the engine thread. Every frame the decoder gives
 // on the way to a target (a seek's run from the keyframe, a backward step's pass, what a paused session decodes
-// ahead) goes through `readFrame`, which keeps it; exact seeks and backward steps look in the cache first. Playing
-// keeps nothing: its memory and CPU stay what they are without a cache. One answered from
+// ahead, playing backward's passes) goes through `readFrame`, which keeps it; exact seeks, backward steps and playing
+// backward look in the cache first. Playing forward keeps nothing: its memory and CPU stay what they are without a
+// cache. One answered from
 // the cache leaves the decoder where it was ("detached"): the frames after the one shown then come from the cache
 // while it holds them, and when it does not, the decoder is moved back to follow on (`followFromCache`).
 

@@ -36,6 +36,7 @@ extension PlaybackEngine {
         withLock { clock.pause(at: now()) }
         catchUp()
       case .rate(let rate):
+        catchUp()  // what was on screen at the old rate is presented before the clock turns
         withLock {
           clock.setRate(rate, at: now())
           lateness.removeAll()

@@ -18,7 +18,12 @@ extension PlaybackEngine {
   /// errors are the same on every run.
   func settleIfVirtual() {
     guard clock.kind == .virtual else { return }
-    while canDecodeMore { decodeOne() }
+    if aheadBackward {
+      // The passes the chain calls for too: what the play loop would decode next is decoded before anything is said.
+      while canDecodeBackward || backwardPassTarget() != nil { decodeBackward() }
+    } else {
+      while canDecodeMore { decodeOne() }
+    }
   }
 
   /// The decoder playing wants: one thread on the wall clock (it only needs real time, and costs less CPU for the

@@ -7,9 +7,13 @@ extension PlaybackEngine {
   /// Puts a frame on screen. With `jump`, the clock jumps to it (a seek, a step); else (playback)
   /// the free clock follows the frame and the others keep their own time.
   func present(_ scheduled: ScheduledFrame, jump: Bool, dueAt: Double? = nil) {
-    let wrapped = scheduled.offset > presentedOffset + TimeTolerance.sameInstant
+    // A new loop pass: later on the timeline, or earlier playing backward.
+    let wrapped =
+      scheduled.backward
+      ? scheduled.offset < presentedOffset - TimeTolerance.sameInstant
+      : scheduled.offset > presentedOffset + TimeTolerance.sameInstant
     let frame = scheduled.frame
-    lastFrameEnd = max(scheduled.due + frame.duration, 0)
+    lastFrameEnd = max(scheduled.offset + frame.time + frame.duration, 0)
     condition.lock()
     current = frame
     presentedOffset = scheduled.offset
@@ -27,7 +31,12 @@ extension PlaybackEngine {
     if wrapped { loops += 1 }
     let loopsNow = loops
     condition.unlock()
-    if wrapped {
+    if wrapped && scheduled.backward {
+      // A loop backward: the start of the pass after this frame's was passed on the way to it.
+      previousPassOffset = scheduled.offset
+      emit(.ended(startPosition, loops: loopsNow, direction: .backward))
+      progressMarks.moveNext(atOrBefore: frame.time + frame.duration)
+    } else if wrapped {
       // A loop: the end of the pass before this frame's was passed on the way to it.
       let passLength = scheduled.offset - previousPassOffset
       previousPassOffset = scheduled.offset
@@ -60,7 +69,7 @@ extension PlaybackEngine {
   /// thread gets to them (see `visibleLocked`). Pauses, steps and seeks start from the frame on screen.
   func catchUp() {
     let timeline = withLock { clock.position(at: now()) }
-    while let head = ahead.first, head.due <= timeline + TimeTolerance.sameInstant {
+    while let head = ahead.first, head.isDue(at: timeline) {
       presentFirstAhead()
     }
   }
@@ -70,7 +79,7 @@ extension PlaybackEngine {
     guard progressMarks.isReached(at: time) else { return }
     // A damaged file can hold frames past the duration its header declares: report within it, as status does.
     emit(.progress(duration > 0 ? min(time, duration) : time))
-    progressMarks.moveNext(after: time)
+    progressMarks.moveNext(past: time)
   }
 
   /// Stops the clock at the end and says so, once. Playing stays the intent: a seek that was already

@@ -11,6 +11,7 @@ extension PlaybackEngine {
   func seek(_ pending: PendingSeek) {
     guard let source else { return }
     catchUp()
+    alignAhead(backward: false)  // a seek lands with frames ahead as playing forward has them (+Reversing)
     let request = pending.request
     let target = request.target.seconds
     let outcome: DecodeOnOutcome
@@ -85,6 +86,9 @@ extension PlaybackEngine {
   /// Clears what was decoded ahead and the loop bookkeeping: playback continues from a new point.
   func resetForNewPosition() {
     ahead.removeAll()
+    aheadBackward = false
+    reachedStart = false
+    backwardPass = nil
     decoderDetached = false
     sourceEnded = false
     atEnd = false
@@ -198,7 +202,7 @@ extension PlaybackEngine {
     if sourceEnded && ahead.isEmpty { lastFrameEnd = max(lastFrameEnd, position) }
     // Playback that was running (or stopped at the end) runs on from the new position.
     if playing { withLock { clock.start(at: now()) } }
-    progressMarks.moveNext(after: position)
+    progressMarks.turn(backward: false, at: position)
   }
 
   /// Whether `target` is before the frame on screen, after the same keyframe (by the container's index), with the

@@ -11,6 +11,7 @@ extension PlaybackEngine {
     playing = false
     withLock { clock.pause(at: now()) }
     catchUp()
+    alignAhead(backward: false)
     let moved = request.count > 0 ? stepForward(request.count) : stepBackward(-request.count)
     guard let moved else { return }  // shutting down
     publishCounters()
@@ -40,7 +41,7 @@ extension PlaybackEngine {
     }
     if moved > 0 {
       atEnd = false
-      if let frame = withLock({ current }) { progressMarks.moveNext(after: max(frame.time, 0)) }
+      if let frame = withLock({ current }) { progressMarks.turn(backward: false, at: max(frame.time, 0)) }
     }
     return moved
   }

@@ -18,7 +18,7 @@
 // Where to read on: this file holds the engine's state, what other threads call (`post`, `snapshot`,
 // `currentFrame`, `writePicture`) and the play loop (`run`, `runOnce`, sleeping). The engine thread's work is split by concern:
 // +Commands applies the mailbox, +Decoding decodes ahead, +Presenting puts frames on screen and reaches the end,
-// +Seeking, +Stepping and +Waiting carry out those commands. State of one concern lives in a leaf type:
+// +Seeking, +Stepping and +Waiting carry out those commands; +Reversing plays backward (a negative rate). State of one concern lives in a leaf type:
 // EngineMailbox, ProgressMarks, LatenessWindow, WaitTracker, RealTimeLoad, ErrorReports. No FFmpeg type is used
 // here: MediaSource (FFmpeg/) is the engine's only way to the file.
 
@@ -129,6 +129,18 @@ final class PlaybackEngine: @unchecked Sendable {
   var cacheFocus: Double?
   /// The first frame of the media, where backward steps stop.
   var firstFramePTS: Int64?
+  /// `ahead` holds frames played backward, latest first (see +Reversing).
+  var aheadBackward = false
+  /// Playing backward: no frame comes before the earliest one held (the start, or a file that gives none).
+  var reachedStart = false
+  /// Playing backward: the decode pass under way for the frames before the earliest one held.
+  var backwardPass: BackwardPass?
+  /// The target of the last pass that ended: one that could not lengthen the chain is not run again at once.
+  var lastBackwardPassTarget: Int64?
+  /// Frames a second the last backward pass decoded (wall clock: when to start the next one).
+  var backwardPassPace: Double?
+  /// The first frame's time: where playing backward reaches the start.
+  var firstFrameTime = 0.0
 
   init(
     path: String, configuration: PlaybackConfiguration, access: MediaAccess = MediaAccess(),
@@ -185,7 +197,7 @@ final class PlaybackEngine: @unchecked Sendable {
     let p99 = clock.kind == .wall ? lateness.p99Milliseconds : nil
     return PlaybackSnapshot(
       position: MediaTime(seconds: position), framesDecoded: framesDecoded, decodeErrors: decodeErrors,
-      loops: loops + (visible.offset > presentedOffset + TimeTolerance.sameInstant ? 1 : 0), latenessP99: p99,
+      loops: loops + (abs(visible.offset - presentedOffset) > TimeTolerance.sameInstant ? 1 : 0), latenessP99: p99,
       frameCache: frameCacheReading)
   }
 
@@ -221,7 +233,7 @@ final class PlaybackEngine: @unchecked Sendable {
   private func visibleLocked(at timeline: Double) -> (frame: DecodedFrame?, offset: Double) {
     var visible = (frame: current, offset: presentedOffset)
     for scheduled in aheadShared {
-      guard scheduled.due <= timeline + TimeTolerance.sameInstant else { break }
+      guard scheduled.isDue(at: timeline) else { break }
       visible = (scheduled.frame, scheduled.offset)
     }
     return visible
@@ -286,6 +298,7 @@ final class PlaybackEngine: @unchecked Sendable {
     var firstPosition = 0.0
     if case .frame(let first) = readFrame() {
       firstFramePTS = first.pts
+      firstFrameTime = first.time
       firstPosition = max(first.time, 0)
       decodedPassEnd = max(first.time + first.duration, 0)
       wallAheadLimit = min(
@@ -309,6 +322,11 @@ final class PlaybackEngine: @unchecked Sendable {
   /// One turn of the loop while no seek or step is pending: show a due frame, decode one, finish a wait, or
   /// sleep until something is due.
   private func runOnce() {
+    alignAhead()
+    if aheadBackward {
+      runBackwardOnce()
+      return
+    }
     let now = withLock { self.now() }
     var due: Double?
     if playing && !atEnd {
@@ -349,35 +367,45 @@ final class PlaybackEngine: @unchecked Sendable {
 
   /// Playing on the wall clock, with frames ahead: the clock time of the first frame that needs the engine
   /// thread. Up to then the frames due are on screen without it (see `visibleLocked`).
-  private func nextWake() -> Double? {
+  func nextWake() -> Double? {
     guard let last = ahead.last else { return nil }
-    // The frame that leaves `refillBelow` frames ahead; at the end of the stream, the last frame.
+    // Playing backward, timeline times come down: "earlier" on the clock is the greater one.
+    let backward = aheadBackward
+    func isEarlier(_ time: Double, than other: Double) -> Bool { backward ? time > other : time < other }
+    // The frame that leaves `refillBelow` frames ahead; at the end of the stream (the start, backward), the last one.
     let refillIndex = ahead.count - 1 - Self.refillBelow
-    var wake = sourceEnded || refillIndex < 0 ? last.due : ahead[refillIndex].due
+    let noMore = backward ? reachedStart && backwardPass == nil : sourceEnded
+    var wake = noMore || refillIndex < 0 ? last.due : ahead[refillIndex].due
     for scheduled in ahead {
-      guard scheduled.due < wake else { break }
+      guard isEarlier(scheduled.due, than: wake) else { break }
       // A loop (the `ended` event), or a progress mark.
-      if scheduled.offset > presentedOffset + TimeTolerance.sameInstant
+      if abs(scheduled.offset - presentedOffset) > TimeTolerance.sameInstant
         || progressMarks.isReached(at: scheduled.frame.time)
       {
         wake = scheduled.due
         break
       }
     }
+    // Waits for a position are checked as frames are presented: wake at the frame that reaches it.
+    let reaching: ScheduledFrame?
     if let target = waits.targetPosition {
-      // Waits for a position are checked as frames are presented: wake at the frame that reaches it.
-      if let reaching = ahead.first(where: {
-        $0.offset == presentedOffset && $0.frame.time >= target - TimeTolerance.sameInstant
-      }) {
-        wake = min(wake, reaching.due)
+      reaching = ahead.first {
+        $0.offset == presentedOffset && $0.due - $0.offset >= target - TimeTolerance.sameInstant
       }
+    } else if let target = waits.targetPositionAtMost {
+      reaching = ahead.first {
+        $0.offset == presentedOffset && $0.due - $0.offset <= target + TimeTolerance.sameInstant
+      }
+    } else {
+      reaching = nil
     }
+    if let reaching, isEarlier(reaching.due, than: wake) { wake = reaching.due }
     return withLock { clock.dueTime(of: wake) }
   }
 
   /// Waits until clock time `due` (or a wait's deadline, whichever is first), or forever when there
   /// is neither. On the virtual clock, time jumps there instead, but only while a wait is running.
-  private func idle(until due: Double?, now: Double) {
+  func idle(until due: Double?, now: Double) {
     let wake = waits.wakeTime(before: due ?? .infinity)
     if clock.kind == .virtual {
       if waits.isRunning && wake.isFinite {

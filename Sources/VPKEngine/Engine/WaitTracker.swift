@@ -37,6 +37,12 @@ struct WaitTracker {
     return target.seconds
   }
 
+  /// The position a running `until positionAtMost` wait (playing backward) comes down to, in seconds.
+  var targetPositionAtMost: Double? {
+    guard let active, case .positionAtMost(let target) = active.request.until else { return nil }
+    return target.seconds
+  }
+
   /// The earlier of `wake` and the running wait's deadlines.
   func wakeTime(before wake: Double) -> Double {
     guard let active else { return wake }
@@ -73,6 +79,14 @@ struct WaitTracker {
     switch wait.request.until {
     case .position(let target):
       if position >= target.seconds - TimeTolerance.sameInstant {
+        outcome = .satisfied
+      } else if playback.atEnd && !playback.loopsAtEnd {
+        outcome = .endedFirst
+      } else if !playback.playing {
+        outcome = .notPlaying
+      }
+    case .positionAtMost(let target):
+      if position <= target.seconds + TimeTolerance.sameInstant {
         outcome = .satisfied
       } else if playback.atEnd && !playback.loopsAtEnd {
         outcome = .endedFirst

@@ -28,15 +28,21 @@ extension CommandParser {
   }
 
   func parseRate(_ arguments: [String]) -> ParsedLine {
-    let usage = "rate takes one speed between 0.01 and 100, e.g. rate 2 or rate 0.5"
+    let usage =
+      "rate takes one speed between 0.01 and 100, or between -0.01 and -100 to play backward, e.g. rate 2, "
+      + "rate 0.5 or rate -1"
     guard arguments.count == 1, let text = arguments.first else { return .invalid(Self.bad(usage)) }
-    guard text.utf8.count <= Self.maxArgumentLength, let number = Self.decimal(Array(text.utf8)) else {
+    // A leading minus plays backward, at the speed the rest says.
+    let backward = text.utf8.first == UInt8(ascii: "-")
+    guard text.utf8.count <= Self.maxArgumentLength,
+      let number = Self.decimal(Array(text.utf8.dropFirst(backward ? 1 : 0)))
+    else {
       return .invalid(Self.bad("rate \(Self.quoted(text)) is not a number; \(usage)"))
     }
     guard Self.rateRange.contains(number.value) else {
       return .invalid(Self.bad("rate \(Self.quoted(text)) is out of range; \(usage)"))
     }
-    return .command(.rate(number.value))
+    return .command(.rate(backward ? -number.value : number.value))
   }
 
   /// `open <path>`: the rest of the line, or one double-quoted string (with `\"` and `\\`).

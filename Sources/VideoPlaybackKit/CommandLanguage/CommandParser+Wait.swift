@@ -1,11 +1,11 @@
 // The grammar of `wait`: a time, or a condition, with an optional timeout.
 //
-//   wait (seconds | ended | paused | seeked | position '>=' time) [timeout seconds]
+//   wait (seconds | ended | paused | seeked | position ('>=' | '<=') time) [timeout seconds]
 
 extension CommandParser {
   func parseWait(_ arguments: [String]) -> ParsedLine {
     let usage =
-      "wait 2.5, wait ended, wait paused, wait seeked or wait position >= 1:30, each with an optional timeout 10"
+      "wait 2.5, wait ended, wait paused, wait seeked or wait position >= 1:30 (<= playing backward), each with an optional timeout 10"
     var words = arguments[...]
     var timeout: Double?
     if let index = words.firstIndex(where: { Self.asciiLowercased($0) == "timeout" }) {
@@ -22,8 +22,9 @@ extension CommandParser {
     }
     guard let first = words.first else { return .invalid(Self.bad("wait needs a time or a condition: \(usage)")) }
     let condition: WaitCondition
-    // `position>=12.5` and `position>= 12.5` glue the operator (and the time) to the word.
-    let glued = Self.asciiLowercased(String(String.UnicodeScalarView(first.unicodeScalars.prefix(10)))) == "position>="
+    // `position>=12.5` and `position>= 12.5` glue the operator (and the time) to the word; `<=` likewise.
+    let gluedPrefix = Self.asciiLowercased(String(String.UnicodeScalarView(first.unicodeScalars.prefix(10))))
+    let glued = gluedPrefix == "position>=" || gluedPrefix == "position<="
     switch glued ? "position" : Self.asciiLowercased(first) {
     case "ended": condition = .ended
     case "paused": condition = .paused
@@ -31,15 +32,18 @@ extension CommandParser {
     case "position":
       let afterWord = glued ? [String(String.UnicodeScalarView(first.unicodeScalars.dropFirst(8)))] : []
       var rest = (afterWord + words.dropFirst()).joined(separator: " ")
-      guard rest.hasPrefix(">=") else {
-        return .invalid(Self.bad("wait position takes >= and a time: wait position >= 1:30"))
+      let atMost = rest.hasPrefix("<=")
+      guard rest.hasPrefix(">=") || atMost else {
+        return .invalid(
+          Self.bad(
+            "wait position takes >= and a time: wait position >= 1:30 (or <= playing backward: wait position <= 10)"))
       }
       rest = String(rest.dropFirst(2)).trimmingSeparators()
       guard !rest.isEmpty, !rest.contains(" ") else {
         return .invalid(Self.bad("wait position takes >= and one time: wait position >= 1:30"))
       }
       switch Self.parseTime(rest, verb: "wait position", allowPercent: true) {
-      case .success(let time): condition = .position(time)
+      case .success(let time): condition = atMost ? .positionAtMost(time) : .position(time)
       case .failure(let error): return .invalid(error)
       }
       if words.count > 4 { return .invalid(Self.bad("wait position takes >= and one time: wait position >= 1:30")) }

@@ -72,6 +72,8 @@ public enum WaitCondition: Sendable, Equatable {
   case seeked
   /// `wait position >= T`.
   case position(TimeSpec)
+  /// `wait position <= T`: playing backward (a negative rate).
+  case positionAtMost(TimeSpec)
 
   /// The condition as the command language writes it (`ended`, `position >= 12.5`, `2.5`).
   public var description: String {
@@ -82,6 +84,8 @@ public enum WaitCondition: Sendable, Equatable {
     case .seeked: "seeked"
     case .position(.seconds(let seconds)): "position >= \(Self.number(seconds))"
     case .position(.percent(let percent)): "position >= \(Self.number(percent))%"
+    case .positionAtMost(.seconds(let seconds)): "position <= \(Self.number(seconds))"
+    case .positionAtMost(.percent(let percent)): "position <= \(Self.number(percent))%"
     }
   }
 
@@ -98,6 +102,8 @@ public struct PlaybackWait: Sendable, Equatable {
     case elapsed(Double)
     /// The position reaches this time.
     case position(MediaTime)
+    /// The position comes down to this time (playing backward).
+    case positionAtMost(MediaTime)
     /// The end of the media is reached.
     case ended
   }
@@ -112,6 +118,12 @@ public struct PlaybackWait: Sendable, Equatable {
     self.until = until
     self.timeout = timeout
   }
+}
+
+/// Which way playback goes: backward at a negative rate, where the end it reaches is the start.
+public enum PlaybackDirection: String, Sendable, Equatable {
+  case forward
+  case backward
 }
 
 /// How a wait ended.

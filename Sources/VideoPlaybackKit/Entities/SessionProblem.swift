@@ -16,6 +16,8 @@ public enum SessionProblem: Sendable, Equatable {
   case noFrameYet
   /// `rate` on the free clock.
   case rateOnFreeClock
+  /// A negative `rate` on media without video.
+  case noVideoToReverse
   /// A seek target that is not a finite time.
   case targetNotFinite
   /// The session has no way to make a playback manager.
@@ -32,7 +34,7 @@ public enum SessionProblem: Sendable, Equatable {
     switch self {
     case .noMedia: .notReady
     case .percentOfUnknownDuration, .noVideoToStep, .noVideoForFrame, .noVideoForSnapshot, .noFrameYet,
-      .rateOnFreeClock,
+      .rateOnFreeClock, .noVideoToReverse,
       .cannotOpenMedia:
       .unavailable
     case .targetNotFinite: .badArgument

@@ -22,6 +22,8 @@ public enum ProblemText {
       "this media does not say how long it is; scrub to a time in seconds instead of %"
     case .noVideoToStep:
       "this media has no video stream; step moves between video frames"
+    case .noVideoToReverse:
+      "this media has no video stream; a negative rate plays video frames backward; use a rate above 0"
     case .noVideoForFrame:
       "this media has no video stream; frame reports video frames only"
     case .noVideoForSnapshot:

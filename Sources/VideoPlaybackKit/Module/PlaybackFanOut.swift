@@ -205,6 +205,10 @@ public final class PlaybackFanOut: PlaybackInteractorOutput {
     everyone.forEach { $0.presentEnded(position: position, duration: duration, loops: loops) }
   }
 
+  public func presentEnded(position: MediaTime, duration: MediaTime?, loops: Int, direction: PlaybackDirection) {
+    everyone.forEach { $0.presentEnded(position: position, duration: duration, loops: loops, direction: direction) }
+  }
+
   public func presentError(_ error: PlaybackError, commandID: Int?) {
     replyTo(commandID).forEach { $0.presentError(error, commandID: commandID) }
     answered(commandID)

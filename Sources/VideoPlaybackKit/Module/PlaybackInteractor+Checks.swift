@@ -47,6 +47,14 @@ extension PlaybackInteractor {
       if position.seconds >= target.seconds - Expectation.equalityTolerance { return satisfied() }
       guard state == .playing else { return impossible(.pausedAt(position)) }
       until = .position(target)
+    case .positionAtMost(let spec):
+      if case .percent = spec, info?.duration == nil {
+        return impossible(.unknownDuration)
+      }
+      let target = spec.resolved(duration: info?.duration)
+      if position.seconds <= target.seconds + Expectation.equalityTolerance { return satisfied() }
+      guard state == .playing else { return impossible(.pausedAt(position)) }
+      until = .positionAtMost(target)
     }
     sources[id] = numbered.source
     outstanding.append(.wait(id: id, condition))

@@ -115,10 +115,18 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
   }
 
   public func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int) {
+    playbackManager(manager, didReachEnd: position, loops: loops, direction: .forward)
+  }
+
+  /// Playing backward, the end is the start; the policies at the end apply there as well (looping goes on from the
+  /// end, backward).
+  public func playbackManager(
+    _ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int, direction: PlaybackDirection
+  ) {
     // An end reached before a pending seek landed is stale: the seek moves playback away from it.
     // The engine keeps wanting to play (it stands still at the end); what follows is decided here.
     guard isCurrent(manager), phase == .ready, outstandingSeeks.isEmpty else { return }
-    presenter?.presentEnded(position: position, duration: info?.duration, loops: loops)
+    presenter?.presentEnded(position: position, duration: info?.duration, loops: loops, direction: direction)
     switch options.endAction {
     case .exit:
       state = .ended

@@ -257,6 +257,10 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
         reportError(PlaybackError(.rateOnFreeClock), commandID: id, source: numbered.source)
         return
       }
+      guard newRate > 0 || info.video != nil else {
+        reportError(PlaybackError(.noVideoToReverse), commandID: id, source: numbered.source)
+        return
+      }
       rate = newRate
       manager.setRate(newRate)
       presenter?.presentRate(newRate, commandID: id)
@@ -274,8 +278,13 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
   func play(id: Int) {
     if state == .ended {
       // Play at the end starts over, as a player's play button does. The seek is the interactor's own: the
-      // `state` below is the play's one reply, and the commands after it wait for the seek to land.
-      startSeek(SeekRequest(id: Self.internalSeekID, target: .zero, mode: .keyframe))
+      // `state` below is the play's one reply, and the commands after it wait for the seek to land. Playing
+      // backward, it starts over from the last frame.
+      if rate < 0, let end = info?.duration {
+        startSeek(SeekRequest(id: Self.internalSeekID, target: end, mode: .exact))
+      } else {
+        startSeek(SeekRequest(id: Self.internalSeekID, target: .zero, mode: .keyframe))
+      }
     }
     state = .playing
     manager?.play()

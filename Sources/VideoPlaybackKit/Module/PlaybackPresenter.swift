@@ -222,10 +222,16 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
   }
 
   public func presentEnded(position: MediaTime, duration: MediaTime?, loops: Int) {
+    presentEnded(position: position, duration: duration, loops: loops, direction: .forward)
+  }
+
+  /// A forward ending keeps its shape; playing backward, `direction=backward` says the end reached is the start.
+  public func presentEnded(position: MediaTime, duration: MediaTime?, loops: Int, direction: PlaybackDirection) {
     var event = EventBuilder(event: "ended", commandID: nil, severity: .notice)
     event.time("position", position)
     if let duration { event.time("duration", duration) }
     event.integer("loops", loops)
+    if direction == .backward { event.string("direction", direction.rawValue) }
     display(event)
     redrawStatusLine(state: .ended, position: position, duration: duration)
   }

@@ -30,6 +30,29 @@ import Testing
     #expect(marks.next == 1.5)
   }
 
+  @Test func playingBackwardTheMarksComeDown() {
+    // Given marks every 0.5 s, turned backward at 1.2 s
+    var marks = ProgressMarks(interval: 0.5)
+    marks.turn(backward: true, at: 1.2)
+    // Then the next mark is 1.0, reached by a frame that starts at or before it, not after
+    #expect(marks.next == 1.0)
+    #expect(!marks.isReached(at: 1.1))
+    #expect(marks.isReached(at: 0.96))
+    // And after a report at 0.96 s comes 0.5, then 0, then none below the start
+    marks.moveNext(past: 0.96)
+    #expect(marks.next == 0.5)
+    marks.moveNext(past: 0.5)
+    #expect(marks.next == 0)
+    marks.moveNext(past: 0)
+    #expect(marks.next == nil)
+    // And a loop pass from its end at 2 s starts at the mark there; turning forward at 1.2 s again goes up
+    marks.moveNext(atOrBefore: 2)
+    #expect(marks.next == 2)
+    marks.turn(backward: false, at: 1.2)
+    #expect(marks.next == 1.5)
+    #expect(marks.isReached(at: 1.5) && !marks.isReached(at: 1.4))
+  }
+
   @Test func aTimeJustBelowAMultipleInBinaryCountsAsThatMultiple() {
     // Given marks every 0.1 s, where 0.3 / 0.1 is 2.9999… in binary
     var marks = ProgressMarks(interval: 0.1)

@@ -33,6 +33,25 @@ import VideoPlaybackKit
     #expect(!waits.isRunning)
   }
 
+  @Test func aPositionAtMostWaitIsSatisfiedComingDownToItAndEndsAtTheStartOrPaused() {
+    // Given waits for the position to come down to 3 s, playing backward
+    var waits = tracker(.positionAtMost(MediaTime(seconds: 3)))
+    var atStart = tracker(.positionAtMost(MediaTime(seconds: 3)))
+    var paused = tracker(.positionAtMost(MediaTime(seconds: 3)))
+    // When playback is at 3.5 s, then at 3 s; at the start of a file that starts at 4 s; paused at 5 s
+    let early = waits.finish(now: 11, playback: playback(at: 3.5), loops: 0)
+    let reached = waits.finish(now: 11, playback: playback(at: 3), loops: 0)
+    let first = atStart.finish(now: 11, playback: playback(at: 4, atEnd: true), loops: 1)
+    let stopped = paused.finish(now: 11, playback: playback(at: 5, playing: false), loops: 0)
+    // Then it runs on above, is satisfied at 3 s, and ends at the start or paused
+    #expect(early == nil)
+    #expect(reached?.outcome == .satisfied)
+    #expect(first?.outcome == .endedFirst)
+    #expect(stopped?.outcome == .notPlaying)
+    #expect(waits.targetPositionAtMost == nil)
+    #expect(tracker(.positionAtMost(MediaTime(seconds: 3))).targetPositionAtMost == 3)
+  }
+
   @Test func aPositionWaitEndsWhenPlaybackCannotGetThere() {
     // Given waits for 3 s
     var paused = tracker(.position(MediaTime(seconds: 3)))

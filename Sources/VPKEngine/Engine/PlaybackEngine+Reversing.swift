@@ -1,0 +1,286 @@
+// PlaybackEngine+Reversing: playing backward (a negative rate, on the wall and virtual clocks). Frames are shown in
+// reverse presentation order, each as the clock comes down to it. Inter-frame codecs decode only forward, so the
+// frames come from the frame cache: the chain of frames it holds before the earliest one queued (`cachedFrames`).
+// When that chain runs low, a decode pass seeks to the keyframe before its earliest frame and decodes forward up to
+// it, one frame per turn of the play loop, so the frames already queued keep being shown on time. The cache's focus
+// is the frame on screen, so it keeps what is nearest before it: the rest of the chain, then the last frames of the
+// pass, as many as the budget holds (a segment of the GOP when it cannot hold all of it). With the cache off, or a
+// budget under a frame, a pass keeps its last few frames itself: still exact, at a pass per few frames.
+//
+// `ahead` then holds frames latest first, marked `backward` (due as the clock comes down to their end). Whatever
+// wants frames ahead in forward order (a seek, a step, pausing, a positive rate) turns it back first (`alignAhead`).
+// Reaching the start is an `ended` with the direction backward; looping goes on from the last frame, a pass earlier
+// on the timeline.
+
+import VideoPlaybackKit
+
+/// A decode pass for the frames before `target` (see +Reversing).
+struct BackwardPass {
+  /// The earliest frame of the chain: the pass decodes up to it.
+  let target: DecodedFrame
+  /// Where this attempt seeks, and how much further back the next one goes if this one finds nothing before the
+  /// target (the keyframe was the target itself).
+  var seekPoint: Double
+  var backoff: Double
+  /// The attempt has sought and is decoding forward.
+  var decoding = false
+  var startedAt = 0.0
+  var foundBefore = 0
+  /// The last frames before the target, for when the cache holds none of them.
+  var kept: [DecodedFrame] = []
+  /// Host time when the pass started, and the frames it decoded: how fast passes decode, on the wall clock.
+  let startedAtHost = hostSeconds()
+  var decoded = 0
+}
+
+extension PlaybackEngine {
+  /// Playing backward a frame is due this long before the clock comes down to its end, so that at a frame's start
+  /// time exactly (where a wait lands) the frame on screen is the one that starts there, as playing forward.
+  static let backwardLead = TimeTolerance.frameTime
+  /// The frames a pass keeps itself, with the cache on (it holds them) and off.
+  static let backwardPassKeptWithCache = 2
+  /// A pass starts when the frames held before the one on screen drop below half of what the budget holds; on the wall
+  /// clock, earlier when the pass ahead would take longer than those frames last (up to three quarters of the
+  /// budget, so a pass still adds a quarter). Never for more than this many frames (a chain walk per turn stays
+  /// short).
+  static let backwardLowWaterCap = 300
+  /// How much longer than the last passes' pace a pass may take before the frames held run out.
+  static let backwardPassMargin = 1.5
+
+  /// Whether playback runs backward now.
+  var playsBackward: Bool { playing && !atEnd && clock.rate < 0 }
+
+  var backwardAheadLimit: Int { clock.kind == .wall ? wallAheadLimit : Self.framesAhead }
+
+  /// Whether playing backward has work to do before anything else: frames to queue or a pass under way.
+  var canDecodeBackward: Bool { !reachedStart && (ahead.count < backwardAheadLimit || backwardPass != nil) }
+
+  /// Where the start is on the timeline of the pass on screen: the first frame's time (not below 0).
+  var startPosition: Double { max(firstFrameTime, 0) }
+
+  /// Turns `ahead` to the direction playback goes (`backward`, else the one it goes now): the frames there are
+  /// dropped, and played forward again the decoder follows the frame on screen (see `followFromCache`).
+  func alignAhead(backward wanted: Bool? = nil) {
+    let wanted = wanted ?? playsBackward
+    guard wanted != aheadBackward else { return }
+    catchUp()
+    ahead.removeAll()
+    refilling = false
+    aheadBackward = wanted
+    reachedStart = false
+    if backwardPass != nil { source?.discardNonReferenceBefore = nil }  // a pass left half-way
+    backwardPass = nil
+    lastBackwardPassTarget = nil
+    let offset = withLock { presentedOffset }
+    decodeOffset = offset
+    previousPassOffset = offset
+    if !wanted {
+      decoderDetached = true
+      sourceEnded = false
+    }
+    progressMarks.turn(backward: wanted, at: currentPosition())
+  }
+
+  /// One turn of the play loop playing backward: show the frames due, queue or decode more, reach the start, finish
+  /// a wait, or sleep until something is due.
+  func runBackwardOnce() {
+    let now = withLock { self.now() }
+    var due: Double?
+    if let head = ahead.first {
+      let headDue = withLock { clock.dueTime(of: head.due) } ?? .infinity
+      if headDue <= now {
+        while let head = ahead.first, let headDue = withLock({ clock.dueTime(of: head.due) }), headDue <= now {
+          presentFirstAhead(dueAt: headDue)
+        }
+        return
+      }
+      due = headDue
+    } else if reachedStart {
+      let startDue = withLock { clock.dueTime(of: presentedOffset + startPosition) } ?? .infinity
+      if startDue <= now {
+        reachStart()
+        return
+      }
+      due = startDue
+    } else {
+      decodeBackward()
+      return
+    }
+    let paced = clock.kind == .wall
+    let wantsFrames =
+      ahead.count < backwardAheadLimit && (!paced || refilling || ahead.count <= Self.refillBelow)
+    if !reachedStart && (wantsFrames || backwardPass != nil || backwardPassTarget() != nil) {
+      refilling = wantsFrames
+      decodeBackward()
+      return
+    }
+    refilling = false
+    if finishWaitIfDone(now: now) { return }
+    if paced && !ahead.isEmpty { due = nextWake() ?? due }
+    idle(until: due, now: now)
+  }
+
+  /// One unit of backward work: queue frames the cache holds, decode one frame of the pass under way, or start one.
+  func decodeBackward() {
+    defer { publishCounters() }
+    guard let earliest = ahead.last?.frame ?? withLock({ current }) else {
+      reachedStart = true
+      return
+    }
+    if ahead.count < backwardAheadLimit {
+      if earliest.pts == firstFramePTS && backwardPass == nil {
+        if !loopFromEnd() { reachedStart = true }
+        return
+      }
+      let chain = cachedFrames(before: earliest, count: backwardAheadLimit - ahead.count)
+      if !chain.isEmpty {
+        for _ in chain { frameCache.recordHit() }
+        queueBackward(chain)
+        return
+      }
+    }
+    if backwardPass != nil {
+      advanceBackwardPass()
+    } else if let target = backwardPassTarget() {
+      startBackwardPass(for: target)
+    } else if ahead.count < backwardAheadLimit {
+      startBackwardPass(for: earliest)
+    }
+  }
+
+  /// The frame a new pass should decode up to, if one should start: the earliest of the chain the cache holds before
+  /// the frames queued, when that chain is short (see `backwardLowWaterCap`) and not at the start. A pass that could
+  /// not lengthen the chain is not run again for the same frame until it is the earliest one queued.
+  func backwardPassTarget() -> DecodedFrame? {
+    guard backwardPass == nil, !reachedStart, let earliest = ahead.last?.frame ?? withLock({ current }) else {
+      return nil
+    }
+    let capacity = frameCache.budget / max(earliest.byteCount, 1)
+    var lowWater = max(backwardAheadLimit + 1, capacity / 2)
+    if clock.kind == .wall, let needed = framesShownDuringPass(before: earliest) {
+      lowWater = max(lowWater, min(needed, capacity * 3 / 4))
+    }
+    lowWater = min(lowWater, Self.backwardLowWaterCap)
+    let chain = earliest.pts == firstFramePTS ? [] : cachedFrames(before: earliest, count: lowWater)
+    let target = chain.last ?? earliest
+    guard target.pts != firstFramePTS, ahead.count + chain.count < lowWater else { return nil }
+    if target.pts == lastBackwardPassTarget && target !== earliest { return nil }
+    return target
+  }
+
+  /// Wall clock: about how many frames are shown while a pass for the frames before `frame` decodes, at the pace the
+  /// last passes decoded (nil before one has): its frames from the keyframe, by the container's index.
+  func framesShownDuringPass(before frame: DecodedFrame) -> Int? {
+    guard let pace = backwardPassPace, pace > 0, frame.duration > 0, let source else { return nil }
+    // The pass for a keyframe's predecessors starts at the keyframe before it.
+    let keyframe = source.keyframeTime(atOrBefore: frame.time - frame.duration / 2) ?? 0
+    let passFrames = max(1, (frame.time - keyframe) / frame.duration)
+    let rate = abs(withLock { clock.rate })
+    return Int((passFrames / pace * rate / frame.duration * Self.backwardPassMargin).rounded(.up))
+  }
+
+  func startBackwardPass(for target: DecodedFrame) {
+    frameCache.recordMiss()
+    backwardPass = BackwardPass(target: target, seekPoint: target.time, backoff: max(0.5, target.duration * 2))
+    advanceBackwardPass()
+  }
+
+  /// Decodes one more frame of the pass (the first one of an attempt seeks); at the target, ends it.
+  func advanceBackwardPass() {
+    guard var pass = backwardPass else { return }
+    var frame: DecodedFrame?
+    if !pass.decoding {
+      // The frames too far before the target for the cache to keep them are decoded only if something references
+      // them: a pass from the keyframe then costs the reference frames up to the segment it keeps.
+      let capacity = frameCache.budget / max(pass.target.byteCount, 1)
+      let keeps = frameCache.isEnabled ? max(capacity, Self.backwardPassKeptWithCache) : Self.stepFramesKept
+      let discardBefore = pass.target.time - Double(keeps + 2) * pass.target.duration
+      frame = seekToKeyframe(before: pass.seekPoint, discardBefore: discardBefore > 0 ? discardBefore : nil)
+      pass.decoding = true
+      pass.startedAt = frame?.time ?? 0
+      pass.foundBefore = 0
+      pass.kept.removeAll()
+    } else if case .frame(let next) = readFrame() {
+      frame = next
+    }
+    let target = pass.target
+    if frame != nil { pass.decoded += 1 }
+    if let frame, frame.time < target.time - TimeTolerance.frameTime {
+      pass.foundBefore += 1
+      pass.kept.append(frame)
+      let keep = frameCache.isEnabled ? Self.backwardPassKeptWithCache : Self.stepFramesKept
+      if pass.kept.count > keep { pass.kept.removeFirst() }
+      backwardPass = pass
+      return
+    }
+    // At the target (or the end of the stream).
+    if pass.foundBefore == 0 && pass.seekPoint > 0 && pass.startedAt > 0 {
+      // The keyframe found was the target itself: the next attempt starts further back.
+      pass.seekPoint = max(0, pass.startedAt - pass.backoff)
+      pass.backoff *= 2
+      pass.decoding = false
+      backwardPass = pass
+      return
+    }
+    backwardPass = nil
+    source?.discardNonReferenceBefore = nil
+    lastBackwardPassTarget = target.pts
+    let seconds = hostSeconds() - pass.startedAtHost
+    if pass.decoded > 8, seconds > 0 { backwardPassPace = Double(pass.decoded) / seconds }
+    let isEarliest = (ahead.last?.frame ?? withLock({ current }))?.pts == target.pts
+    guard isEarliest else { return }
+    if pass.foundBefore == 0 {
+      reachedStart = true  // nothing comes before it
+      return
+    }
+    syncFrameCache()
+    if frameCache.frame(before: target) == nil {
+      // The cache holds none of them (off, or a budget under a frame): the frames the pass kept.
+      for _ in pass.kept { frameCache.recordMiss() }
+      queueBackward(pass.kept.reversed())
+    }
+  }
+
+  /// Puts frames at the end of `ahead`, latest first, to be shown backward.
+  func queueBackward(_ frames: [DecodedFrame]) {
+    let now = withLock { self.now() }
+    ahead += frames.map { ScheduledFrame(frame: $0, offset: decodeOffset, decodedAt: now, backward: true) }
+  }
+
+  /// Looping backward, after the first frame: decodes the last GOP to find the last frame (the cache keeps the frames
+  /// before it) and queues it, a pass earlier on the timeline. False when not looping or there is none.
+  func loopFromEnd() -> Bool {
+    guard configuration.loops, source != nil else { return false }
+    let end = duration > 0 ? duration : decodedPassEnd
+    var last: DecodedFrame?
+    withCacheFocus(at: end) {
+      var frame = seekToKeyframe(before: end, discardBefore: nil)
+      while let decoded = frame {
+        last = decoded
+        guard !isShuttingDown(), case .frame(let next) = readFrame() else { break }
+        frame = next
+      }
+    }
+    guard let last else { return false }
+    frameCache.recordMiss()
+    decodeOffset -= last.time + last.duration
+    queueBackward([last])
+    return true
+  }
+
+  /// Stops the clock at the start and says so (`ended`, backward), once.
+  func reachStart() {
+    atEnd = true
+    let start = startPosition
+    let loopsNow = withLock {
+      let now = self.now()
+      clock.pause(at: now)
+      clock.jump(to: start + presentedOffset, at: now)
+      loops += 1
+      return loops
+    }
+    publishCounters()
+    emit(.ended(start, loops: loopsNow, direction: .backward))
+    _ = finishWaitIfDone(now: withLock { self.now() })
+  }
+}

@@ -1,0 +1,140 @@
+// End-to-end tests of playing backward through the built `vpk`: `rate -1`, waits on the virtual clock, `wait position
+// <= T`, the `ended` event's direction and the policies at the end, refusals (audio-only media, the free clock), and
+// the memory a long backward run takes with a small cache.
+
+import Foundation
+import Testing
+import VPKTestSupport
+
+@Suite struct ReversePlaybackEndToEndTests {
+  /// Runs `vpk play FILE --paused --clock virtual --progress off` with these commands and options.
+  private func virtualSession(_ url: URL, _ commands: [String], options: [String] = []) throws -> VPKResult {
+    try VPKProcess.run(
+      ["play", url.path, "--paused", "--clock", "virtual", "--progress", "off"] + options,
+      input: .text(commands.map { $0 + "\n" }.joined()), timeout: 120)
+  }
+
+  @Test func rateMinusOneWaitsAndTheStartOnTheVirtualClock() throws {
+    // Given a clip and ffmpeg's frames
+    let url = try TestMedia.url(for: .h264BFrames)
+    let reference = try FrameMD5.entries(of: url, streamTimeBase: true)
+    // When a session scrubs to 5 s, plays at rate -1, waits 2 s, then for the position to come down to 1.5 s, then
+    // for the end
+    let result = try virtualSession(
+      url,
+      [
+        "scrub 5", "rate -1", "play", "wait 2", "status", "frame", "wait position <= 1.5", "status", "wait ended",
+        "status",
+      ], options: ["--at-end", "pause"])
+    // Then the wait landed exactly 2 s earlier on ffmpeg's frame there
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.event("rate", id: 2)?.fields["rate"] == "-1")
+    #expect(result.event("status", id: 5)?.fields["position"] == "3.000")
+    #expect(result.event("status", id: 5)?.fields["rate"] == "-1")
+    #expect(result.event("frame", id: 6)?.fields["md5"] == reference.entry(containing: 3).hash)
+    // And the position wait came down to 1.5 s (within a frame)
+    let atMost = try #require(result.event("status", id: 8)?.number("position"))
+    #expect(atMost <= 1.5 && atMost > 1.5 - 0.034, "\(atMost)")
+    // And the start is an end, backward, where the session stands paused
+    let ended = try #require(result.events("ended").first)
+    #expect(ended.fields["direction"] == "backward")
+    #expect(ended.fields["position"] == "0.000")
+    #expect(result.event("status", id: 10)?.fields["state"] == "ended")
+    #expect(result.event("status", id: 10)?.fields["position"] == "0.000")
+  }
+
+  @Test func inJSONTheRateIsNegativeAndTheEndBackwardMatchesTheSchema() throws {
+    // Given a JSON session on the virtual clock
+    let checker = try ProtocolChecker()
+    let url = try TestMedia.url(for: .h264OpenGOP)
+    let commands = [
+      "scrub 0.5", #"{"command":"rate","args":[-1],"id":"r"}"#, "play",
+      #"{"command":"wait","args":["position","<=",0.25],"id":"w"}"#, "wait ended",
+    ]
+    let result = try VPKProcess.run(
+      ["play", url.path, "--json", "--paused", "--clock", "virtual", "--progress", "off", "--at-end", "pause"],
+      input: .text(commands.map { $0 + "\n" }.joined()), timeout: 120)
+    // When it plays backward to the start
+    let events = try checker.check(result.stdoutLines, "backward")
+    try checker.validate()
+    // Then the rate is -1, the position wait is answered, and the end says backward, all as the schema has them
+    #expect(events.named("rate").first?["rate"] == .number(-1))
+    #expect(events.named("waited").first?["id"] == .string("w"))
+    #expect(events.named("ended").first?["direction"] == .string("backward"))
+    #expect(events.named("ended").first?["position"] == .number(0))
+  }
+
+  @Test func atTheStartPlayStartsOverFromTheEndAndExitLeaves() throws {
+    let url = try TestMedia.url(for: .h264OpenGOP)
+    // With --at-end pause, play at the start goes on backward from the end
+    let paused = try virtualSession(
+      url, ["scrub 0.5", "rate -1", "play", "wait ended", "play", "wait 1", "status"], options: ["--at-end", "pause"])
+    #expect(paused.status == 0, "\(paused.stdout)\(paused.stderr)")
+    let duration = try #require(paused.event("status", id: 7)?.number("duration"))
+    let position = try #require(paused.event("status", id: 7)?.number("position"))
+    #expect(abs(position - (duration - 1)) < 0.0015, "at \(position) of \(duration)")
+    // With --at-end exit, the session leaves at the start, saying it ended there
+    let exited = try virtualSession(url, ["scrub 0.5", "rate -2", "play", "wait 5"], options: ["--at-end", "exit"])
+    #expect(exited.status == 0, "\(exited.stdout)\(exited.stderr)")
+    #expect(exited.events("ended").first?.fields["direction"] == "backward")
+    #expect(exited.events("shutdown").first?.fields["reason"] == "ended")
+  }
+
+  @Test func loopingBackwardGoesOnFromTheEnd() throws {
+    let url = try TestMedia.url(for: .h264OpenGOP)
+    let reference = try FrameMD5.entries(of: url, streamTimeBase: true)
+    let last = try #require(reference.last)
+    let end = last.time + last.durationSeconds
+    let result = try virtualSession(
+      url, ["scrub 0.5", "rate -1", "play", "wait 1", "status", "frame"], options: ["--at-end", "loop"])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.events("ended").first?.fields["direction"] == "backward")
+    #expect(result.event("status", id: 5)?.fields["loops"] == "1")
+    let position = try #require(result.event("status", id: 5)?.number("position"))
+    #expect(abs(position - (end - 0.5)) < 0.0015, "at \(position)")
+    #expect(result.event("frame", id: 6)?.fields["md5"] == reference.entry(containing: end - 0.5).hash)
+  }
+
+  @Test func aNegativeRateIsUnavailableForAudioOnlyMediaAndOnTheFreeClock() throws {
+    let audio = try virtualSession(try TestMedia.url(for: .audioOnly), ["rate -1", "rate 2"])
+    #expect(audio.event("error", id: 1)?.fields["code"] == "unavailable", "\(audio.stdout)")
+    #expect(audio.event("error", id: 1)?.fields["message"]?.contains("use a rate above 0") == true)
+    #expect(audio.event("rate", id: 2)?.fields["rate"] == "2")
+    let free = try session(try TestMedia.url(for: .h264BFrames), ["rate -1"])
+    #expect(free.event("error", id: 1)?.fields["code"] == "unavailable", "\(free.stdout)")
+  }
+
+  /// The peak RSS (VmHWM, KiB) of a `vpk play` on the virtual clock that runs `commands`, then asks for status.
+  private func peak(_ url: URL, _ commands: [String], cache: String) throws -> (peakKiB: Int, cacheBytes: Int) {
+    let session = try VPKSession([
+      "play", url.path, "--paused", "--clock", "virtual", "--progress", "off", "--frame-cache", cache,
+    ])
+    _ = try session.waitForLine(containing: "ready")
+    for command in commands { #expect(session.send(command)) }
+    #expect(session.send("status"))
+    let status = try session.waitForLine(timeout: 120, where: { $0.hasPrefix("status #\(commands.count + 1)") })
+    let procStatus = try String(contentsOfFile: "/proc/\(session.processIdentifier)/status", encoding: .utf8)
+    let peak = procStatus.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+      .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true)[1]) }
+    #expect(session.send("quit"))
+    _ = try session.waitForExit()
+    let cacheBytes = status.split(separator: " ").first { $0.hasPrefix("cache_bytes=") }
+      .flatMap { Int($0.dropFirst("cache_bytes=".count)) }
+    return (try #require(peak), try #require(cacheBytes))
+  }
+
+  @Test func aLongBackwardRunStaysWithinTheBudgetPlusWhatTheSessionHoldsWithoutACache() throws {
+    // Given a 640x360 clip (about 350 KB a frame) with 50-frame GOPs
+    let url = try TestMedia.url(for: .mpeg4)
+    // When a session with no cache plays it forward 5.5 s, and one with a 4 MiB cache (about 11 frames) plays it
+    // backward as long, across three GOPs
+    let forward = try peak(url, ["scrub 0.2", "play", "wait 5.5"], cache: "0")
+    let backward = try peak(url, ["scrub 5.9", "rate -1", "play", "wait 5.5"], cache: "4M")
+    // Then the cache held at most its budget, and the peak RSS exceeds the session without a cache by at most the
+    // budget and the allocator's slack (holding a GOP would be 17 MB more)
+    #expect(backward.cacheBytes <= 4 << 20 && backward.cacheBytes > 0)
+    #expect(
+      backward.peakKiB <= forward.peakKiB + 4 * 1024 + 12 * 1024,
+      "peak \(backward.peakKiB) KiB against \(forward.peakKiB)")
+  }
+}
