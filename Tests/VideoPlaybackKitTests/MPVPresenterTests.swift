@@ -155,6 +155,39 @@ struct MPVPresenterTests {
     #expect(harness.view.lines.last == #"{"data":null,"request_id":0,"error":"success"}"#)
   }
 
+  @Test("play-dir is the sign of vpk's rate and speed its size: setting one keeps the other")
+  func playDirection() {
+    // Given a loaded file playing forward at 2x
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.presenter.presentRate(2, commandID: 0)
+    // When the client sets play-dir backward
+    harness.send(#"{"command": ["set_property", "play-dir", "backward"], "request_id": 1}"#)
+    // Then vpk's rate turns negative, at the same size
+    #expect(harness.interactor.calls.last == .submit(.rate(-2)))
+    harness.presenter.presentRate(-2, commandID: harness.lastID)
+    // And play-dir reads backward and speed reads 2
+    harness.send(#"{"command": ["get_property", "play-dir"], "request_id": 2}"#)
+    harness.presenter.presentStatus(harness.status(rate: -2), commandID: harness.lastID)
+    harness.send(#"{"command": ["get_property", "speed"], "request_id": 3}"#)
+    harness.presenter.presentStatus(harness.status(rate: -2), commandID: harness.lastID)
+    #expect(
+      harness.view.lines.suffix(2) == [
+        #"{"data":"backward","request_id":2,"error":"success"}"#, #"{"data":2.0,"request_id":3,"error":"success"}"#,
+      ])
+    // When it sets speed 0.5, the direction stays backward
+    harness.send(#"{"command": ["set_property", "speed", 0.5]}"#)
+    #expect(harness.interactor.calls.last == .submit(.rate(-0.5)))
+    harness.presenter.presentRate(-0.5, commandID: harness.lastID)
+    // When it cycles play-dir, it goes forward again
+    harness.send(#"{"command": ["cycle", "play-dir"]}"#)
+    harness.presenter.presentStatus(harness.status(rate: -0.5), commandID: harness.lastID)
+    #expect(harness.interactor.calls.last == .submit(.rate(0.5)))
+    // And a direction that is not one is mpv's format error
+    harness.send(#"{"command": ["set_property", "play-dir", "sideways"], "request_id": 9}"#)
+    #expect(harness.view.lines.last == #"{"request_id":9,"error":"unsupported format for accessing property"}"#)
+  }
+
   @Test("an observer gets the value now, then every change, and nothing after unobserve")
   func observers() {
     let harness = MPVHarness()

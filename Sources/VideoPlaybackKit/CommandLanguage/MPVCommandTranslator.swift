@@ -22,6 +22,8 @@ public enum MPVProperty: String, Sendable, Equatable, CaseIterable {
   case percentPos = "percent-pos"
   case duration
   case speed
+  /// forward or backward: vpk's rate carries the direction (a negative rate plays backward), `speed` its size.
+  case playDir = "play-dir"
   case path
   case filename
   case fileFormat = "file-format"
@@ -47,14 +49,14 @@ public enum MPVProperty: String, Sendable, Equatable, CaseIterable {
     case .pause, .eofReached, .idleActive, .seeking: .flag
     case .timePos, .playbackTime, .percentPos, .duration, .speed, .containerFPS: .number
     case .width, .height, .estimatedFrameNumber, .estimatedFrameCount: .integer
-    case .path, .filename, .fileFormat, .videoCodec: .text
+    case .path, .filename, .fileFormat, .videoCodec, .playDir: .text
     case .propertyList, .commandList: .list
     }
   }
 
   /// Whether `set_property` may change it.
   public var isWritable: Bool {
-    [.pause, .timePos, .playbackTime, .percentPos, .speed].contains(self)
+    [.pause, .timePos, .playbackTime, .percentPos, .speed, .playDir].contains(self)
   }
 
   /// The value as `get_property_string` gives it: flags as yes/no, numbers with six decimals, as mpv writes them.
@@ -201,7 +203,8 @@ public struct MPVCommandTranslator: Sendable {
       return .success(.add(known, delta))
     case "cycle":
       guard (1...2).contains(args.count), let property = args[0].string else { return invalid }
-      guard let known = MPVProperty(rawValue: property), known.isWritable, known.kind == .flag else {
+      guard let known = MPVProperty(rawValue: property), known.isWritable, known.kind == .flag || known == .playDir
+      else {
         return .failure(MPVRequestError(.commandFailed))
       }
       return .success(.cycle(known))
@@ -231,9 +234,17 @@ public struct MPVCommandTranslator: Sendable {
   }
 
   /// `value` as `property` takes it: a flag from true/false (or yes/no as a string), a number from a number (or its
-  /// text), within mpv's range for `speed`. Read-only properties cannot be set.
+  /// text), within mpv's range for `speed`, a direction from forward/backward (or mpv's `+`/`-`). Read-only
+  /// properties cannot be set.
   static func settable(_ property: MPVProperty, _ value: MPVValue) -> Result<MPVValue, MPVRequestError> {
     guard property.isWritable else { return .failure(MPVRequestError(.propertyAccess)) }
+    if property == .playDir {
+      switch value.string {
+      case "forward", "+": return .success(.string("forward"))
+      case "backward", "-": return .success(.string("backward"))
+      default: return .failure(MPVRequestError(.unsupportedFormat))
+      }
+    }
     switch property.kind {
     case .flag:
       switch value {

@@ -195,7 +195,10 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
     case .pause:
       submit(value == .bool(true) ? .pause : .play, owed)
     case .speed:
-      submit(.rate(value.number ?? 1), owed)
+      // The direction stays as it is: mpv's speed is a size, vpk's rate is signed.
+      submit(.rate((value.number ?? 1) * (readings.rate < 0 ? -1 : 1)), owed)
+    case .playDir:
+      submit(.rate(abs(readings.rate) * (value == .string("backward") ? -1 : 1)), owed)
     case .timePos, .playbackTime:
       seek(value.number ?? 0, .absolute, nil, pending: owed)
     case .percentPos:
@@ -267,7 +270,8 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
     let seconds = readings.position.seconds
     switch property {
     case .idleActive: return .bool(readings.state == .idle)
-    case .speed: return .number(readings.rate)
+    case .speed: return .number(abs(readings.rate))
+    case .playDir: return .string(readings.rate < 0 ? "backward" : "forward")
     case .pause: return .bool(loaded && readings.state != .playing)
     case .seeking: return loaded ? .bool(!seekIDs.isEmpty) : nil
     case .eofReached: return loaded ? .bool(readings.state == .ended) : nil
@@ -439,6 +443,8 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
     }
     switch (current, delta) {
     case (.bool(let flag), nil): set(property, to: .bool(!flag), pending: owed)
+    case (.string(let direction), nil) where property == .playDir:
+      set(property, to: .string(direction == "forward" ? "backward" : "forward"), pending: owed)
     case (_, let delta?) where property == .timePos || property == .playbackTime:
       seek(delta, .relative, nil, pending: owed)
     case (_, let delta?) where property == .percentPos:
