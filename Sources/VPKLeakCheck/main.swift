@@ -85,6 +85,21 @@ func resources(settling baseline: (fds: Int, threads: Int)? = nil) -> (fds: Int,
   return now
 }
 
+/// The counts once they have held still for a second (threads that finished their work exit a little later).
+@MainActor
+func settledResources() -> (fds: Int, threads: Int) {
+  var now = resources()
+  var still = 0
+  let deadline = Date(timeIntervalSinceNow: 30)
+  while still < 20 && Date() < deadline {
+    _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
+    let next = resources()
+    still = next == now ? still + 1 : 0
+    now = next
+  }
+  return now
+}
+
 /// A manager preparing `path` on the free clock, run until the file is ready (or failed to open).
 @MainActor
 func openedManager(_ path: String) -> (manager: FFmpegPlaybackManager, recorder: Recorder) {
@@ -112,14 +127,10 @@ func main() {
   let rssGrowthLimit = option("--rss-growth-mb", 32)
   guard let path = arguments.first else { fail("usage: VPKLeakCheck FILE [--scrubs N] [--cycles M] [--seed S]") }
 
-  // Warm up once (FFmpeg's and the runtime's one-time tables and threads), then take the baseline.
-  openedManager(path).manager.shutdown()
-  let baseline = resources()
-
   // The session: scrubs to seeded targets, each waited for, then play to the end. In a scope of its own, so the
   // manager is gone before the counts (and before exit: valgrind cannot see the Swift runtime's encoded pointer from
   // a live object to its weak-reference side table, and would call the table lost).
-  do {
+  func session(scrubs: Int) {
     let (manager, recorder) = openedManager(path)
     if let failure = recorder.failure { fail("cannot open \(path): \(failure.message)") }
     for id in 1...max(1, scrubs) {
@@ -133,6 +144,15 @@ func main() {
     run(until: "the end") { recorder.ended }
     manager.shutdown()
   }
+
+  // Warm up with the same work, a short session and an open/close: FFmpeg's and the runtime's one-time tables,
+  // threads and descriptors (libdispatch makes a timer descriptor the first time it arms a timer of a kind, which
+  // under load can come later than the first open). Then the baseline, once the counts have held still.
+  session(scrubs: 5)
+  openedManager(path).manager.shutdown()
+  let baseline = settledResources()
+
+  session(scrubs: scrubs)
   let afterSession = resources(settling: baseline)
   print(
     "VPKLeakCheck: \(scrubs) scrubs and a play to the end; fds \(baseline.fds) -> \(afterSession.fds), "
