@@ -201,7 +201,10 @@ private final class ViewEventHandlerSpy: PlaybackViewEventHandler {
   func onOutputClosed() { events.append("output closed") }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct CommandReaderTests {
+// The time limit only catches a reader that hangs. It is generous: with the whole suite in parallel on two cores,
+// the tests that block while they wait for a process hold the cooperative threads, and the 10,000 resumptions of
+// the burst test below once took over a minute to get a thread.
+@Suite(.timeLimit(.minutes(10))) struct CommandReaderTests {
   func collect(_ reader: CommandReader) async -> [InputLine] {
     var lines: [InputLine] = []
     for await line in reader.lines() { lines.append(line) }
