@@ -881,7 +881,8 @@ class Bench:
         path = self.media[clip]
         vpk_socket = os.path.join(self.socket_dir, f"vpk-{clip}.sock")
         mpv_socket = os.path.join(self.socket_dir, f"mpv-ipc-{clip}.sock")
-        daemon = VPKDaemon(self.vpk, path, vpk_socket, "--paused", "--progress", "off")
+        # No frame cache, as in the scrub figures: the targets repeat, and the cache would answer the repeats.
+        daemon = VPKDaemon(self.vpk, path, vpk_socket, "--paused", "--progress", "off", "--frame-cache", "0")
         mpv = MPVIPCDaemon(mpv_socket)
         try:
             clients = {"vpk": IPCClient(vpk_socket), "mpv": IPCClient(mpv_socket)}
