@@ -34,6 +34,12 @@ final class Recorder: PlaybackManagerDelegate {
   func playbackManager(_ manager: any PlaybackManager, didEncounter error: PlaybackError) {}
 }
 
+/// Prints a line at once, so a run that a sanitizer ends (it exits without flushing) still shows how far it got.
+func say(_ line: String) {
+  print(line)
+  fflush(nil)
+}
+
 func fail(_ message: String) -> Never {
   FileHandle.standardError.write(Data("VPKLeakCheck: \(message)\n".utf8))
   exit(1)
@@ -154,7 +160,7 @@ func main() {
 
   session(scrubs: scrubs)
   let afterSession = resources(settling: baseline)
-  print(
+  say(
     "VPKLeakCheck: \(scrubs) scrubs and a play to the end; fds \(baseline.fds) -> \(afterSession.fds), "
       + "threads \(baseline.threads) -> \(afterSession.threads)")
 
@@ -163,7 +169,7 @@ func main() {
     openedManager(path).manager.shutdown()
   }
   let afterCycles = resources(settling: baseline)
-  print(
+  say(
     "VPKLeakCheck: \(cycles) open/close cycles; fds \(baseline.fds) -> \(afterCycles.fds), "
       + "threads \(baseline.threads) -> \(afterCycles.threads)")
   if afterSession.fds > baseline.fds || afterCycles.fds > baseline.fds { fail("file descriptors leaked") }
@@ -232,13 +238,13 @@ func checkPlayers(_ path: String, cycles: Int, rssGrowthLimit: Int?, baseline: (
   let rssBefore = residentKiB()
   openClose(cycles)
   let afterCycles = resources(settling: baseline)
-  print(
+  say(
     "VPKLeakCheck: \(cycles) player open/close cycles; fds \(baseline.fds) -> \(afterCycles.fds), "
       + "threads \(baseline.threads) -> \(afterCycles.threads)")
   dropped(cycles)
   let afterDropped = resources(settling: baseline)
   let rssAfter = residentKiB()
-  print(
+  say(
     "VPKLeakCheck: \(cycles) players dropped without close(); fds \(baseline.fds) -> \(afterDropped.fds), "
       + "threads \(baseline.threads) -> \(afterDropped.threads); resident memory \(rssBefore / 1024) MiB -> "
       + "\(rssAfter / 1024) MiB (limit: \(rssGrowthLimit.map { "+\($0) MiB" } ?? "none, sanitized build"))")

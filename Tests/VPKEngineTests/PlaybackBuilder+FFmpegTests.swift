@@ -79,29 +79,19 @@ struct PlaybackBuilderFFmpegTests {
     #expect(watch.manager == nil)
   }
 
-  @Test func aThousandOpenCloseCyclesLeaveNoDescriptorsThreadsOrMemoryBehind() throws {
+  @Test func aThousandOpenCloseCyclesLeaveNoDescriptorsThreadsOrMemoryBehind() async throws {
     // Given the leak driver, built beside vpk
-    let driver = try VPKProcess.executableURL().deletingLastPathComponent().appendingPathComponent("VPKLeakCheck")
-    #expect(FileManager.default.isExecutableFile(atPath: driver.path), "build it: swift build (\(driver.path))")
-    // When it runs a thousand open/close cycles of one player, then a thousand players opened and dropped
-    let process = Process()
-    process.executableURL = driver
-    process.arguments = [
-      try TestMedia.url(for: .mpeg4).path, "--scrubs", "1", "--cycles", "0", "--player-cycles", "1000",
-    ]
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    // When it runs a thousand open/close cycles of one player, then a thousand players opened and dropped (awaited
+    // off the main actor: this suite's other tests, and every other suite's on the main actor, go on meanwhile)
+    let result = try await VPKProcess.runBeside(
+      "VPKLeakCheck",
+      [try TestMedia.url(for: .mpeg4).path, "--scrubs", "1", "--cycles", "0", "--player-cycles", "1000"])
     // Then descriptors and threads are back to their counts and memory stayed within its bound (the driver fails
     // with a message when not)
-    #expect(process.terminationStatus == 0, "\(stdout)\(stderr)")
+    #expect(result.succeeded, "\(result.stdout)\(result.stderr)")
     // (a sanitized build runs 100 of each, see VPKLeakCheck)
-    #expect(stdout.contains("00 player open/close cycles"), "\(stdout)")
-    #expect(stdout.contains("00 players dropped"), "\(stdout)")
+    #expect(result.stdout.contains("00 player open/close cycles"), "\(result.stdout)")
+    #expect(result.stdout.contains("00 players dropped"), "\(result.stdout)")
   }
+
 }

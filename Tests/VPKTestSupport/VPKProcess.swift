@@ -81,6 +81,28 @@ public enum VPKProcess {
     return try session.waitForExit(timeout: timeout)
   }
 
+  /// Runs `name` (a program built beside vpk, such as VPKLeakCheck) with `arguments` to its end and returns how it
+  /// ended. The wait happens on a thread of its own: a caller on the main actor or the cooperative pool suspends
+  /// instead of blocking it, so the tests running beside this one (which need those threads) go on. Kills it and
+  /// throws after `timeout` seconds (a hang guard).
+  public static func runBeside(
+    _ name: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 900
+  ) async throws -> VPKResult {
+    let program = try executableURL().deletingLastPathComponent().appendingPathComponent(name)
+    guard isExecutableFile(program) else {
+      throw VPKProcessError(description: "build it first: swift build (looked for \(program.path))")
+    }
+    return try await withCheckedThrowingContinuation { continuation in
+      Thread.detachNewThread {
+        continuation.resume(
+          with: Result {
+            try VPKSession(arguments, input: .closed, environment: environment, executable: program)
+              .waitForExit(timeout: timeout)
+          })
+      }
+    }
+  }
+
   /// Starts `vpk arguments…`, waits for a stdout line containing `line`, sends `signal` (SIGINT, SIGTERM …), and
   /// returns how vpk ended. Throws if the line does not come within `timeout` seconds, or vpk does not exit within
   /// `timeout` seconds after the signal. The input stays open (as a terminal would) unless given otherwise.
@@ -123,10 +145,11 @@ public final class VPKSession: @unchecked Sendable {
   /// Starts `vpk arguments…`. `environment` entries are added to (and override) this process's environment. With
   /// `readsOutput` false, nothing reads vpk's stdout (a reader that stalls: vpk blocks once the pipe is full) until
   /// `startReadingOutput()`. With a `launcher` (a program and its arguments), that program is started with vpk's path
-  /// and `arguments` after its own, and is expected to exec vpk (to hand it descriptors, as systemd does).
+  /// and `arguments` after its own, and is expected to exec vpk (to hand it descriptors, as systemd does). With an
+  /// `executable`, that program runs instead of vpk (a driver built beside it, such as VPKLeakCheck).
   public init(
     _ arguments: [String], input: VPKInput = .open, environment: [String: String] = [:], readsOutput: Bool = true,
-    launcher: [String] = []
+    launcher: [String] = [], executable: URL? = nil
   ) throws {
     let state = NSCondition()
     self.state = state
@@ -134,7 +157,7 @@ public final class VPKSession: @unchecked Sendable {
     self.input = Pipe()
     self.output = PipeCollector(onChunk: { _ in state.withLock { state.broadcast() } })
     self.errors = PipeCollector()
-    let vpk = try VPKProcess.executableURL()
+    let vpk = try executable ?? VPKProcess.executableURL()
     if let program = launcher.first {
       process.executableURL = URL(fileURLWithPath: program)
       process.arguments = launcher.dropFirst() + [vpk.path] + arguments
