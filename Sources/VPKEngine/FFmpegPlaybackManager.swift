@@ -13,9 +13,6 @@ public final class FFmpegPlaybackManager: PlaybackManager {
   private var events: Task<Void, Never>?
   private var isShutDown = false
   private let access: MediaAccess
-  /// Called on the main actor, before the delegate hears of it, when the file could not be opened (the app says so on
-  /// standard error as well).
-  public var onFailedToOpen: (@MainActor (PlaybackError) -> Void)?
   /// See `PlaybackEngine.realtimeLoadLimit`; tests lower it to see playing give up the one-thread decoder.
   var realtimeLoadLimit = PlaybackEngine.realtimeLoadLimit
 
@@ -77,7 +74,6 @@ public final class FFmpegPlaybackManager: PlaybackManager {
   }
 
   private func deliver(_ event: EngineEvent) {
-    if case .failedToOpen(let error) = event { onFailedToOpen?(error) }
     guard let delegate else { return }
     switch event {
     case .ready(let info): delegate.playbackManager(self, didBecomeReady: info)

@@ -27,9 +27,8 @@ func runSession(
   // The module and the signal forwarder live until the session closes.
   var module: PlaybackModule?
   var signals: SignalForwarder?
-  // The command line's file is the first manager's. When it cannot be opened, the `error` event says so on standard
-  // output; when that is not a terminal (a pipe, a file), a person reading the terminal is told on stderr as well.
-  var madeManagers = 0
+  // When the command line's file cannot be opened, the `error` event says so on standard output; when that is not a
+  // terminal (a pipe, a file), a person reading the terminal is told on stderr as well, from the session's report.
   let toldOnStderr = file != nil && isatty(STDOUT_FILENO) == 0
   var terminalSignals: TerminalSignals?
   let server = socket.map { socket in
@@ -41,15 +40,11 @@ func runSession(
       path: file, options: options, format: output.json ? .json : .text,
       input: scriptedInput.map { .lines($0) } ?? .standardInput,
       environment: ProcessInfo.processInfo.environment, hasClients: server != nil,
-      makeManager: {
-        let manager = FFmpegPlaybackManager(showsFFmpegWarnings: output.verbose, access: access)
-        madeManagers += 1
-        if madeManagers == 1 && toldOnStderr {
-          manager.onFailedToOpen = { StandardStreams.writeError("vpk: \($0.message) (\($0.code.rawValue))") }
-        }
-        return manager
-      },
+      makeManager: { FFmpegPlaybackManager(showsFFmpegWarnings: output.verbose, access: access) },
       onClose: { code, report in
+        if toldOnStderr, let failure = report.openFailure {
+          StandardStreams.writeError("vpk: \(failure.message) (\(failure.code.rawValue))")
+        }
         if let clamp = report.startClamped {
           StandardStreams.writeError(startClampedMessage(clamp))
         }

@@ -108,10 +108,12 @@ private func object(_ line: String) throws -> [String: Any] {
 }
 
 /// A daemon with `media` loaded and paused, its control socket at `socket`.
+/// The daemon outlives its file (`--at-end pause`, as README's daemon does): on a busy machine a test's client can
+/// be slow enough for a playing clip to reach its end between two of its requests.
 private func vpkDaemon(socket: String, media: String? = nil) throws -> VPKSession {
   var arguments = ["play"]
   arguments += media.map { [$0] } ?? ["--idle"]
-  arguments += ["--paused", "--socket", socket, "--progress", "0.04"]
+  arguments += ["--paused", "--at-end", "pause", "--socket", socket, "--progress", "0.04"]
   return try VPKSession(arguments, input: .closed)
 }
 

@@ -370,6 +370,8 @@ import VPKTestSupport
     #expect(h.output.lines == ["loading clip.mp4", "error #0 file_not_found", "shutdown #0 open failed"])
     #expect(h.manager.isShutDown)
     #expect(h.router.exitCodes == [3])
+    // and the session's report carries why, for whoever ran it to tell (vpk says it on stderr when piped)
+    #expect(h.report?.openFailure == PlaybackError(.fileNotFound, "no such file"))
   }
 
   @Test func progressIsHeldBackWhileASeekIsPending() {
@@ -893,6 +895,7 @@ private func expectation(
     // and at the end, the unacknowledged error is in the report (the status stays 0)
     h.interactor.submit(.quit)
     #expect(h.report?.commandErrors.map(\.code) == [.fileNotFound])
+    #expect(h.report?.openFailure == nil)
     #expect(h.router.exitCodes == [0])
   }
 

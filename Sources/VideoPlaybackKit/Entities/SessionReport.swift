@@ -45,6 +45,9 @@ public struct SessionReport: Sendable, Equatable {
   public var expectCount = 0
   /// The `--start` time lay outside the media: what was asked for and where playback started instead.
   public var startClamped: Clamp?
+  /// Why the file the session started with could not be opened (the session then ended, status 3). A failed `open`
+  /// command is not here: it is one of `commandErrors`, and the session goes on.
+  public var openFailure: PlaybackError?
 
   /// A time asked for that lay outside the media, and the time it was clamped to.
   public struct Clamp: Sendable, Equatable {

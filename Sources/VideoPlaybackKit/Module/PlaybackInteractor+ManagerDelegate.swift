@@ -47,6 +47,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
       reportError(error, commandID: commandID, source: openSource)
       drain()
     } else {
+      report.openFailure = error
       reportError(error, commandID: nil, source: nil)
       close(reason: .openFailed, exitCode: SessionExitCode.mediaUnreadable, commandID: nil)
     }
