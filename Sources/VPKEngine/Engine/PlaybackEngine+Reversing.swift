@@ -184,14 +184,15 @@ extension PlaybackEngine {
     else { return }
     let held = target === onScreen ? 0 : cachedFrames(before: onScreen, count: Self.backwardLowWaterCap).count
     if let needed = framesShownDuringPass(before: target), held >= needed { return }
-    let position = withLock { clock.position(at: now()) }
+    let (position, start) = withLock { (clock.position(at: now()), now()) }
     startBackwardPass(for: target)
     while backwardPass != nil && withLock({ mailbox.interruption() }) == .none {
       advanceBackwardPass()
     }
     withLock {
-      clock.jump(to: position, at: now())
-      firstPassHolds += 1
+      let now = self.now()
+      clock.jump(to: position, at: now)
+      firstPassHolds = (firstPassHolds.count + 1, firstPassHolds.seconds + now - start)
     }
     publishCounters()
   }

@@ -87,8 +87,9 @@ final class PlaybackEngine: @unchecked Sendable {
   var wakeups = 0
   /// The decoder's threads: a diagnostic for tests of real-time decoding.
   var decoderThreads = 0
-  /// How many times playing backward held the clock for its first pass (see +Reversing): a diagnostic for tests.
-  var firstPassHolds = 0
+  /// How many times playing backward held the clock for its first pass (see +Reversing), and for how many host
+  /// seconds in all: a diagnostic for tests.
+  var firstPassHolds = (count: 0, seconds: 0.0)
   /// `frameCache`'s figures as last published to other threads.
   var frameCacheReading = FrameCacheReading()
 
@@ -230,7 +231,7 @@ final class PlaybackEngine: @unchecked Sendable {
   var wakeupCount: Int { withLock { wakeups } }
 
   /// `firstPassHolds`, read under the lock.
-  var firstPassHoldCount: Int { withLock { firstPassHolds } }
+  var firstPassHoldReading: (count: Int, seconds: Double) { withLock { firstPassHolds } }
 
   /// Threads of the decoder, as last published (for tests).
   var decoderThreadCount: Int { withLock { decoderThreads } }
