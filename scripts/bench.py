@@ -1089,7 +1089,8 @@ class Bench:
     def play_span(self, path, start, end, rate):
         """Plays from `start` to `end` at `rate` on the wall clock, with the default cache: CPU seconds (schedstat,
         polled at each progress event) from `play` to the `waited` of a position wait at `end`, the status there
-        (late_p99_ms, cache counts) and the peak RSS (VmHWM, KiB)."""
+        (late_p99_ms, cache counts), the peak RSS (VmHWM, KiB) and the start (ms from writing `play` to the `waited`
+        of a position wait 0.1 s along, less 0.1 s: how long the clock stood before it moved)."""
         marks = {}
 
         def hook(session, event):
@@ -1105,7 +1106,11 @@ class Bench:
                 rate_id, _ = session.send(f"rate {rate:g}")
                 session.expect("rate", rate_id)
             marks["cpu"] = ThreadCPU(session.pid)
-            session.send("play")
+            _, played = session.send("play")
+            along = start + 0.1 * (1 if rate > 0 else -1)
+            first_id, _ = session.send(f"wait position {'<=' if rate < 0 else '>='} {along:.3f}")
+            arrival, _, _ = session.expect("waited", first_id, timeout=120)
+            started = (arrival - played) / 1e6 - 100 / abs(rate)
             wait_id, _ = session.send(f"wait position {'<=' if rate < 0 else '>='} {end:.3f}")
             session.expect("waited", wait_id, timeout=abs(end - start) / abs(rate) + 120)
             marks["cpu"].poll()
@@ -1115,7 +1120,7 @@ class Bench:
             peak = rss_kb(session.pid, "VmHWM")
         finally:
             session.close()
-        return cpu, status, peak
+        return cpu, status, peak, started
 
     def reverse(self, clip):
         """Reverse playback at rate -1 on the wall clock over `span` s of media (from 40 s down to 20 s on the 60 s
@@ -1135,30 +1140,35 @@ class Bench:
                 else:
                     forward.append(self.play_span(path, low, high, 1))
         frame_ms = 1000 / 30
-        late = [status.get("late_p99_ms") for _, status, _ in backward]
+        late = [status.get("late_p99_ms") for _, status, _, _ in backward]
         late = [value for value in late if isinstance(value, (int, float))]
         worst = max(late) if late else None
-        cpu_back = median([cpu for cpu, _, _ in backward])
-        cpu_fwd = median([cpu for cpu, _, _ in forward])
-        hits = sum(status.get("cache_hits", 0) for _, status, _ in backward)
-        misses = sum(status.get("cache_misses", 0) for _, status, _ in backward)
-        peak_back = max(peak for _, _, peak in backward)
-        peak_fwd = max(peak for _, _, peak in forward)
+        cpu_back = median([cpu for cpu, _, _, _ in backward])
+        cpu_fwd = median([cpu for cpu, _, _, _ in forward])
+        hits = sum(status.get("cache_hits", 0) for _, status, _, _ in backward)
+        misses = sum(status.get("cache_misses", 0) for _, status, _, _ in backward)
+        peak_back = max(peak for _, _, peak, _ in backward)
+        peak_fwd = max(peak for _, _, peak, _ in forward)
         self.results.add(f"reverse playback p99 lateness ({span:g} s at rate -1)", clip, worst, "ms", "<=", frame_ms,
                          value=worst,
                          note=f"vpk's status late_p99_ms, worst of {len(backward)} runs; forward: "
-                              + ", ".join(f"{status.get('late_p99_ms')}" for _, status, _ in forward),
+                              + ", ".join(f"{status.get('late_p99_ms')}" for _, status, _, _ in forward)
+                              + "; start (clock held for the first pass), ms: "
+                              + ", ".join(f"{started:.0f}" for _, _, _, started in backward)
+                              + " (forward: " + ", ".join(f"{started:.0f}" for _, _, _, started in forward) + ")",
                          samples={"backward": late,
-                                  "forward": [status.get("late_p99_ms") for _, status, _ in forward]})
+                                  "forward": [status.get("late_p99_ms") for _, status, _, _ in forward],
+                                  "backward_start_ms": [started for _, _, _, started in backward],
+                                  "forward_start_ms": [started for _, _, _, started in forward]})
         self.results.add("reverse playback CPU (vs forward)", clip, cpu_back, "s", "<=", None, peer=cpu_fwd,
                          peer_name="forward, same span", ratio=cpu_back / cpu_fwd,
                          note=f"cache hit rate {hits}/{hits + misses} (frames from the cache / decode passes); "
                               f"peak RSS {peak_back / 1024:.0f} MiB backward, {peak_fwd / 1024:.0f} MiB forward "
                               "(default 256 MiB cache)",
-                         samples={"backward_cpu": [cpu for cpu, _, _ in backward],
-                                  "forward_cpu": [cpu for cpu, _, _ in forward],
-                                  "backward_hwm_kb": [peak for _, _, peak in backward],
-                                  "forward_hwm_kb": [peak for _, _, peak in forward],
+                         samples={"backward_cpu": [cpu for cpu, _, _, _ in backward],
+                                  "forward_cpu": [cpu for cpu, _, _, _ in forward],
+                                  "backward_hwm_kb": [peak for _, _, peak, _ in backward],
+                                  "forward_hwm_kb": [peak for _, _, peak, _ in forward],
                                   "cache_hits": hits, "cache_misses": misses})
 
     def long_run(self, clip):

@@ -63,6 +63,8 @@ public final class FFmpegPlaybackManager: PlaybackManager {
 
   /// How many times the engine thread has woken from a sleep (for tests).
   var engineWakeups: Int { engine?.wakeupCount ?? 0 }
+  /// How often playing backward held the clock for its first pass, and for how many seconds in all (for tests).
+  var firstPassHolds: (count: Int, seconds: Double) { engine?.firstPassHoldReading ?? (0, 0) }
   /// Threads of the engine's decoder (for tests).
   var decoderThreads: Int { engine?.decoderThreadCount ?? 0 }
 

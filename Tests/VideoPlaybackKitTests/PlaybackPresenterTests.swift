@@ -502,7 +502,7 @@ struct PlaybackPresenterEventTests {
           scrub <time> [exact|keyframe]                          seek to a time: 83.5, 1:23.5, 1:02:03.25 or 50%
           skip <±seconds> [exact|keyframe]                       seek from where playback is: +10, -5
           step [±N]                                              pause and show the Nth next (or previous) frame
-          rate <x>                                               playback speed: 2, 0.5 (wall and virtual clocks)
+          rate <±x>                                              playback speed: 2, 0.5; negative plays backward: -1 (wall and virtual clocks)
           status                                                 report state, position and counters
           info                                                   report the media: container, duration, streams, codecs
           frame                                                  report the frame on screen: pts, time, key flag, md5

@@ -65,6 +65,17 @@ extension PlaybackEngine {
     }
   }
 
+  /// The play loop's turn at clock time `now`, either direction: presents every frame ahead whose time has come, in
+  /// order (several when shown lazily on the wall clock). True if it presented any.
+  func presentDueFrames(now: Double) -> Bool {
+    var presented = false
+    while let head = ahead.first, let headDue = withLock({ clock.dueTime(of: head.due) }), headDue <= now {
+      presentFirstAhead(dueAt: headDue)
+      presented = true
+    }
+    return presented
+  }
+
   /// Presents the frames decoded ahead whose time has come: on the wall clock they are on screen before the engine
   /// thread gets to them (see `visibleLocked`). Pauses, steps and seeks start from the frame on screen.
   func catchUp() {

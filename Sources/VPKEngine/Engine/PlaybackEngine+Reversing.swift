@@ -74,6 +74,7 @@ extension PlaybackEngine {
     let offset = withLock { presentedOffset }
     decodeOffset = offset
     previousPassOffset = offset
+    backwardStarting = wanted
     if !wanted {
       decoderDetached = true
       sourceEnded = false
@@ -84,17 +85,15 @@ extension PlaybackEngine {
   /// One turn of the play loop playing backward: show the frames due, queue or decode more, reach the start, finish
   /// a wait, or sleep until something is due.
   func runBackwardOnce() {
+    if backwardStarting {
+      backwardStarting = false
+      holdClockForFirstPass()
+    }
     let now = withLock { self.now() }
     var due: Double?
     if let head = ahead.first {
-      let headDue = withLock { clock.dueTime(of: head.due) } ?? .infinity
-      if headDue <= now {
-        while let head = ahead.first, let headDue = withLock({ clock.dueTime(of: head.due) }), headDue <= now {
-          presentFirstAhead(dueAt: headDue)
-        }
-        return
-      }
-      due = headDue
+      if presentDueFrames(now: now) { return }
+      due = withLock { clock.dueTime(of: head.due) } ?? .infinity
     } else if reachedStart {
       let startDue = withLock { clock.dueTime(of: presentedOffset + startPosition) } ?? .infinity
       if startDue <= now {
@@ -156,24 +155,56 @@ extension PlaybackEngine {
       return nil
     }
     let capacity = frameCache.budget / max(earliest.byteCount, 1)
-    var lowWater = max(backwardAheadLimit + 1, capacity / 2)
-    if clock.kind == .wall, let needed = framesShownDuringPass(before: earliest) {
-      lowWater = max(lowWater, min(needed, capacity * 3 / 4))
+    let least = max(backwardAheadLimit + 1, capacity / 2)
+    let most = clock.kind == .wall ? max(least, capacity * 3 / 4) : least
+    let chain =
+      earliest.pts == firstFramePTS
+      ? [] : cachedFrames(before: earliest, count: min(most, Self.backwardLowWaterCap))
+    let target = chain.last ?? earliest
+    // The pass's own length decides (the one for a keyframe's predecessors decodes the GOP before it), not the one
+    // for the frames queued.
+    var lowWater = least
+    if clock.kind == .wall, let needed = framesShownDuringPass(before: target) {
+      lowWater = max(lowWater, min(needed, most))
     }
     lowWater = min(lowWater, Self.backwardLowWaterCap)
-    let chain = earliest.pts == firstFramePTS ? [] : cachedFrames(before: earliest, count: lowWater)
-    let target = chain.last ?? earliest
     guard target.pts != firstFramePTS, ahead.count + chain.count < lowWater else { return nil }
     if target.pts == lastBackwardPassTarget && target !== earliest { return nil }
     return target
+  }
+
+  /// Wall clock, as playing backward starts (`play`, a turn of the rate, a seek landing): when the frames held before
+  /// the one on screen would run out before the pass that lengthens them is done (or no pass has been timed yet), that
+  /// pass runs at once with the clock held, as a seek holds it while it decodes. Else the first pass of a run from a
+  /// frame the cache has nothing before (a scrub 200 frames into a GOP: about 150 frames to decode) would leave every
+  /// frame due meanwhile late. A newer seek or a shutdown ends the hold; the pass then goes on between frames.
+  func holdClockForFirstPass() {
+    guard clock.kind == .wall, ahead.isEmpty, backwardPass == nil, let target = backwardPassTarget(),
+      let onScreen = withLock({ current })
+    else { return }
+    let held = target === onScreen ? 0 : cachedFrames(before: onScreen, count: Self.backwardLowWaterCap).count
+    if let needed = framesShownDuringPass(before: target), held >= needed { return }
+    let (position, start) = withLock { (clock.position(at: now()), now()) }
+    startBackwardPass(for: target)
+    while backwardPass != nil && withLock({ mailbox.interruption() }) == .none {
+      advanceBackwardPass()
+    }
+    withLock {
+      let now = self.now()
+      clock.jump(to: position, at: now)
+      firstPassHolds = (firstPassHolds.count + 1, firstPassHolds.seconds + now - start)
+    }
+    publishCounters()
   }
 
   /// Wall clock: about how many frames are shown while a pass for the frames before `frame` decodes, at the pace the
   /// last passes decoded (nil before one has): its frames from the keyframe, by the container's index.
   func framesShownDuringPass(before frame: DecodedFrame) -> Int? {
     guard let pace = backwardPassPace, pace > 0, frame.duration > 0, let source else { return nil }
-    // The pass for a keyframe's predecessors starts at the keyframe before it.
-    let keyframe = source.keyframeTime(atOrBefore: frame.time - frame.duration / 2) ?? 0
+    // The pass for a keyframe's predecessors starts at the keyframe before it. The index keeps decode times, which
+    // come before the keyframe's own time with B-frames: the entry just before the frame can be its own.
+    var keyframe = source.keyframeTime(atOrBefore: frame.time - frame.duration / 2) ?? 0
+    if frame.isKeyframe { keyframe = source.keyframeTime(atOrBefore: keyframe - frame.duration / 2) ?? 0 }
     let passFrames = max(1, (frame.time - keyframe) / frame.duration)
     let rate = abs(withLock { clock.rate })
     return Int((passFrames / pace * rate / frame.duration * Self.backwardPassMargin).rounded(.up))

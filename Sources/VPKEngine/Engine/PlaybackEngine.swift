@@ -87,6 +87,9 @@ final class PlaybackEngine: @unchecked Sendable {
   var wakeups = 0
   /// The decoder's threads: a diagnostic for tests of real-time decoding.
   var decoderThreads = 0
+  /// How many times playing backward held the clock for its first pass (see +Reversing), and for how many host
+  /// seconds in all: a diagnostic for tests.
+  var firstPassHolds = (count: 0, seconds: 0.0)
   /// `frameCache`'s figures as last published to other threads.
   var frameCacheReading = FrameCacheReading()
 
@@ -139,6 +142,8 @@ final class PlaybackEngine: @unchecked Sendable {
   var lastBackwardPassTarget: Int64?
   /// Frames a second the last backward pass decoded (wall clock: when to start the next one).
   var backwardPassPace: Double?
+  /// Playing backward has just started: its first turn may hold the clock for the first pass (see +Reversing).
+  var backwardStarting = false
   /// The first frame's time: where playing backward reaches the start.
   var firstFrameTime = 0.0
 
@@ -224,6 +229,9 @@ final class PlaybackEngine: @unchecked Sendable {
 
   /// `wakeups`, read under the lock.
   var wakeupCount: Int { withLock { wakeups } }
+
+  /// `firstPassHolds`, read under the lock.
+  var firstPassHoldReading: (count: Int, seconds: Double) { withLock { firstPassHolds } }
 
   /// Threads of the decoder, as last published (for tests).
   var decoderThreadCount: Int { withLock { decoderThreads } }
@@ -331,15 +339,8 @@ final class PlaybackEngine: @unchecked Sendable {
     var due: Double?
     if playing && !atEnd {
       if let head = ahead.first {
-        let headDue = withLock { clock.dueTime(of: head.due) } ?? .infinity
-        if headDue <= now {
-          // Every frame whose time has come, in order (several when shown lazily).
-          while let head = ahead.first, let headDue = withLock({ clock.dueTime(of: head.due) }), headDue <= now {
-            presentFirstAhead(dueAt: headDue)
-          }
-          return
-        }
-        due = headDue
+        if presentDueFrames(now: now) { return }
+        due = withLock { clock.dueTime(of: head.due) } ?? .infinity
       } else if sourceEnded {
         let endDue = withLock { clock.dueTime(of: lastFrameEnd) } ?? .infinity
         if endDue <= now {

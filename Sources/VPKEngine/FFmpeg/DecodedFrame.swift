@@ -25,6 +25,9 @@ final class DecodedFrame: @unchecked Sendable {
     self.follows = follows
   }
 
+  /// Whether the decoder flagged it a keyframe.
+  var isKeyframe: Bool { frame.pointee.key_frame != 0 }
+
   /// Bytes of the buffers the frame holds (its planes, or its samples).
   var byteCount: Int {
     withUnsafeBytes(of: frame.pointee.buf) { buffers in
@@ -70,7 +73,7 @@ extension DecodedFrame {
     }
     return FrameIdentity(
       pts: pts, timeBase: timeBase, time: MediaTime(seconds: time),
-      isKeyframe: frame.pointee.key_frame != 0, width: Int(width), height: Int(height),
+      isKeyframe: isKeyframe, width: Int(width), height: Int(height),
       pixelFormat: pixelFormatName(frame.pointee.format), md5: md5)
   }
 }

@@ -28,7 +28,8 @@ public enum CommandVerbs {
     CommandVerb(
       name: "step", aliases: [], usage: "step [±N]", summary: "pause and show the Nth next (or previous) frame"),
     CommandVerb(
-      name: "rate", aliases: [], usage: "rate <x>", summary: "playback speed: 2, 0.5 (wall and virtual clocks)"),
+      name: "rate", aliases: [], usage: "rate <±x>",
+      summary: "playback speed: 2, 0.5; negative plays backward: -1 (wall and virtual clocks)"),
     CommandVerb(name: "status", aliases: [], usage: "status", summary: "report state, position and counters"),
     CommandVerb(
       name: "info", aliases: [], usage: "info", summary: "report the media: container, duration, streams, codecs"),

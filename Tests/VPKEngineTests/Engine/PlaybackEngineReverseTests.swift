@@ -1,6 +1,7 @@
 // Integration tests of playing backward (a negative rate) on real media, on the virtual clock: every frame shown is
 // ffmpeg's frame at that position, walking back across GOPs; waits land where the clock says; the start is an end
-// with the direction; looping goes on from the last frame; seeks, steps and turning the rate behave.
+// with the direction; looping goes on from the last frame; seeks, steps and turning the rate behave; on the wall clock
+// the first pass holds the clock.
 
 import Foundation
 import Testing
@@ -195,6 +196,48 @@ import VideoPlaybackKit
     let paused = opened.manager.snapshot().position.seconds
     #expect(paused <= 1 && paused >= 0)
     #expect(opened.manager.currentFrame()?.md5 == reference.entry(containing: paused).hash, "at \(paused)")
+  }
+
+  @Test func onTheWallClockTheFirstPassHoldsTheClockAndPlayingGoesOnFromWhereItStarted() async throws {
+    // Given a clip on the wall clock at 8 s, 240 frames after the keyframe before it, with nothing held before the
+    // frame on screen (a seek forward keeps no frames it skips)
+    let url = try TestMedia.url(for: .h264BFrames)
+    let reference = try await Task.detached { try FrameMD5.entries(of: url, streamTimeBase: true) }.value
+    var opened = try await OpenedManager(url, clock: .wall, progress: nil)
+    defer { opened.manager.shutdown() }
+    let start = try await opened.seek(to: 8).position.seconds
+    opened.manager.setRate(-1)
+    // When it plays backward until the first pass is done, then pauses
+    let before = hostSeconds()
+    opened.manager.play()
+    while opened.manager.firstPassHolds.count == 0 { try await Task.sleep(for: .milliseconds(5)) }
+    opened.manager.pause()
+    _ = try await opened.wait(.elapsed(0))
+    let elapsed = hostSeconds() - before
+    // Then the clock stood still while the pass decoded from the keyframe: it came down by no more than the time that
+    // passed besides (however long the pass took on this machine)
+    let holds = opened.manager.firstPassHolds
+    #expect(holds.count == 1)
+    #expect(holds.seconds > 0)
+    let position = opened.manager.snapshot().position.seconds
+    #expect(position <= start)
+    #expect(start - position <= elapsed - holds.seconds + 1e-6, "moved \(start - position) s in \(elapsed) s")
+    // And the frame on screen is ffmpeg's there
+    #expect(opened.manager.currentFrame()?.md5 == reference.entry(containing: position).hash, "at \(position)")
+  }
+
+  @Test func onTheVirtualClockPlayingBackwardNeverHoldsTheClock() async throws {
+    // Given the same clip at 8 s on the virtual clock, where a wait's time is exact
+    var opened = try await OpenedManager(try TestMedia.url(for: .h264BFrames), clock: .virtual, progress: nil)
+    defer { opened.manager.shutdown() }
+    _ = try await opened.seek(to: 8)
+    // When it plays backward for 1 s
+    opened.manager.setRate(-1)
+    opened.manager.play()
+    let waited = try await opened.wait(.elapsed(1))
+    // Then it is 1 s earlier, and nothing was held: the virtual clock waits for decoding by itself
+    #expect(waited.position.seconds == 7)
+    #expect(opened.manager.firstPassHolds.count == 0)
   }
 
   @Test func seekStepAndTurningTheRateWhilePlayingBackwardShowFFmpegsFrames() async throws {
