@@ -1162,7 +1162,7 @@ class Bench:
                                   "forward_start_ms": [started for _, _, _, started in forward]})
         self.results.add("reverse playback CPU (vs forward)", clip, cpu_back, "s", "<=", None, peer=cpu_fwd,
                          peer_name="forward, same span", ratio=cpu_back / cpu_fwd,
-                         note=f"cache hit rate {hits}/{hits + misses} (frames from the cache / decode passes); "
+                         note=f"cache hit rate {hits}/{hits + misses} (frames taken from the cache / those plus decode passes); "
                               f"peak RSS {peak_back / 1024:.0f} MiB backward, {peak_fwd / 1024:.0f} MiB forward "
                               "(default 256 MiB cache)",
                          samples={"backward_cpu": [cpu for cpu, _, _, _ in backward],
