@@ -107,6 +107,21 @@ private func object(_ line: String) throws -> [String: Any] {
   try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
 }
 
+/// Asks `socket` for the file's duration with socat until it answers with success (the file is loaded), for at most
+/// `timeout` seconds.
+private func waitUntilLoaded(_ socat: URL, socket: String, timeout: Double = 60) throws {
+  let deadline = Date(timeIntervalSinceNow: timeout)
+  var last = ""
+  while Date() < deadline {
+    let result = try run(
+      socat, ["-t", "1", "-", socket], input: #"{"command": ["get_property", "duration"], "request_id": 1}"# + "\n")
+    last = result.output
+    if last.contains(#""request_id":1"#) && last.contains(#""error":"success""#) { return }
+    Thread.sleep(forTimeInterval: 0.1)
+  }
+  throw TestSupportError("\(socket) did not have the file loaded within \(timeout) s; its last answer: \(last)")
+}
+
 /// A daemon with `media` loaded and paused, its control socket at `socket`.
 /// The daemon outlives its file (`--at-end pause`, as README's daemon does): on a busy machine a test's client can
 /// be slow enough for a playing clip to reach its end between two of its requests.
@@ -136,6 +151,9 @@ private func vpkDaemon(socket: String, media: String? = nil) throws -> VPKSessio
         input: #"{"command": ["loadfile", "\#(media)"]}"# + "\n" + #"{"command": ["set_property", "pause", true]}"#
           + "\n")
     }
+    // socat leaves after its timeout whether or not the file has opened; mpv's first start on a fresh machine (its
+    // font cache) has taken longer than that. Both must have the file before the lines are compared.
+    for name in ["vpk", "mpv"] { try waitUntilLoaded(socat, socket: folder.socket(name)) }
     let lines = [
       #"{ "command": ["get_property", "time-pos"] }"#,
       #"{ "command": ["get_property", "time-pos"], "request_id": 100 }"#,
