@@ -42,6 +42,7 @@ let package = Package(
         "VideoPlaybackKit",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
       ]
     ),
     // Keeps descriptors 0, 1 and 2 open from before main, so no file opened later can land on them.

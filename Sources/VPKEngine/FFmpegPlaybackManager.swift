@@ -55,6 +55,12 @@ public final class FFmpegPlaybackManager: PlaybackManager {
     engine?.snapshot() ?? PlaybackSnapshot(position: .zero, framesDecoded: 0, decodeErrors: 0)
   }
 
+  /// The engine's snapshot is taken under its own lock, so any thread may read it.
+  public func concurrentSnapshot() -> (@Sendable () -> PlaybackSnapshot)? {
+    guard let engine else { return nil }
+    return { engine.snapshot() }
+  }
+
   public func currentFrame() -> FrameIdentity? { engine?.currentFrame() }
 
   public func writePicture(to path: String) throws(PlaybackError) -> FramePicture? {

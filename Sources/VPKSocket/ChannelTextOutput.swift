@@ -1,5 +1,6 @@
 // ChannelTextOutput: where a socket client's view writes: the client's NIO channel. Writes hand the bytes to the
-// channel's event loop and return at once (the handler bounds what a slow reader can hold back).
+// server's write batch, which the event loop writes out, and return at once (the handler bounds what a slow reader
+// can hold back).
 
 import NIOCore
 import VideoPlaybackKit
@@ -10,10 +11,12 @@ final class ChannelTextOutput: TextOutput {
   static let finishGrace: TimeAmount = .seconds(1)
 
   private let channel: any Channel
+  private let batch: ChannelWriteBatch
   private var finished = false
 
-  init(channel: any Channel) {
+  init(channel: any Channel, batch: ChannelWriteBatch) {
     self.channel = channel
+    self.batch = batch
   }
 
   func write(_ text: String) -> Bool {
@@ -21,7 +24,7 @@ final class ChannelTextOutput: TextOutput {
       finished = true
       return false
     }
-    channel.writeAndFlush(ByteBuffer(string: text), promise: nil)
+    batch.write(ByteBuffer(string: text), to: channel)
     return true
   }
 
@@ -32,8 +35,9 @@ final class ChannelTextOutput: TextOutput {
     finished = true
     let channel = self.channel
     // Writes complete in order: an empty one completes once everything before it has been written.
-    let flushed = channel.writeAndFlush(ByteBuffer())
-    flushed.whenComplete { _ in channel.close(promise: nil) }
+    let flushed = channel.eventLoop.makePromise(of: Void.self)
+    batch.write(ByteBuffer(), to: channel, promise: flushed)
+    flushed.futureResult.whenComplete { _ in channel.close(promise: nil) }
     let grace = channel.eventLoop.scheduleTask(in: Self.finishGrace) { channel.close(promise: nil) }
     // Not held for the grace once closed: many clients that come and go must not keep their channels a second each.
     channel.closeFuture.whenComplete { _ in grace.cancel() }

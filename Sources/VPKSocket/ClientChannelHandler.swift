@@ -6,6 +6,10 @@
 // - out: the channel's write buffer has a high-water mark; when a client reads too slowly for the events it is sent
 //   the channel turns unwritable, and the handler reports it once, and the client is disconnected with a reason.
 //   Writes never wait: the engine and the other clients go on.
+//
+// A line that only reads (an mpv client's `get_property`) may be answered here, on the loop, by the client's
+// presenter (`quickAnswer`), so a read costs no trip through the main actor. Only when no earlier line of the client's
+// is still waiting for the main actor, so replies keep the order of the requests.
 
 import NIOCore
 import VideoPlaybackKit
@@ -13,7 +17,10 @@ import VideoPlaybackKit
 /// What a client's connection reports to the main actor, in the order it happened.
 enum ClientChannelEvent: Sendable {
   /// The client connected; `lineHandled` must be called once for every `.line` that follows, once it is handled.
-  case connected(any Channel, lineHandled: @Sendable () -> Void)
+  /// `answerQuickly` gives the handler the client's quick answer for reads (see ClientChannelHandler).
+  case connected(
+    any Channel, lineHandled: @Sendable () -> Void,
+    answerQuickly: @Sendable (@escaping @Sendable (String) -> String?) -> Void)
   case line(InputLine)
   /// The client sends no more (it closed its writing side); it may still read.
   case inputEnded
@@ -32,14 +39,20 @@ final class ClientChannelHandler: ChannelDuplexHandler {
 
   /// Hands an event to the main actor (in order).
   private let report: @Sendable (ClientChannelEvent) -> Void
+  /// Where this handler writes the replies it gives itself, after the main actor's writes.
+  private let batch: ChannelWriteBatch
+  /// The reply to a line that only reads, when the client's presenter can give it here; set once the client's
+  /// dialect is known.
+  private var quickAnswer: (@Sendable (String) -> String?)?
   private var linesInFlight = 0
   /// A read NIO asked for while too many lines were in flight, to be passed on once they are handled.
   private var heldRead = false
   private var overflowed = false
   private var channel: (any Channel)?
 
-  init(report: @escaping @Sendable (ClientChannelEvent) -> Void) {
+  init(report: @escaping @Sendable (ClientChannelEvent) -> Void, batch: ChannelWriteBatch) {
     self.report = report
+    self.batch = batch
   }
 
   func handlerAdded(context: ChannelHandlerContext) {
@@ -49,13 +62,21 @@ final class ClientChannelHandler: ChannelDuplexHandler {
   func channelActive(context: ChannelHandlerContext) {
     let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
     let eventLoop = context.eventLoop
-    report(.connected(context.channel, lineHandled: { eventLoop.execute { bound.value.lineHandled() } }))
+    report(
+      .connected(
+        context.channel, lineHandled: { eventLoop.execute { bound.value.lineHandled() } },
+        answerQuickly: { answer in eventLoop.execute { bound.value.quickAnswer = answer } }))
     context.fireChannelActive()
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    let line = unwrapInboundIn(data)
+    if linesInFlight == 0, let quickAnswer, case .text(let text) = line, let reply = quickAnswer(text) {
+      batch.writeNow(ByteBuffer(string: reply), to: context.channel)
+      return
+    }
     linesInFlight += 1
-    report(.line(unwrapInboundIn(data)))
+    report(.line(line))
   }
 
   func read(context: ChannelHandlerContext) {

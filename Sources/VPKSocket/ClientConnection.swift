@@ -23,17 +23,21 @@ final class ClientConnection {
   private let attachMPV: AttachMPV?
   private var client: PlaybackClient
   private let lineHandled: @Sendable () -> Void
+  /// Gives the connection's handler on the event loop the client's quick answer for reads.
+  private let answerQuickly: @Sendable (@escaping @Sendable (String) -> String?) -> Void
   private var sawFirstLine = false
   private var speaksMPV = false
 
   init(
-    channel: any Channel, attach: @escaping Attach, attachMPV: AttachMPV? = nil,
-    lineHandled: @escaping @Sendable () -> Void
+    channel: any Channel, batch: ChannelWriteBatch, attach: @escaping Attach, attachMPV: AttachMPV? = nil,
+    lineHandled: @escaping @Sendable () -> Void,
+    answerQuickly: @escaping @Sendable (@escaping @Sendable (String) -> String?) -> Void = { _ in }
   ) {
-    output = ChannelTextOutput(channel: channel)
+    output = ChannelTextOutput(channel: channel, batch: batch)
     self.attach = attach
     self.attachMPV = attachMPV
     self.lineHandled = lineHandled
+    self.answerQuickly = answerQuickly
     client = attach(.json, output)
   }
 
@@ -50,6 +54,8 @@ final class ClientConnection {
         client.detach()
         client = attachMPV(output)
         speaksMPV = true
+        // Set on the loop before this line's `lineHandled`: the next line may be answered there.
+        if let quickAnswer = client.quickAnswer { answerQuickly(quickAnswer) }
       }
     }
     client.eventHandler.onInputLine(line)

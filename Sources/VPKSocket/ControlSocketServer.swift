@@ -52,6 +52,8 @@ public final class ControlSocketServer {
   /// Writes one line to the daemon's log (standard error).
   private let log: @Sendable (String) -> Void
   private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+  /// The main actor's writes to every client, written by the group's one event loop in batches.
+  private let batch: ChannelWriteBatch
   private var listener: (any Channel)?
   private var attach: ClientConnection.Attach?
   private var attachMPV: ClientConnection.AttachMPV?
@@ -63,6 +65,7 @@ public final class ControlSocketServer {
   public init(options: Options, log: @escaping @Sendable (String) -> Void) {
     self.options = options
     self.log = log
+    batch = ChannelWriteBatch(eventLoop: group.next())
   }
 
   /// How many clients are connected.
@@ -79,6 +82,7 @@ public final class ControlSocketServer {
     self.attach = attach
     self.attachMPV = attachMPV
     let report = reporter()
+    let batch = self.batch
     let maxLineBytes = options.maxLineBytes
     let log = self.log
     let serverUID = UInt32(getuid())
@@ -93,7 +97,7 @@ public final class ControlSocketServer {
         Self.checkPeer(of: channel, serverUID: serverUID, log: log).flatMapThrowing {
           try channel.pipeline.syncOperations.addHandlers(
             ByteToMessageHandler(CommandLineDecoder(maxLineBytes: maxLineBytes)),
-            ClientChannelHandler(report: { report(ObjectIdentifier(channel), $0) }))
+            ClientChannelHandler(report: { report(ObjectIdentifier(channel), $0) }, batch: batch))
         }
       }
     if let descriptor = options.activatedDescriptor {
@@ -184,13 +188,14 @@ public final class ControlSocketServer {
 
   private func handle(_ event: ClientChannelEvent, of id: ObjectIdentifier) {
     switch event {
-    case .connected(let channel, let lineHandled):
+    case .connected(let channel, let lineHandled, let answerQuickly):
       guard !stopped, let attach else {
         channel.close(promise: nil)
         return
       }
       let connection = ClientConnection(
-        channel: channel, attach: attach, attachMPV: attachMPV, lineHandled: lineHandled)
+        channel: channel, batch: batch, attach: attach, attachMPV: attachMPV, lineHandled: lineHandled,
+        answerQuickly: answerQuickly)
       guard connections.count < options.maxClients else {
         log("refused a client: \(options.maxClients) are connected, the --max-clients limit")
         connection.disconnect(

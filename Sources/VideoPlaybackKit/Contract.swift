@@ -141,6 +141,9 @@ public protocol PlaybackManager: AnyObject {
   func wait(_ request: PlaybackWait)
   /// Position and counters now.
   func snapshot() -> PlaybackSnapshot
+  /// `snapshot()` as a function any thread may call (a control-socket client's read, answered on its own thread);
+  /// nil when the manager cannot be read off the main actor. The default is nil.
+  func concurrentSnapshot() -> (@Sendable () -> PlaybackSnapshot)?
   /// The frame on screen, with the MD5 of its pixels; nil when there is no video frame.
   func currentFrame() -> FrameIdentity?
   /// Writes the frame on screen to `path` as a PNG, converted to RGB as `ffmpeg -i FILE -frames:v 1 out.png` converts
@@ -149,6 +152,10 @@ public protocol PlaybackManager: AnyObject {
   func writePicture(to path: String) throws(PlaybackError) -> FramePicture?
   /// Stops the engine's thread and releases the file. Nothing is reported after this.
   func shutdown()
+}
+
+extension PlaybackManager {
+  public func concurrentSnapshot() -> (@Sendable () -> PlaybackSnapshot)? { nil }
 }
 
 /// What the engine reports, on the main actor, in the order it happened.

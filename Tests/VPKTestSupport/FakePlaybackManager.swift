@@ -15,7 +15,11 @@ public final class FakePlaybackManager: PlaybackManager {
   public var steps: [StepRequest] = []
   public var waits: [PlaybackWait] = []
   public var rates: [Double] = []
-  public var position = MediaTime.zero
+  public var position = MediaTime.zero { didSet { concurrentPosition.set(position) } }
+  /// Whether `concurrentSnapshot()` offers a reading from any thread (of `position`); off by default, as a manager
+  /// that cannot offer one.
+  public var offersConcurrentSnapshot = false
+  private nonisolated let concurrentPosition = LockedPosition()
   public var frame: FrameIdentity?
   /// The paths `writePicture` was asked to write (it writes nothing).
   public var picturesWritten: [String] = []
@@ -90,6 +94,12 @@ public final class FakePlaybackManager: PlaybackManager {
       position: position, framesDecoded: framesDecoded, decodeErrors: decodeErrors, loops: loops,
       latenessP99: latenessP99)
   }
+  public func concurrentSnapshot() -> (@Sendable () -> PlaybackSnapshot)? {
+    guard offersConcurrentSnapshot else { return nil }
+    return { [concurrentPosition] in
+      PlaybackSnapshot(position: concurrentPosition.get(), framesDecoded: 0, decodeErrors: 0)
+    }
+  }
   public func currentFrame() -> FrameIdentity? { frame }
   public func writePicture(to path: String) throws(PlaybackError) -> FramePicture? {
     calls.append("picture \(path)")
@@ -149,4 +159,12 @@ public final class FakePlaybackManager: PlaybackManager {
     self.loops = loops
     delegate?.playbackManager(self, didReachEnd: self.position, loops: loops)
   }
+}
+
+/// The fake's position, readable from any thread.
+private final class LockedPosition: @unchecked Sendable {
+  private let lock = NSLock()
+  private var position = MediaTime.zero
+  func set(_ value: MediaTime) { lock.withLock { position = value } }
+  func get() -> MediaTime { lock.withLock { position } }
 }

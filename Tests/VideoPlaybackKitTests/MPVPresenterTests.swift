@@ -18,8 +18,8 @@ struct MPVHarness {
   let view = MPVViewSpy()
   let interactor = InteractorSpy()
 
-  init() {
-    presenter = MPVPresenter(interactor: interactor, clientName: "ipc_3")
+  init(statusBoard: PlaybackStatusBoard? = nil) {
+    presenter = MPVPresenter(interactor: interactor, clientName: "ipc_3", statusBoard: statusBoard)
     presenter.view = view
   }
 

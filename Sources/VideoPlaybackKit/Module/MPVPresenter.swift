@@ -35,7 +35,7 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
     /// The `info` asked for before this client's first command: the file the session had before it connected.
     case learn
   }
-  private var pending: [Int: Pending] = [:]
+  private var pending: [Int: Pending] = [:] { didSet { publishQuickReads() } }
 
   /// Whether a command of this client's still owes it a reply.
   public var owesReplies: Bool {
@@ -48,7 +48,7 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
   }
 
   /// View state: what the session's events said last, for observers and the file's own properties.
-  private struct Readings {
+  struct Readings: Sendable {
     var state: PlaybackState = .idle
     var position: MediaTime = .zero
     var duration: MediaTime?
@@ -56,10 +56,18 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
     var info: MediaInfo?
     /// The file being loaded (start-file … file-loaded).
     var loadingPath: String?
+
+    /// What a `status` says, over what the events said.
+    mutating func read(_ status: PlaybackStatus) {
+      state = status.state
+      position = status.position
+      duration = status.duration ?? duration
+      rate = status.rate
+    }
   }
-  private var readings = Readings()
+  private var readings = Readings() { didSet { publishQuickReads() } }
   /// This client's seeks not yet landed (mpv's `seeking`), by command id.
-  private var seekIDs: Set<Int> = []
+  private var seekIDs: Set<Int> = [] { didSet { publishQuickReads() } }
 
   /// Observed properties: mpv's observer id, and the value the client was last told (nil: not yet told).
   private struct Observer {
@@ -71,12 +79,27 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
   /// mpv numbers the files it loads (`playlist_entry_id`).
   private var fileNumber = 0
   /// Whether the session's file (opened before this client connected) has been asked for.
-  private var askedForFile = false
+  private var askedForFile = false { didSet { publishQuickReads() } }
+  /// Answers this client's property reads off the main actor while nothing of the client's is under way.
+  public nonisolated let quickReads: MPVQuickReads
 
-  public init(interactor: any PlaybackInteractorInput, clientName: String, translator: MPVCommandTranslator = .init()) {
+  /// - Parameter statusBoard: the interactor's status, readable from any thread; with it, `quickReads` answers
+  ///   `get_property` on the client's own thread (nil: every read goes through the interactor).
+  public init(
+    interactor: any PlaybackInteractorInput, clientName: String, translator: MPVCommandTranslator = .init(),
+    statusBoard: PlaybackStatusBoard? = nil
+  ) {
     self.interactor = interactor
     self.clientName = clientName
     self.translator = translator
+    quickReads = MPVQuickReads(statusBoard: statusBoard, translator: translator)
+  }
+
+  /// Hands `quickReads` the view state its answers need, or nothing while a command of the client's is under way
+  /// (its reply must come first) or the client has not yet asked for the session's file.
+  private func publishQuickReads() {
+    let idle = pending.isEmpty && askedForFile
+    quickReads.publish(idle ? MPVQuickReads.ViewState(readings: readings, seeking: !seekIDs.isEmpty) : nil)
   }
 
   // MARK: - PlaybackViewEventHandler
@@ -211,11 +234,26 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
   // MARK: - Replies and events
 
   private func reply(_ requestID: MPVValue, _ error: MPVError, data: MPVValue? = nil) {
+    view?.display(Self.reply(requestID, error, data: data))
+  }
+
+  /// mpv's reply: `{"data": …, "request_id": N, "error": "success"}`, `data` only when given.
+  nonisolated static func reply(_ requestID: MPVValue, _ error: MPVError, data: MPVValue? = nil) -> MPVValue {
     var members: [MPVMember] = []
     if let data { members.append(MPVMember("data", data)) }
     members.append(MPVMember("request_id", requestID))
     members.append(MPVMember("error", .string(error.rawValue)))
-    view?.display(.object(members))
+    return .object(members)
+  }
+
+  /// The reply to `get_property` (or `get_property_string`) of `property`, read from `readings`.
+  nonisolated static func propertyReply(
+    _ requestID: MPVValue, _ property: MPVProperty, asString: Bool, readings: Readings, seeking: Bool
+  ) -> MPVValue {
+    guard let value = value(of: property, readings: readings, seeking: seeking) else {
+      return reply(requestID, .propertyUnavailable)
+    }
+    return reply(requestID, .success, data: asString ? .string(MPVProperty.stringForm(value)) : value)
   }
 
   private func event(_ name: String, _ fields: [MPVMember] = []) {
@@ -249,7 +287,7 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
   // MARK: - Property values
 
   /// The value of a property that never changes (the lists).
-  static func constant(_ property: MPVProperty) -> MPVValue? {
+  nonisolated static func constant(_ property: MPVProperty) -> MPVValue? {
     switch property {
     case .propertyList: .array(MPVProperty.allCases.map { .string($0.rawValue) })
     case .commandList:
@@ -263,7 +301,11 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
 
   /// A property's value from the readings; nil when it is unavailable (nothing loaded, or not known for this file).
   private func value(of property: MPVProperty) -> MPVValue? {
-    if let constant = Self.constant(property) { return constant }
+    Self.value(of: property, readings: readings, seeking: !seekIDs.isEmpty)
+  }
+
+  nonisolated static func value(of property: MPVProperty, readings: Readings, seeking: Bool) -> MPVValue? {
+    if let constant = constant(property) { return constant }
     let loaded = readings.info != nil
     let info = readings.info
     let video = info?.video
@@ -273,7 +315,7 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
     case .speed: return .number(abs(readings.rate))
     case .playDir: return .string(readings.rate < 0 ? "backward" : "forward")
     case .pause: return .bool(loaded && readings.state != .playing)
-    case .seeking: return loaded ? .bool(!seekIDs.isEmpty) : nil
+    case .seeking: return loaded ? .bool(seeking) : nil
     case .eofReached: return loaded ? .bool(readings.state == .ended) : nil
     case .path: return (info?.path ?? readings.loadingPath).map { .string($0) }
     case .filename:
@@ -296,13 +338,6 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
       return .integer(Int((duration * fps).rounded()))
     case .propertyList, .commandList: return nil
     }
-  }
-
-  private func read(_ status: PlaybackStatus) {
-    readings.state = status.state
-    readings.position = status.position
-    readings.duration = status.duration ?? readings.duration
-    readings.rate = status.rate
   }
 
   // MARK: - PlaybackInteractorOutput
@@ -339,10 +374,13 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
   }
 
   public func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState, rate: Double) {
-    readings.position = position
-    if let duration { readings.duration = duration }
-    readings.state = state
-    readings.rate = rate
+    // One change of the readings, not four: each is published to `quickReads`, and this comes at every mark.
+    var now = readings
+    now.position = position
+    if let duration { now.duration = duration }
+    now.state = state
+    now.rate = rate
+    readings = now
     publishChanges()
   }
 
@@ -413,15 +451,12 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
   }
 
   public func presentStatus(_ status: PlaybackStatus, commandID: Int) {
-    read(status)
+    readings.read(status)
     guard let owed = pending.removeValue(forKey: commandID) else { return }
     switch owed {
     case .get(let id, let property, let asString):
-      if let value = value(of: property) {
-        reply(id, .success, data: asString ? .string(MPVProperty.stringForm(value)) : value)
-      } else {
-        reply(id, .propertyUnavailable)
-      }
+      view?.display(
+        Self.propertyReply(id, property, asString: asString, readings: readings, seeking: !seekIDs.isEmpty))
     case .adjust(let id, let property, let delta):
       adjust(property, by: delta, requestID: id)
     case .observe(let id, let observerID, let property):

@@ -126,8 +126,8 @@ public enum PlaybackBuilder {
     router.managerDelegate = interactor
     let scripted: [String]? = if case .lines(let lines) = input { lines } else { nil }
     return PlaybackModule(
-      view: view, terminalView: terminalView, presenter: presenter, fanOut: fanOut, reader: reader, echo: echo,
-      showTyped: showTyped, scriptedInput: scripted)
+      view: view, terminalView: terminalView, presenter: presenter, fanOut: fanOut,
+      statusBoard: interactor.statusBoard, reader: reader, echo: echo, showTyped: showTyped, scriptedInput: scripted)
   }
 
   /// Adds a client of the control socket to `module`'s session: a view writing to `output` in `format` (JSON lines
@@ -161,7 +161,9 @@ public enum PlaybackBuilder {
   public static func attachMPVClient(to module: PlaybackModule, output: any TextOutput) -> PlaybackClient {
     let fanOut = module.fanOut
     let viewID = fanOut.makeViewID()
-    let presenter = MPVPresenter(interactor: fanOut.port(for: viewID), clientName: "ipc_\(viewID.value)")
+    // The interactor's status board lets the presenter answer property reads on the client's own thread.
+    let presenter = MPVPresenter(
+      interactor: fanOut.port(for: viewID), clientName: "ipc_\(viewID.value)", statusBoard: module.statusBoard)
     let view = MPVLinesView(output: output, onClosed: { [weak presenter] in presenter?.onOutputClosed() })
     presenter.view = view
     fanOut.attach(presenter, as: viewID)

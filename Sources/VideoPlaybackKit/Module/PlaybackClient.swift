@@ -14,6 +14,9 @@ public final class PlaybackClient {
   private let finish: @MainActor () -> Void
   private weak var fanOut: PlaybackFanOut?
   private let owes: @MainActor () -> Bool
+  /// For an mpv client: answers a line that reads a property, from any thread, when it can be answered without the
+  /// main actor (see MPVQuickReads); nil for other clients.
+  public nonisolated let quickAnswer: (@Sendable (String) -> String?)?
 
   /// Whether a command the client sent still owes it a reply (only the mpv dialect keeps count; vpk's own clients
   /// stay connected until they leave).
@@ -26,6 +29,7 @@ public final class PlaybackClient {
     self.finish = { [weak view] in view?.displayFinish() }
     self.fanOut = fanOut
     self.owes = { false }
+    self.quickAnswer = nil
   }
 
   /// A client speaking mpv's JSON IPC.
@@ -36,6 +40,7 @@ public final class PlaybackClient {
     self.finish = { [weak view] in view?.displayFinish() }
     self.fanOut = fanOut
     self.owes = { [weak presenter] in presenter?.owesReplies ?? false }
+    self.quickAnswer = { [quickReads = presenter.quickReads] in quickReads.answer($0) }
   }
 
   /// Tells this client alone why it is being disconnected (`error`, with no command's id; the mpv dialect has no

@@ -28,7 +28,9 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
   /// Where the session goes next, and the one place that makes playback managers.
   let router: any PlaybackRouting
 
-  var manager: (any PlaybackManager)?
+  var manager: (any PlaybackManager)? { didSet { publishStatus() } }
+  /// What a `status` now would say, for views that read it from another thread; kept current by `publishStatus()`.
+  public let statusBoard = PlaybackStatusBoard()
   /// The file given when the session started (nil: start idle).
   let initialPath: String?
   let options: PlaybackOptions
@@ -54,21 +56,23 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
   /// Seeks the interactor starts on its own (the `--start` position) carry this id.
   static let internalSeekID = 0
 
-  var phase: Phase = .idle
-  var info: MediaInfo?
+  // The state a `status` reports, and what decides whether it would run at once, is published to `statusBoard` on
+  // every change.
+  var phase: Phase = .idle { didSet { publishStatus() } }
+  var info: MediaInfo? { didSet { publishStatus() } }
   /// The file as the session names it: as the command line or the `open` wrote it. Events show this, so a script's
   /// transcript is the same in every checkout.
   var path: String?
   /// The file as the manager opens it: `path` resolved against `baseDirectory`.
   var openedPath: String?
-  var state: PlaybackState = .idle
-  var rate = 1.0
+  var state: PlaybackState = .idle { didSet { publishStatus() } }
+  var rate = 1.0 { didSet { publishStatus() } }
   /// The `open` whose file is loading (its `ready` or `error` carries this id); nil for the command line's file.
   var openCommandID: Int?
   var openSource: SourceLine?
   var lastCommandID = 0
-  var queue: [Pending] = []
-  var outstanding: [Operation] = []
+  var queue: [Pending] = [] { didSet { publishStatus() } }
+  var outstanding: [Operation] = [] { didSet { publishStatus() } }
   var inputHasEnded = false
   /// The times asked for by seeks that clamped them to the media, by seek id, until each seek is answered.
   var requestedBeforeClamp: [Int: MediaTime] = [:]
@@ -92,6 +96,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     self.initialPath = path
     self.options = options
     self.baseDirectory = baseDirectory
+    publishStatus()
   }
 
   var isVirtual: Bool { options.clock == .virtual }
@@ -323,6 +328,18 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
   /// Where playback will be once the seeks already sent have landed.
   func expectedPosition() -> MediaTime {
     outstandingSeeks.last?.target ?? manager?.snapshot().position ?? .zero
+  }
+
+  /// Publishes to `statusBoard` what a `status` submitted now would report, and whether it would run at once: not on
+  /// the virtual clock (where every command waits its turn), nothing queued or under way, no file opening, and a
+  /// manager (if any) whose position can be read from another thread.
+  func publishStatus() {
+    let concurrentSnapshot = manager?.concurrentSnapshot()
+    let runsAtOnce = !isVirtual && phase != .loading && phase != .closed && queue.isEmpty && outstanding.isEmpty
+    statusBoard.publish(
+      PlaybackStatusBoard.Published(
+        answersAtOnce: runsAtOnce && (manager == nil || concurrentSnapshot != nil), state: state,
+        duration: info?.duration, rate: rate, snapshot: concurrentSnapshot))
   }
 
   func currentStatus() -> PlaybackStatus {

@@ -16,6 +16,8 @@ public final class PlaybackModule {
   private let presenter: PlaybackPresenter
   /// The session's one output, which routes events to the presenters of its views (this one's and the clients').
   let fanOut: PlaybackFanOut
+  /// The interactor's status, readable from any thread (for the clients' presenters).
+  let statusBoard: PlaybackStatusBoard
   private let reader: CommandReader?
   private let echo: (@MainActor (InputLine) -> Void)?
   private let showTyped: (@Sendable (TypedInput) -> Void)?
@@ -24,7 +26,7 @@ public final class PlaybackModule {
 
   init(
     view: any PlaybackView, terminalView: TextStatusView?, presenter: PlaybackPresenter, fanOut: PlaybackFanOut,
-    reader: CommandReader?,
+    statusBoard: PlaybackStatusBoard, reader: CommandReader?,
     echo: (@MainActor (InputLine) -> Void)?, showTyped: (@Sendable (TypedInput) -> Void)?, scriptedInput: [String]?
   ) {
     self.echo = echo
@@ -33,6 +35,7 @@ public final class PlaybackModule {
     self.terminalView = terminalView
     self.presenter = presenter
     self.fanOut = fanOut
+    self.statusBoard = statusBoard
     self.reader = reader
     self.scriptedInput = scriptedInput
     self.restoreTerminal = { [reader] in reader?.restoreTerminal() }

@@ -1,0 +1,43 @@
+// PlaybackStatusBoard: what a `status` sent now would be answered with, readable from any thread. The interactor
+// publishes here whenever its state changes; a view on another thread (a control-socket client's event loop)
+// reads it to answer a read such as mpv's `get_property time-pos` without a round trip through the main actor.
+//
+// The rule stays the interactor's: it says when a `status` would be answered at once (nothing queued or under way,
+// not on the virtual clock, a manager whose position can be read from any thread), and the position is the engine's
+// own, read when asked. When it would not be answered at once, `statusNow()` is nil and the reader sends `status`
+// like any other command, so a read during a seek still waits for the seek, as `status` does.
+
+import Foundation
+
+public final class PlaybackStatusBoard: @unchecked Sendable {
+  /// What the interactor last published.
+  struct Published {
+    /// A `status` submitted now would run at once (and these fields are what it would report besides the position).
+    var answersAtOnce = false
+    var state: PlaybackState = .idle
+    var duration: MediaTime?
+    var rate = 1.0
+    /// The manager's position and counters, from any thread; nil with no manager (then the position is 0).
+    var snapshot: (@Sendable () -> PlaybackSnapshot)?
+  }
+
+  private let lock = NSLock()
+  private var published = Published()
+
+  public init() {}
+
+  func publish(_ update: Published) {
+    lock.withLock { published = update }
+  }
+
+  /// The status a `status` command submitted now would report; nil when it would not be answered at once.
+  public func statusNow() -> PlaybackStatus? {
+    let now = lock.withLock { published }
+    guard now.answersAtOnce else { return nil }
+    let snapshot = now.snapshot?() ?? PlaybackSnapshot(position: .zero, framesDecoded: 0, decodeErrors: 0)
+    return PlaybackStatus(
+      state: now.state, position: snapshot.position, duration: now.duration, rate: now.rate,
+      framesDecoded: snapshot.framesDecoded, decodeErrors: snapshot.decodeErrors, loops: snapshot.loops,
+      latenessP99: snapshot.latenessP99, frameCache: snapshot.frameCache)
+  }
+}

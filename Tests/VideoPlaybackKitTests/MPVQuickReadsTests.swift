@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+@testable import VideoPlaybackKit
+
+/// A status board the test publishes into, standing for the interactor's.
+private final class Board: @unchecked Sendable {
+  let board = PlaybackStatusBoard()
+  private let lock = NSLock()
+  private var position = MediaTime.zero
+
+  func answering(at seconds: Double, state: PlaybackState = .paused, atOnce: Bool = true) {
+    lock.withLock { position = MediaTime(seconds: seconds) }
+    board.publish(
+      PlaybackStatusBoard.Published(
+        answersAtOnce: atOnce, state: state, duration: MediaTime(seconds: 4), rate: 1,
+        snapshot: { [self] in PlaybackSnapshot(position: lock.withLock { position }, framesDecoded: 0, decodeErrors: 0)
+        }))
+  }
+}
+
+/// The mpv presenter's property reads answered off the main actor.
+@Suite("mpv quick reads")
+@MainActor
+struct MPVQuickReadsTests {
+  /// A client of a loaded file that has sent its first command (and so learnt the file), with nothing under way.
+  private func settledClient(_ board: Board) -> MPVHarness {
+    let harness = MPVHarness(statusBoard: board.board)
+    harness.loaded()
+    harness.send(#"{"command": ["client_name"], "request_id": 1}"#)
+    harness.presenter.presentInfo(harness.info, commandID: harness.lastID)
+    harness.view.lines.removeAll()
+    return harness
+  }
+
+  @Test("a position read is answered from the board's status, as the presenter answers it")
+  func positionReadAnsweredAsThePresenterWould() {
+    // Given a settled client and a board at 2.56 s
+    let board = Board()
+    board.answering(at: 2.56)
+    let harness = settledClient(board)
+    let request = #"{"command": ["get_property", "time-pos"], "request_id": 5}"#
+    // When the read is answered quickly
+    let quick = harness.presenter.quickReads.answer(request)
+    // Then it is the line the presenter gives for the same status
+    harness.send(request)
+    harness.presenter.presentStatus(harness.status(position: 2.56), commandID: harness.lastID)
+    #expect(quick == #"{"data":2.56,"request_id":5,"error":"success"}"# + "\n")
+    #expect(harness.view.lines == [#"{"data":2.56,"request_id":5,"error":"success"}"#])
+  }
+
+  @Test("the file's properties, the string form and the lists are answered too")
+  func otherReads() {
+    let board = Board()
+    board.answering(at: 1)
+    let harness = settledClient(board)
+    let quick = harness.presenter.quickReads
+    #expect(
+      quick.answer(#"{"command": ["get_property", "width"], "request_id": 2}"#)?.hasPrefix(#"{"data":320,"#) == true)
+    #expect(
+      quick.answer(#"{"command": ["get_property_string", "pause"], "request_id": 3}"#)
+        == #"{"data":"yes","request_id":3,"error":"success"}"# + "\n")
+    #expect(quick.answer(#"{"command": ["get_property", "property-list"]}"#)?.contains("time-pos") == true)
+  }
+
+  @Test("while a command of the client's owes its reply, reads go to the presenter")
+  func notWhileACommandIsUnderWay() {
+    let board = Board()
+    board.answering(at: 1)
+    let harness = settledClient(board)
+    // When a seek is sent and has not landed
+    harness.send(#"{"command": ["seek", 3, "absolute+exact"], "request_id": 4}"#)
+    // Then a read is not answered quickly (its reply would overtake the seek's)
+    #expect(harness.presenter.quickReads.answer(#"{"command": ["get_property", "time-pos"], "request_id": 5}"#) == nil)
+  }
+
+  @Test("when the interactor would not answer a status at once, reads go to the presenter")
+  func notWhenTheBoardHasNoAnswer() {
+    let board = Board()
+    board.answering(at: 1, atOnce: false)
+    let harness = settledClient(board)
+    #expect(harness.presenter.quickReads.answer(#"{"command": ["get_property", "time-pos"], "request_id": 5}"#) == nil)
+  }
+
+  @Test("a client that has not yet learnt the session's file is not answered quickly")
+  func notBeforeTheFirstCommand() {
+    let board = Board()
+    board.answering(at: 1)
+    let harness = MPVHarness(statusBoard: board.board)
+    harness.loaded()
+    #expect(harness.presenter.quickReads.answer(#"{"command": ["get_property", "time-pos"], "request_id": 5}"#) == nil)
+  }
+
+  @Test("lines that do more than read, and reads that want no reply, go to the presenter")
+  func onlyReadsWithAReply() {
+    let board = Board()
+    board.answering(at: 1)
+    let harness = settledClient(board)
+    let quick = harness.presenter.quickReads
+    #expect(quick.answer(#"{"command": ["set_property", "pause", false], "request_id": 6}"#) == nil)
+    #expect(quick.answer(#"{"command": ["observe_property", 1, "time-pos"], "request_id": 7}"#) == nil)
+    #expect(quick.answer("get_property time-pos") == nil)
+    #expect(quick.answer("{not json") == nil)
+  }
+
+  @Test("with no status board, nothing is answered quickly")
+  func noBoard() {
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.send(#"{"command": ["client_name"], "request_id": 1}"#)
+    #expect(harness.presenter.quickReads.answer(#"{"command": ["get_property", "width"], "request_id": 2}"#) == nil)
+  }
+}
