@@ -287,6 +287,40 @@ private func vpkDaemon(socket: String, media: String? = nil) throws -> VPKSessio
     #expect(try daemon.waitForExit().status == 0)
   }
 
+  /// Requests sent together, reads among commands: every reply comes in the order of the requests, and a read after a
+  /// seek says where the seek landed (a read is answered on the socket's own thread only when nothing sent before it
+  /// is still under way).
+  @Test func pipelinedRequestsAreAnsweredInOrder() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    let daemon = try vpkDaemon(socket: folder.socket("vpk"), media: media)
+    defer { daemon.kill() }
+    let client = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    client.send(#"{"command": ["get_property", "duration"], "request_id": 1}"#)
+    try client.waitForLine(containing: #""request_id":1,"error":"success""#)
+    // When reads, a seek, a read, a step and reads go out in one write
+    var requests: [String] = []
+    for id in 2..<40 { requests.append(#"{"command": ["get_property", "time-pos"], "request_id": \#(id)}"#) }
+    requests.append(#"{"command": ["seek", 2, "absolute+exact"], "request_id": 40}"#)
+    requests.append(#"{"command": ["get_property", "time-pos"], "request_id": 41}"#)
+    requests.append(#"{"command": ["frame-step"], "request_id": 42}"#)
+    for id in 43..<80 { requests.append(#"{"command": ["get_property", "playback-time"], "request_id": \#(id)}"#) }
+    client.write(Data((requests.joined(separator: "\n") + "\n").utf8))
+    try client.waitForLine(containing: #""request_id":79,"#)
+    // Then the replies come in the order of the requests, each once
+    let replies = try client.lines.filter { $0.contains("request_id") }.map(object)
+    #expect(replies.compactMap { $0["request_id"] as? Int } == Array(1..<80))
+    #expect(replies.allSatisfy { $0["error"] as? String == "success" })
+    // and the read after the seek is at the seek's target; those after the step, one frame (1/30 s) on
+    let afterSeekReply = try #require(replies.first { $0["request_id"] as? Int == 41 })
+    let afterSeek = try #require(afterSeekReply["data"] as? Double)
+    #expect(abs(afterSeek - 2) < 1e-3)
+    let lastReply = try #require(replies.last)
+    let afterStep = try #require(lastReply["data"] as? Double)
+    #expect(abs(afterStep - (2 + 1.0 / 30)) < 1e-3)
+  }
+
   /// A client that connects after the session's file opened (it saw no `file-loaded`) still reads its properties.
   @Test func clientOfASessionWhoseFileIsOpen() throws {
     let folder = try SocketFolder()

@@ -1,0 +1,102 @@
+// The control socket's per-client handler on NIO's EmbeddedChannel: a line that only reads is answered on the loop
+// by the client's quick answer, but only while no earlier line of the client's waits for the main actor.
+
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOEmbedded
+import Testing
+import VideoPlaybackKit
+
+@testable import VPKSocket
+
+/// What the handler reported to the main actor.
+private final class Reports: Sendable {
+  private let box = NIOLockedValueBox<[ClientChannelEvent]>([])
+  func add(_ event: ClientChannelEvent) { box.withLockedValue { $0.append(event) } }
+  var lines: [String] {
+    box.withLockedValue { events in
+      events.compactMap { if case .line(.text(let text)) = $0 { text } else { nil } }
+    }
+  }
+  var connected: ClientChannelEvent? {
+    box.withLockedValue { events in events.first { if case .connected = $0 { true } else { false } } }
+  }
+}
+
+@Suite struct ClientChannelHandlerTests {
+  /// A connected handler whose quick answer answers every line starting with "read".
+  private func connectedHandler() throws -> (EmbeddedChannel, Reports, lineHandled: @Sendable () -> Void) {
+    let channel = EmbeddedChannel()
+    let reports = Reports()
+    let batch = ChannelWriteBatch(eventLoop: channel.embeddedEventLoop)
+    try channel.pipeline.syncOperations.addHandler(ClientChannelHandler(report: reports.add, batch: batch))
+    try channel.connect(to: SocketAddress(unixDomainSocketPath: "/tmp/vpk-handler-test")).wait()
+    guard case .connected(_, let lineHandled, let answerQuickly) = reports.connected else {
+      throw ControlSocketError("the handler reported no connection")
+    }
+    answerQuickly { line in line.hasPrefix("read") ? "answer to \(line)\n" : nil }
+    channel.embeddedEventLoop.run()
+    return (channel, reports, lineHandled)
+  }
+
+  private func written(_ channel: EmbeddedChannel) throws -> [String] {
+    var out: [String] = []
+    while let buffer = try channel.readOutbound(as: ByteBuffer.self) { out.append(String(buffer: buffer)) }
+    return out
+  }
+
+  @Test func aReadWithNothingBeforeItIsAnsweredOnTheLoop() throws {
+    // Given a client with nothing waiting for the main actor
+    let (channel, reports, _) = try connectedHandler()
+    // When a read arrives
+    try channel.writeInbound(InputLine.text("read time-pos"))
+    channel.embeddedEventLoop.run()
+    // Then it is answered there, and the main actor never sees it
+    #expect(try written(channel) == ["answer to read time-pos\n"])
+    #expect(reports.lines.isEmpty)
+    _ = try channel.finish(acceptAlreadyClosed: true)
+  }
+
+  @Test func aReadBehindALineTheMainActorHasNotHandledWaitsItsTurn() throws {
+    // Given a command sent to the main actor and not yet handled
+    let (channel, reports, lineHandled) = try connectedHandler()
+    try channel.writeInbound(InputLine.text("seek 2"))
+    // When a read follows it
+    try channel.writeInbound(InputLine.text("read time-pos"))
+    channel.embeddedEventLoop.run()
+    // Then the read goes to the main actor too, after the command, and nothing is answered on the loop
+    #expect(reports.lines == ["seek 2", "read time-pos"])
+    #expect(try written(channel).isEmpty)
+    // When both are handled, the next read is answered on the loop again
+    lineHandled()
+    lineHandled()
+    channel.embeddedEventLoop.run()
+    try channel.writeInbound(InputLine.text("read pause"))
+    channel.embeddedEventLoop.run()
+    #expect(try written(channel) == ["answer to read pause\n"])
+    _ = try channel.finish(acceptAlreadyClosed: true)
+  }
+
+  @Test func aLineTheQuickAnswerDeclinesGoesToTheMainActor() throws {
+    let (channel, reports, _) = try connectedHandler()
+    try channel.writeInbound(InputLine.text("quit"))
+    channel.embeddedEventLoop.run()
+    #expect(reports.lines == ["quit"])
+    _ = try channel.finish(acceptAlreadyClosed: true)
+  }
+
+  @Test func theMainActorsWritesGoOutBeforeAReplyGivenOnTheLoop() throws {
+    // Given writes the main actor gathered and the loop has not yet written
+    let channel = EmbeddedChannel()
+    let batch = ChannelWriteBatch(eventLoop: channel.embeddedEventLoop)
+    try channel.connect(to: SocketAddress(unixDomainSocketPath: "/tmp/vpk-batch-test")).wait()
+    batch.write(ByteBuffer(string: "first\n"), to: channel)
+    batch.write(ByteBuffer(string: "second\n"), to: channel)
+    // When the loop writes a reply of its own
+    batch.writeNow(ByteBuffer(string: "third\n"), to: channel)
+    // Then all three go out in order, and the gathered ones once only
+    channel.embeddedEventLoop.run()
+    #expect(try written(channel) == ["first\n", "second\n", "third\n"])
+    _ = try channel.finish(acceptAlreadyClosed: true)
+  }
+}
