@@ -903,7 +903,7 @@ class Bench:
                              note="seek absolute+exact to playback-restart, the same client code on both sockets",
                              samples=scrubs)
             trips = {"vpk": [], "mpv": []}
-            for rep in range(self.reps(200, 40)):
+            for rep in range(self.reps(1000, 200)):
                 for name in (("vpk", "mpv") if rep % 2 == 0 else ("mpv", "vpk")):
                     trips[name].append(clients[name].round_trip("get_property", "time-pos"))
             ratio = median(trips["vpk"]) / median(trips["mpv"])

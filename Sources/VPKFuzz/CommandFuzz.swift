@@ -1,4 +1,5 @@
-// VPKFuzz: the command input path (LineSplitter → CommandParser, and the terminal line editor) under a fuzzer.
+// VPKFuzz: the command input path (LineSplitter → CommandParser, mpv's JSON requests, and the terminal line editor)
+// under a fuzzer.
 //
 // Built by scripts/fuzz with `-sanitize=fuzzer,address -D VPK_FUZZ`: `main` then hands over to libFuzzer, which calls
 // the checks with coverage-guided inputs. In an ordinary build (`swift build`) this is a small tool
@@ -41,6 +42,7 @@ func checkCommandInput(_ bytes: UnsafeBufferPointer<UInt8>) {
       precondition(!text.utf8.contains(UInt8(ascii: "\n")), "a line holds a newline")
       precondition(text.utf8.count <= limit, "a line longer than the limit came through")
       check(parser.parse(text), parser: parser)
+      checkMPV(text)
     case .tooLong(let count):
       precondition(count > limit, "a line within the limit was called too long")
     case .invalidUTF8:
@@ -52,6 +54,15 @@ func checkCommandInput(_ bytes: UnsafeBufferPointer<UInt8>) {
   var editor = TerminalLineEditor(maxLineBytes: limit)
   for output in editor.feed(input) {
     if case .line(.text(let text)) = output { check(parser.parse(text), parser: parser) }
+  }
+}
+
+/// A line read as mpv's JSON IPC (a socket client's): no trap, and a JSON value written back reads as the same value.
+private func checkMPV(_ text: String) {
+  _ = MPVCommandTranslator.isMPVRequest(text)
+  _ = MPVCommandTranslator().translate(text)
+  if let value = MPVValue.parse(text, maxDepth: 8) {
+    precondition(MPVValue.parse(value.json, maxDepth: 8) == value, "\(value.json) does not read back as itself")
   }
 }
 

@@ -151,12 +151,12 @@ public struct MPVCommandTranslator: Sendable {
 
   /// Reads one line: a JSON request, or a plain text command as mpv's `input.conf` writes them (run unanswered).
   public func translate(_ line: String) -> MPVRequest {
-    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    let trimmed = Self.trimmingBlanks(line)
     guard trimmed.hasPrefix("{") else {
       let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { MPVValue.string(String($0)) }
       return MPVRequest(requestID: .integer(0), command: command(words), wantsReply: false)
     }
-    guard let value = MPVValue.parse(trimmed, maxDepth: Self.maxDepth), case .object = value else {
+    guard let value = MPVValue.parse(String(trimmed), maxDepth: Self.maxDepth), case .object = value else {
       return MPVRequest(requestID: .integer(0), command: .failure(MPVRequestError(.invalidParameter)))
     }
     let requestID = value["request_id"] ?? .integer(0)
@@ -164,6 +164,19 @@ public struct MPVCommandTranslator: Sendable {
       return MPVRequest(requestID: requestID, command: .failure(MPVRequestError(.invalidParameter)))
     }
     return MPVRequest(requestID: requestID, command: command(words))
+  }
+
+  /// `line` without the blanks at either end: what Foundation's `CharacterSet.whitespaces` holds (a tab, Unicode's
+  /// space separators, and the zero-width space), written out here: Foundation's trimming cost a read a fifth of its
+  /// time.
+  static func trimmingBlanks(_ line: String) -> Substring {
+    let isBlank: (Unicode.Scalar) -> Bool = {
+      $0 == "\t" || $0 == "\u{200B}" || $0.properties.generalCategory == .spaceSeparator
+    }
+    let scalars = line.unicodeScalars
+    guard let first = scalars.firstIndex(where: { !isBlank($0) }), let last = scalars.lastIndex(where: { !isBlank($0) })
+    else { return line[line.endIndex...] }
+    return line[first...last]
   }
 
   /// The command `words` name (name first, then its arguments).

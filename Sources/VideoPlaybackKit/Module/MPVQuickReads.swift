@@ -38,7 +38,7 @@ public final class MPVQuickReads: @unchecked Sendable {
   public func answer(_ line: String) -> String? {
     guard let statusBoard, var state = lock.withLock({ viewState }) else { return nil }
     // Cheap first: most lines that are not reads are seen as such without parsing JSON.
-    guard line.contains("get_property") else { return nil }
+    guard Self.mentionsGetProperty(line) else { return nil }
     let request = translator.translate(line)
     guard request.wantsReply, case .success(.getProperty(let property, let asString)) = request.command else {
       return nil
@@ -50,5 +50,23 @@ public final class MPVQuickReads: @unchecked Sendable {
     let reply = MPVPresenter.propertyReply(
       request.requestID, property, asString: asString, readings: state.readings, seeking: state.seeking)
     return reply.json + "\n"
+  }
+
+  /// Whether `get_property` occurs in `line`, byte by byte (its first letter occurs once in it, so a failed partial
+  /// match restarts at most at the byte that failed it).
+  static func mentionsGetProperty(_ line: String) -> Bool {
+    let word: StaticString = "get_property"
+    return word.withUTF8Buffer { word in
+      var matched = 0
+      for byte in line.utf8 {
+        if byte == word[matched] {
+          matched += 1
+          if matched == word.count { return true }
+        } else {
+          matched = byte == word[0] ? 1 : 0
+        }
+      }
+      return false
+    }
   }
 }
