@@ -45,15 +45,52 @@ public enum MPVValue: Sendable, Equatable {
 
   /// The value written as one line of JSON.
   public var json: String {
+    var out = ""
+    out.reserveCapacity(80)
+    write(to: &out)
+    return out
+  }
+
+  /// Appends the value's JSON to `out` (one buffer for a whole message: an observer's change goes to every client at
+  /// every progress mark).
+  func write(to out: inout String) {
     switch self {
-    case .null: "null"
-    case .bool(let value): value ? "true" : "false"
-    case .integer(let value): String(value)
-    case .number(let value): JSONLinesView.encode(value)
-    case .string(let value): JSONLinesView.encode(value)
-    case .array(let values): "[" + values.map(\.json).joined(separator: ",") + "]"
+    case .null: out += "null"
+    case .bool(let value): out += value ? "true" : "false"
+    case .integer(let value): out += String(value)
+    case .number(let value): out += JSONLinesView.encode(value)
+    case .string(let value): Self.write(value, to: &out)
+    case .array(let values):
+      out += "["
+      for (index, value) in values.enumerated() {
+        if index > 0 { out += "," }
+        value.write(to: &out)
+      }
+      out += "]"
     case .object(let members):
-      "{" + members.map { JSONLinesView.encode($0.key) + ":" + $0.value.json }.joined(separator: ",") + "}"
+      out += "{"
+      for (index, member) in members.enumerated() {
+        if index > 0 { out += "," }
+        Self.write(member.key, to: &out)
+        out += ":"
+        member.value.write(to: &out)
+      }
+      out += "}"
+    }
+  }
+
+  /// A JSON string: as it is when it is plain printable ASCII with no quote or backslash (property names, most paths),
+  /// else escaped as JSONLinesView escapes.
+  private static func write(_ string: String, to out: inout String) {
+    let plain = string.utf8.allSatisfy {
+      $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+    }
+    if plain {
+      out += "\""
+      out += string
+      out += "\""
+    } else {
+      out += JSONLinesView.encode(string)
     }
   }
 

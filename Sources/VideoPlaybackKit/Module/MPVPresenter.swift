@@ -95,9 +95,19 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
     quickReads = MPVQuickReads(statusBoard: statusBoard, translator: translator)
   }
 
+  /// True while changes are made that `quickReads` need not be told of.
+  private var quickReadsHeld = false
+
+  private func holdingQuickReads(_ change: () -> Void) {
+    quickReadsHeld = true
+    change()
+    quickReadsHeld = false
+  }
+
   /// Hands `quickReads` the view state its answers need, or nothing while a command of the client's is under way
   /// (its reply must come first) or the client has not yet asked for the session's file.
   private func publishQuickReads() {
+    guard !quickReadsHeld else { return }
     let idle = pending.isEmpty && askedForFile
     quickReads.publish(idle ? MPVQuickReads.ViewState(readings: readings, seeking: !seekIDs.isEmpty) : nil)
   }
@@ -374,13 +384,16 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
   }
 
   public func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState, rate: Double) {
-    // One change of the readings, not four: each is published to `quickReads`, and this comes at every mark.
-    var now = readings
-    now.position = position
-    if let duration { now.duration = duration }
-    now.state = state
-    now.rate = rate
-    readings = now
+    // This comes at every mark, to every client: the quick reads take position, state and rate from the status, so
+    // they are told only of a new duration.
+    let durationChanged = duration != nil && duration != readings.duration
+    holdingQuickReads {
+      readings.position = position
+      if let duration { readings.duration = duration }
+      readings.state = state
+      readings.rate = rate
+    }
+    if durationChanged { publishQuickReads() }
     publishChanges()
   }
 
