@@ -24,6 +24,10 @@ final class ChannelTextOutput: TextOutput {
       finished = true
       return false
     }
+    // A client that turned unwritable (past the write buffer's high-water mark) is about to be disconnected as slow
+    // (its handler reported it); what is written for it until then is dropped, so the buffer stays bounded even when
+    // the main actor runs ahead of the event loop (20,000 queued `status` lines once piled 5 MB up for one client).
+    guard channel.isWritable else { return true }
     batch.write(ByteBuffer(string: text), to: channel)
     return true
   }
