@@ -71,7 +71,12 @@ final class ClientChannelHandler: ChannelDuplexHandler {
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     let line = unwrapInboundIn(data)
-    if linesInFlight == 0, let quickAnswer, case .text(let text) = line, let reply = quickAnswer(text) {
+    // Not for a client past the write buffer's mark: its lines go the long way, where reading is held back and what
+    // is written for it is dropped until it is disconnected, so a client that floods reads and never reads its
+    // replies stays bounded.
+    if linesInFlight == 0, !overflowed, context.channel.isWritable, let quickAnswer, case .text(let text) = line,
+      let reply = quickAnswer(text)
+    {
       batch.writeNow(ByteBuffer(string: reply), to: context.channel)
       return
     }

@@ -77,6 +77,20 @@ private final class Reports: Sendable {
     _ = try channel.finish(acceptAlreadyClosed: true)
   }
 
+  @Test func aClientPastTheWriteBuffersMarkIsNotAnsweredOnTheLoop() throws {
+    // Given a client whose replies are left unread past the high-water mark
+    let (channel, reports, _) = try connectedHandler()
+    channel.isWritable = false
+    channel.pipeline.fireChannelWritabilityChanged()
+    // When it sends a read
+    try channel.writeInbound(InputLine.text("read time-pos"))
+    channel.embeddedEventLoop.run()
+    // Then the read goes the long way (held back there, and dropped for a client being disconnected)
+    #expect(reports.lines == ["read time-pos"])
+    #expect(try written(channel).isEmpty)
+    _ = try channel.finish(acceptAlreadyClosed: true)
+  }
+
   @Test func aLineTheQuickAnswerDeclinesGoesToTheMainActor() throws {
     let (channel, reports, _) = try connectedHandler()
     try channel.writeInbound(InputLine.text("quit"))
