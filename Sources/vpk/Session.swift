@@ -1,6 +1,7 @@
 // Running one session: the module the Builder makes over the FFmpeg engine, until it closes, with
 // the process's signals turned into view events, and (with --socket) the control socket's clients as views of it.
 
+import CVPKProcessSetup
 import Foundation
 import Logging
 import VPKEngine
@@ -126,8 +127,9 @@ final class SignalForwarder {
   /// - Parameter restoreTerminal: puts standard input's terminal back as it was before vpk changed it (and removes the
   ///   control socket's file), before the watchdog exits.
   init(handler: any PlaybackViewEventHandler, restoreTerminal: @escaping @Sendable () -> Void, grace: Double = 2) {
-    for (number, signal) in [(SIGINT, TerminationSignal.interrupt), (SIGTERM, .terminate), (SIGHUP, .hangUp)] {
-      Foundation.signal(number, SIG_IGN)
+    let signals = [(SIGINT, TerminationSignal.interrupt), (SIGTERM, .terminate), (SIGHUP, .hangUp)]
+    for (number, signal) in signals {
+      SignalHandover.hold(number)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
       source.setEventHandler { [weak handler] in
         MainActor.assumeIsolated { handler?.onSignal(signal) }
@@ -143,6 +145,31 @@ final class SignalForwarder {
       }
       backstop.resume()
       sources.append(backstop)
+    }
+    SignalHandover.resendWhenTakenOver(signals.map(\.0))
+  }
+}
+
+/// Hands signals over to libdispatch's signal sources without losing one that comes meanwhile. Before a source is
+/// made the signal's default action must be replaced (it would end the process), and libdispatch installs its own
+/// handler later, on its manager thread: a signal that came in between, when the disposition was SIG_IGN, was lost.
+/// Held instead (CVPKProcessSetup's signal_hold.c), it is noted, and sent again once libdispatch's handler is in.
+enum SignalHandover {
+  /// Before making `number`'s dispatch sources.
+  static func hold(_ number: Int32) {
+    vpk_signal_hold(number)
+  }
+
+  /// After making the sources: waits (off the main actor) until libdispatch has taken each signal over, then sends
+  /// again any that came meanwhile. Should it not take one over within 5 s, that signal gets its default action back.
+  static func resendWhenTakenOver(_ numbers: [Int32]) {
+    DispatchQueue.global(qos: .userInitiated).async {
+      let deadline = DispatchTime.now() + .seconds(5)
+      for number in numbers {
+        while vpk_signal_is_held(number) != 0 && DispatchTime.now() < deadline { usleep(1000) }
+        if vpk_signal_is_held(number) != 0 { Foundation.signal(number, SIG_DFL) }
+        if vpk_signal_take_noted(number) != 0 { kill(getpid(), number) }
+      }
     }
   }
 }
@@ -195,7 +222,7 @@ final class TerminalSignals {
       (SIGCONT, { $0.terminalDidContinue() }),
     ]
     for (number, action) in actions {
-      Foundation.signal(number, SIG_IGN)
+      SignalHandover.hold(number)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
       source.setEventHandler { [weak module] in
         MainActor.assumeIsolated {
@@ -205,5 +232,6 @@ final class TerminalSignals {
       source.resume()
       sources.append(source)
     }
+    SignalHandover.resendWhenTakenOver(actions.map(\.0))
   }
 }

@@ -122,6 +122,23 @@ private func privateCopy(of clip: TestClip) throws -> URL {
     #expect(!result.terminatedBySignal)
   }
 
+  /// A signal sent the moment vpk stops leaving it to its default action (while libdispatch is still taking it over,
+  /// on a thread of its own) is held and sent again, not lost: vpk reports and leaves with the signal's status. Ten
+  /// sessions a signal, each signalled as early as possible.
+  @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
+  func aSignalSentWhileVPKTakesItOverIsNotLost(signal: Int32, status: Int32) throws {
+    for attempt in 1...10 {
+      let session = try VPKSession(["play", "--idle"])
+      defer { session.kill() }
+      try session.waitUntilNotDefault(signal: signal)
+      session.send(signal: signal)
+      // 60 s is a hang guard: a lost signal leaves vpk waiting for its input
+      let result = try session.waitForExit(timeout: 60)
+      #expect(result.status == status, "attempt \(attempt): \(result.stderr)")
+      #expect(!result.terminatedBySignal, "attempt \(attempt)")
+    }
+  }
+
   // MARK: The file under playback
 
   @Test func aFileDeletedWhilePlayingPlaysOnToTheEnd() throws {

@@ -291,6 +291,24 @@ public final class VPKSession: @unchecked Sendable {
     throw VPKProcessError(description: "vpk did not take over signal \(signal) within \(timeout) s")
   }
 
+  /// Waits until vpk has changed `signal`'s disposition from the default action in any way (ignored or caught), the
+  /// earliest a signal could be sent without the default action ending vpk. The timeout is a hang guard.
+  public func waitUntilNotDefault(signal: Int32, timeout: Double = 120) throws {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while !hasExited && Date() < deadline {
+      let status = (try? String(contentsOfFile: "/proc/\(processIdentifier)/status", encoding: .utf8)) ?? ""
+      let bit = UInt64(1) << UInt64(signal - 1)
+      for name in ["SigIgn", "SigCgt"] {
+        let mask =
+          status.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+          .flatMap { UInt64($0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces), radix: 16) } ?? 0
+        if mask & bit != 0 { return }
+      }
+      usleep(200)
+    }
+    throw VPKProcessError(description: "vpk did not change the disposition of signal \(signal) within \(timeout) s")
+  }
+
   public func send(signal: Int32) {
     if !hasExited { sendSignal(signal, to: processIdentifier) }
   }

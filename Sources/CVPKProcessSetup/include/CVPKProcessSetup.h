@@ -1,4 +1,13 @@
-// Nothing to call: the functions here run by themselves before main (see standard_streams.c and allocator.c).
+// Process set-up for vpk. standard_streams.c and allocator.c run by themselves before main; signal_hold.c is called
+// while signals are handed over to libdispatch.
 #ifndef CVPK_PROCESS_SETUP_H
 #define CVPK_PROCESS_SETUP_H
+
+/// Sets `signo`'s disposition to a handler that only notes that the signal came (instead of ignoring it).
+void vpk_signal_hold(int signo);
+/// 1 while `signo`'s handler is still the one `vpk_signal_hold` set (libdispatch has not yet installed its own).
+int vpk_signal_is_held(int signo);
+/// 1 if `signo` came while held, and forgets it.
+int vpk_signal_take_noted(int signo);
+
 #endif
