@@ -352,8 +352,7 @@ func session(_ url: URL, _ commands: [String], options: [String] = [], timeout: 
     #expect(mkfifo(fifo, 0o600) == 0)
     defer { unlink(fifo) }
     let session = try VPKSession(["play", fifo])
-    // Once its handler is in place, and a moment more for the rest of its start (the dispatch sources register
-    // asynchronously; a signal in that window can be lost, seen once under ASan)
+    // Once its handler is in place, and a moment more for the rest of its start (the open is under way then)
     try session.waitUntilHandling(signal: SIGINT)
     Thread.sleep(forTimeInterval: 0.5)
     // When SIGINT arrives, Then vpk reports and leaves, with 130 (the timeout is only a hang guard)

@@ -277,9 +277,9 @@ public final class VPKSession: @unchecked Sendable {
   public func waitUntilHandling(signal: Int32, timeout: Double = 120) throws {
     let deadline = Date(timeIntervalSinceNow: timeout)
     while !hasExited && Date() < deadline {
-      // vpk first ignores the signal (SigIgn), then libdispatch's signal source catches it (SigCgt) once registered,
-      // which happens later on libdispatch's own thread: a signal sent in between is ignored and lost. So only
-      // SigCgt counts (an ASan vpk in a loaded CI run lost a SIGINT sent when SigIgn alone was set).
+      // vpk catches the signal (SigCgt) first with a handler that holds it, and sends it again once libdispatch's
+      // signal source has taken it over, so a signal sent from here on is not lost (before that fix vpk ignored it
+      // meanwhile, and an ASan vpk in a loaded CI run lost a SIGINT sent when SigIgn alone was set).
       let status = (try? String(contentsOfFile: "/proc/\(processIdentifier)/status", encoding: .utf8)) ?? ""
       func mask(_ name: String) -> UInt64 {
         status.split(separator: "\n").first { $0.hasPrefix(name + ":") }
