@@ -1,7 +1,7 @@
 // ChannelWriteBatch: how the main actor's writes reach the clients' channels. Each write made off the event loop
 // would otherwise be a task of its own on the loop, and a wake-up of the loop's thread each: at a progress mark 64
-// observers cost 64 wake-ups. Here the writes are gathered, in the order they were made, and the loop writes them
-// all in one task, flushing each channel once.
+// observers cost 64 wake-ups. Here the writes are gathered, in the order they were made, from the first one until
+// the loop runs the one task that the first scheduled; it writes them all, flushing each channel once.
 //
 // Order: one queue for every channel, drained whole and in order, so a client's lines keep the order they were
 // written in. Code on the loop that writes to a client itself (a read answered there) goes through `writeNow`,
