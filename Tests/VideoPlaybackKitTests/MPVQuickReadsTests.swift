@@ -24,7 +24,9 @@ private final class Board: @unchecked Sendable {
 @MainActor
 struct MPVQuickReadsTests {
   /// A client of a loaded file that has sent its first command (and so learnt the file), with nothing under way.
-  private func settledClient(_ board: Board) -> MPVHarness {
+  private func settledClient(at seconds: Double, atOnce: Bool = true) -> MPVHarness {
+    let board = Board()
+    board.answering(at: seconds, atOnce: atOnce)
     let harness = MPVHarness(statusBoard: board.board)
     harness.loaded()
     harness.send(#"{"command": ["client_name"], "request_id": 1}"#)
@@ -36,9 +38,7 @@ struct MPVQuickReadsTests {
   @Test("a position read is answered from the board's status, as the presenter answers it")
   func positionReadAnsweredAsThePresenterWould() {
     // Given a settled client and a board at 2.56 s
-    let board = Board()
-    board.answering(at: 2.56)
-    let harness = settledClient(board)
+    let harness = settledClient(at: 2.56)
     let request = #"{"command": ["get_property", "time-pos"], "request_id": 5}"#
     // When the read is answered quickly
     let quick = harness.presenter.quickReads.answer(request)
@@ -51,9 +51,7 @@ struct MPVQuickReadsTests {
 
   @Test("the file's properties, the string form and the lists are answered too")
   func otherReads() {
-    let board = Board()
-    board.answering(at: 1)
-    let harness = settledClient(board)
+    let harness = settledClient(at: 1)
     let quick = harness.presenter.quickReads
     #expect(
       quick.answer(#"{"command": ["get_property", "width"], "request_id": 2}"#)?.hasPrefix(#"{"data":320,"#) == true)
@@ -65,9 +63,7 @@ struct MPVQuickReadsTests {
 
   @Test("while a command of the client's owes its reply, reads go to the presenter")
   func notWhileACommandIsUnderWay() {
-    let board = Board()
-    board.answering(at: 1)
-    let harness = settledClient(board)
+    let harness = settledClient(at: 1)
     // When a seek is sent and has not landed
     harness.send(#"{"command": ["seek", 3, "absolute+exact"], "request_id": 4}"#)
     // Then a read is not answered quickly (its reply would overtake the seek's)
@@ -76,9 +72,7 @@ struct MPVQuickReadsTests {
 
   @Test("when the interactor would not answer a status at once, reads go to the presenter")
   func notWhenTheBoardHasNoAnswer() {
-    let board = Board()
-    board.answering(at: 1, atOnce: false)
-    let harness = settledClient(board)
+    let harness = settledClient(at: 1, atOnce: false)
     #expect(harness.presenter.quickReads.answer(#"{"command": ["get_property", "time-pos"], "request_id": 5}"#) == nil)
   }
 
@@ -93,9 +87,7 @@ struct MPVQuickReadsTests {
 
   @Test("lines that do more than read, and reads that want no reply, go to the presenter")
   func onlyReadsWithAReply() {
-    let board = Board()
-    board.answering(at: 1)
-    let harness = settledClient(board)
+    let harness = settledClient(at: 1)
     let quick = harness.presenter.quickReads
     #expect(quick.answer(#"{"command": ["set_property", "pause", false], "request_id": 6}"#) == nil)
     #expect(quick.answer(#"{"command": ["observe_property", 1, "time-pos"], "request_id": 7}"#) == nil)

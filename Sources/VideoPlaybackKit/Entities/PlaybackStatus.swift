@@ -71,4 +71,15 @@ public struct PlaybackStatus: Sendable, Equatable {
     self.loops = loops
     self.latenessP99 = latenessP99
   }
+
+  /// The session's state with the manager's counters from `snapshot`, at `position` (the snapshot's own unless a
+  /// seek's target stands in for it).
+  init(
+    state: PlaybackState, duration: MediaTime?, rate: Double, snapshot: PlaybackSnapshot, position: MediaTime? = nil
+  ) {
+    self.init(
+      state: state, position: position ?? snapshot.position, duration: duration, rate: rate,
+      framesDecoded: snapshot.framesDecoded, decodeErrors: snapshot.decodeErrors, loops: snapshot.loops,
+      latenessP99: snapshot.latenessP99, frameCache: snapshot.frameCache)
+  }
 }

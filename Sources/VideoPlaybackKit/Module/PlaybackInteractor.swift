@@ -344,11 +344,8 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
 
   func currentStatus() -> PlaybackStatus {
     let snapshot = manager?.snapshot() ?? PlaybackSnapshot(position: .zero, framesDecoded: 0, decodeErrors: 0)
-    let position = outstandingSeeks.last?.target ?? snapshot.position
     return PlaybackStatus(
-      state: state, position: position, duration: info?.duration, rate: rate,
-      framesDecoded: snapshot.framesDecoded, decodeErrors: snapshot.decodeErrors, loops: snapshot.loops,
-      latenessP99: snapshot.latenessP99, frameCache: snapshot.frameCache)
+      state: state, duration: info?.duration, rate: rate, snapshot: snapshot, position: outstandingSeeks.last?.target)
   }
 
   func presentState(commandID: Int?) {

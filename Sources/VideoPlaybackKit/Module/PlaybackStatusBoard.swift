@@ -35,9 +35,6 @@ public final class PlaybackStatusBoard: @unchecked Sendable {
     let now = lock.withLock { published }
     guard now.answersAtOnce else { return nil }
     let snapshot = now.snapshot?() ?? PlaybackSnapshot(position: .zero, framesDecoded: 0, decodeErrors: 0)
-    return PlaybackStatus(
-      state: now.state, position: snapshot.position, duration: now.duration, rate: now.rate,
-      framesDecoded: snapshot.framesDecoded, decodeErrors: snapshot.decodeErrors, loops: snapshot.loops,
-      latenessP99: snapshot.latenessP99, frameCache: snapshot.frameCache)
+    return PlaybackStatus(state: now.state, duration: now.duration, rate: now.rate, snapshot: snapshot)
   }
 }
