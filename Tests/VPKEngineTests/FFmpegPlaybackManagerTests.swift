@@ -146,7 +146,8 @@ struct OpenedManager {
 
   func playToEnd() async throws {
     manager.play()
-    try await spy.wait("the end", seconds: 60) { [spy] in spy.endedAt != nil }
+    // The helper's usual hang guard: a CI run once saw 60 s pass here with the parallel suite loading both cores.
+    try await spy.wait("the end") { [spy] in spy.endedAt != nil }
   }
 }
 
