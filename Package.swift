@@ -59,6 +59,16 @@ let package = Package(
     // The command input path under libFuzzer (scripts/fuzz builds it with -sanitize=fuzzer); in an ordinary build, a
     // tool that replays fuzz inputs through the same checks.
     .executableTarget(name: "VPKFuzz", dependencies: ["VideoPlaybackKit"]),
+    // scripts/bench's floor for the observers figure: the same writes to many clients through SwiftNIO, with nothing
+    // of vpk's around them.
+    .executableTarget(
+      name: "VPKWriteFloor",
+      dependencies: [
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+      ]
+    ),
     // Drives the engine through scrubs, a play to the end and open/close cycles for scripts/leaks (valgrind),
     // without dispatchMain, which valgrind 3.19 cannot run.
     .executableTarget(name: "VPKLeakCheck", dependencies: ["VPKEngine", "VideoPlaybackKit"]),

@@ -922,29 +922,40 @@ class Bench:
     def mpv_ipc_observers(self, clip):
         """vpk playing on the wall clock for `span` s with 1, then 64 connected clients observing time-pos (a
         property-change per progress mark, --progress 0.04): vpk's CPU, and its own pacing p99 (status
-        late_p99_ms, asked over a native connection at the end)."""
+        late_p99_ms, asked over a native connection at the end). Alternated with the same clients on two others, for
+        what the extra clients cost without vpk: mpv playing the clip (its own time-pos changes, one a frame), and
+        VPKWriteFloor, which only writes the same lines at the same marks through the same stack (SwiftNIO)."""
         path = self.media[clip]
         span = min(self.reps(15.0, 5.0), self.durations[clip] - 2)
         many = self.reps(64, 64)
+        interval_ms = 40
 
-        def run(count):
-            socket_path = os.path.join(self.socket_dir, f"vpk-observers-{clip}-{count}.sock")
-            daemon = VPKDaemon(self.vpk, path, socket_path, "--paused", "--progress", "0.04",
-                               "--max-clients", str(count + 8))
-            observers = [IPCClient(socket_path) for _ in range(count)]
+        def observe(observers):
             for index, client in enumerate(observers):
                 request_id, _ = client.command("observe_property", index + 1, "time-pos")
                 client.reply(request_id)
+
+        def changes_seen(observers):
+            return min(sum(1 for _, e, _ in c.events.items if e.get("event") == "property-change") for c in observers)
+
+        def until_span(client):
+            client.events.expect(lambda e: e.get("event") == "property-change" and (e.get("data") or 0) >= span,
+                                 span + 60, "time-pos at the span's end")
+
+        def run_vpk(count):
+            socket_path = os.path.join(self.socket_dir, f"vpk-observers-{clip}-{count}.sock")
+            daemon = VPKDaemon(self.vpk, path, socket_path, "--paused", "--progress", str(interval_ms / 1000),
+                               "--max-clients", str(count + 8))
+            observers = [IPCClient(socket_path) for _ in range(count)]
+            observe(observers)
             first = observers[0]
             cpu = ThreadCPU(daemon.pid)
             request_id, _ = first.command("set_property", "pause", False)
             first.reply(request_id)
-            first.events.expect(lambda e: e.get("event") == "property-change" and (e.get("data") or 0) >= span,
-                                span + 60, "time-pos at the span's end")
+            until_span(first)
             cpu.poll()
             used = cpu.totals()[0] / 1e9
-            changes = [sum(1 for _, e, _ in c.events.items if e.get("event") == "property-change")
-                       for c in observers]
+            changes = changes_seen(observers)
             native = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             native.connect(socket_path)
             lines = Lines(native.fileno())
@@ -954,21 +965,85 @@ class Bench:
             for client in observers:
                 client.close()
             daemon.close()
-            return used, status.get("late_p99_ms"), min(changes)
+            return used, status.get("late_p99_ms"), changes
 
-        cpu, p99, changes = {1: [], many: []}, {1: [], many: []}, {1: [], many: []}
+        def run_mpv(count):
+            socket_path = os.path.join(self.socket_dir, f"mpv-observers-{clip}-{count}.sock")
+            mpv = MPVIPCDaemon(socket_path)
+            observers = [IPCClient(socket_path) for _ in range(count)]
+            first = observers[0]
+            request_id, _ = first.command("loadfile", path)
+            first.reply(request_id)
+            first.expect_event("playback-restart", timeout=60)
+            observe(observers)
+            cpu = ThreadCPU(mpv.pid)
+            request_id, _ = first.command("set_property", "pause", False)
+            first.reply(request_id)
+            until_span(first)
+            cpu.poll()
+            used = cpu.totals()[0] / 1e9
+            changes = changes_seen(observers)
+            for client in observers:
+                client.close()
+            mpv.close()
+            return used, None, changes
+
+        def run_floor(count):
+            socket_path = os.path.join(self.socket_dir, f"floor-observers-{clip}-{count}.sock")
+            marks = int(span * 1000 / interval_ms)
+            process = subprocess.Popen([self.options.write_floor, socket_path, str(count), str(marks),
+                                        str(interval_ms)], stdin=subprocess.DEVNULL)
+            LIVE.add(process)
+            observers = [IPCClient(socket_path) for _ in range(count)]
+            first = observers[0]
+            cpu = ThreadCPU(process.pid)
+            first.socket.sendall(b"go\n")
+            first.expect_event("floor-done", timeout=span + 60)
+            cpu.poll()
+            used = cpu.totals()[0] / 1e9
+            changes = changes_seen(observers)
+            first.socket.sendall(b"quit\n")
+            process.wait(timeout=30)
+            LIVE.discard(process)
+            for client in observers:
+                client.close()
+            return used, None, changes
+
+        programs = {"vpk": run_vpk, "floor": run_floor, "mpv": run_mpv}
+        cpu = {name: {1: [], many: []} for name in programs}
+        p99 = {1: [], many: []}
+        changes = {name: {1: [], many: []} for name in programs}
         for rep in range(self.reps(3, 1)):
             for count in ((1, many) if rep % 2 == 0 else (many, 1)):
-                used, late, seen = run(count)
-                cpu[count].append(used)
-                p99[count].append(late)
-                changes[count].append(seen)
-        ratio = median(cpu[many]) / median(cpu[1])
-        self.results.add(f"mpv IPC {many} observers CPU ({span:g} s wall)", clip, median(cpu[many]), "s", "<=", 1.2,
-                         peer=median(cpu[1]), peer_name="1 observer", ratio=ratio,
-                         note=f"observe_property time-pos, a change every 0.04 s; each observer saw at least "
-                              f"{min(changes[many])} changes",
+                order = list(programs)[rep % 3:] + list(programs)[:rep % 3]
+                for name in order:
+                    used, late, seen = programs[name](count)
+                    cpu[name][count].append(used)
+                    changes[name][count].append(seen)
+                    if name == "vpk":
+                        p99[count].append(late)
+        one = {name: median(cpu[name][1]) for name in programs}
+        extra = {name: median(cpu[name][many]) - one[name] for name in programs}
+        ratio = median(cpu["vpk"][many]) / one["vpk"]
+        self.results.add(f"mpv IPC {many} observers CPU ({span:g} s wall)", clip, median(cpu["vpk"][many]), "s", "<=",
+                         1.2, peer=one["vpk"], peer_name="1 observer", ratio=ratio,
+                         note=f"observe_property time-pos, a change every {interval_ms / 1000:g} s; each observer saw "
+                              f"at least {min(changes['vpk'][many])} changes",
                          samples={"cpu": cpu, "changes": changes})
+        # What the same extra clients cost with nothing of vpk's: the ratio vpk would have if each observer cost it
+        # only what the floor's writes cost (the target's floor on this machine), and vpk's extra against that.
+        self.results.add(f"mpv IPC {many} observers: the floor's writes on vpk's CPU", clip,
+                         one["vpk"] + extra["floor"], "s", "<=", None, peer=one["vpk"], peer_name="1 observer (vpk)",
+                         ratio=(one["vpk"] + extra["floor"]) / one["vpk"],
+                         note=f"VPKWriteFloor (SwiftNIO, the same lines and marks, nothing else): "
+                              f"{one['floor']:.3f} s with 1 client, {median(cpu['floor'][many]):.3f} s with {many}; "
+                              f"vpk's extra {extra['vpk']:.3f} s is {extra['vpk'] / extra['floor']:.2f}x the floor's "
+                              f"{extra['floor']:.3f} s")
+        self.results.add(f"mpv IPC {many} observers CPU, mpv itself", clip, median(cpu["mpv"][many]), "s", "<=", None,
+                         peer=one["mpv"], peer_name="1 observer", ratio=median(cpu["mpv"][many]) / one["mpv"],
+                         note=f"mpv playing the clip (--vo=null, no audio), a change a frame: each observer saw at "
+                              f"least {min(changes['mpv'][many])}; its extra {extra['mpv']:.3f} s is "
+                              f"{extra['mpv'] / extra['floor']:.2f}x the floor's")
         worst = {count: max((v for v in values if v is not None), default=None) for count, values in p99.items()}
         if worst[1] is not None and worst[many] is not None:
             self.results.add(f"mpv IPC {many} observers pacing p99", clip, worst[many], "ms", "<=", 1.0,
@@ -1231,6 +1306,7 @@ def versions(vpk):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--vpk", required=True, help="the vpk binary (release build)")
+    parser.add_argument("--write-floor", help="the VPKWriteFloor binary (release build), for the mpvipc figures")
     parser.add_argument("--media", required=True, help="folder for the generated clips")
     parser.add_argument("--out", required=True, help="folder for results.json and results.md")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and a shorter long run (~5 min)")
@@ -1246,6 +1322,8 @@ def main():
     for name in figures:
         if name not in FIGURES:
             parser.error(f"unknown figure {name}; known: {', '.join(FIGURES)}")
+    if "mpvipc" in figures and not (options.write_floor and os.access(options.write_floor, os.X_OK)):
+        parser.error("the mpvipc figures need --write-floor, the VPKWriteFloor binary (scripts/bench builds it)")
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     media = make_media(options.media, clips)

@@ -52,19 +52,20 @@ vpk_make_sample() {
   printf '%s\n' "$out"
 }
 
-# Build the release vpk and print its path. The Swift runtime and Foundation are linked statically: the binary then
-# needs only glibc and FFmpeg's libraries at run time, and starts about 8 ms sooner (no symbol lookups through a
-# dozen more shared libraries; measured with hyperfine on `vpk --version`, 35 → 27 ms). lld links it, since GNU ld
-# warns about a mktemp reference inside the static Foundation. Quiet; the log is shown only if the build fails.
+# Build the release vpk (or the product named) and print its path. The Swift runtime and Foundation are linked
+# statically: the binary then needs only glibc and FFmpeg's libraries at run time, and starts about 8 ms sooner (no
+# symbol lookups through a dozen more shared libraries; measured with hyperfine on `vpk --version`, 35 → 27 ms). lld
+# links it, since GNU ld warns about a mktemp reference inside the static Foundation. Quiet; the log is shown only if
+# the build fails.
 vpk_build_release() {
-  local log
+  local product=${1:-vpk} log
   log=$(mktemp "${TMPDIR:-/tmp}/vpk-build.XXXXXX")
-  if ! swift build --package-path "$VPK_ROOT" -c release --product vpk --static-swift-stdlib -Xswiftc -use-ld=lld \
+  if ! swift build --package-path "$VPK_ROOT" -c release --product "$product" --static-swift-stdlib -Xswiftc -use-ld=lld \
     </dev/null >"$log" 2>&1; then
     cat "$log" >&2
     rm -f "$log"
-    vpk_die "swift build -c release --product vpk --static-swift-stdlib failed"
+    vpk_die "swift build -c release --product $product --static-swift-stdlib failed"
   fi
   rm -f "$log"
-  printf '%s\n' "$(swift build --package-path "$VPK_ROOT" -c release --show-bin-path)/vpk"
+  printf '%s\n' "$(swift build --package-path "$VPK_ROOT" -c release --show-bin-path)/$product"
 }
