@@ -14,27 +14,30 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
-/// The connected clients, in the order they came; and what the first one has sent (lines).
+/// The connected clients, in the order they came; the lines the first one sends are counted off by a semaphore.
 final class Clients: Sendable {
-  private let state = NIOLockedValueBox<(channels: [any Channel], firstLines: Int)>(([], 0))
+  private let list = NIOLockedValueBox<[any Channel]>([])
   private let firstLine = DispatchSemaphore(value: 0)
 
   func add(_ channel: any Channel) {
-    state.withLockedValue { $0.channels.append(channel) }
+    list.withLockedValue { $0.append(channel) }
   }
 
-  var channels: [any Channel] { state.withLockedValue { $0.channels } }
+  var channels: [any Channel] { list.withLockedValue { $0 } }
 
   /// Called on the loop with the bytes a client sent.
   func received(_ bytes: ByteBuffer, from channel: any Channel) {
     let lines = bytes.readableBytesView.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-    let isFirst = state.withLockedValue { $0.channels.first === channel }
-    guard isFirst else { return }
+    guard isFirst(channel) else { return }
     for _ in 0..<lines { firstLine.signal() }
   }
 
   func closed(_ channel: any Channel) {
-    if state.withLockedValue({ $0.channels.first === channel }) { firstLine.signal() }
+    if isFirst(channel) { firstLine.signal() }
+  }
+
+  private func isFirst(_ channel: any Channel) -> Bool {
+    list.withLockedValue { $0.first === channel }
   }
 
   func waitForFirstLine() { firstLine.wait() }
