@@ -938,9 +938,17 @@ class Bench:
         def changes_seen(observers):
             return min(sum(1 for _, e, _ in c.events.items if e.get("event") == "property-change") for c in observers)
 
-        def until_span(client):
-            client.events.expect(lambda e: e.get("event") == "property-change" and (e.get("data") or 0) >= span,
-                                 span + 60, "time-pos at the span's end")
+        def play_span(pid, observers):
+            """Unpauses through the first observer and waits until it is told time-pos >= span: the CPU of process
+            `pid` meanwhile (s), and the fewest changes an observer saw."""
+            first = observers[0]
+            cpu = ThreadCPU(pid)
+            request_id, _ = first.command("set_property", "pause", False)
+            first.reply(request_id)
+            first.events.expect(lambda e: e.get("event") == "property-change" and (e.get("data") or 0) >= span,
+                                span + 60, "time-pos at the span's end")
+            cpu.poll()
+            return cpu.totals()[0] / 1e9, changes_seen(observers)
 
         def run_vpk(count):
             socket_path = os.path.join(self.socket_dir, f"vpk-observers-{clip}-{count}.sock")
@@ -948,14 +956,7 @@ class Bench:
                                "--max-clients", str(count + 8))
             observers = [IPCClient(socket_path) for _ in range(count)]
             observe(observers)
-            first = observers[0]
-            cpu = ThreadCPU(daemon.pid)
-            request_id, _ = first.command("set_property", "pause", False)
-            first.reply(request_id)
-            until_span(first)
-            cpu.poll()
-            used = cpu.totals()[0] / 1e9
-            changes = changes_seen(observers)
+            used, changes = play_span(daemon.pid, observers)
             native = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             native.connect(socket_path)
             lines = Lines(native.fileno())
@@ -976,13 +977,7 @@ class Bench:
             first.reply(request_id)
             first.expect_event("playback-restart", timeout=60)
             observe(observers)
-            cpu = ThreadCPU(mpv.pid)
-            request_id, _ = first.command("set_property", "pause", False)
-            first.reply(request_id)
-            until_span(first)
-            cpu.poll()
-            used = cpu.totals()[0] / 1e9
-            changes = changes_seen(observers)
+            used, changes = play_span(mpv.pid, observers)
             for client in observers:
                 client.close()
             mpv.close()
