@@ -5,9 +5,10 @@
 // with 64, as it runs vpk, and compares the CPU the extra clients cost each.
 //
 // Usage: VPKWriteFloor SOCKET CLIENTS MARKS INTERVAL_MS
-// It listens on SOCKET and waits for CLIENTS connections; a line from the first client starts the marks. After the
-// last mark it writes `{"event":"floor-done"}` to every client and exits once the first client sends another line
-// (so the bench reads its CPU while it is still there) or closes.
+// It listens on SOCKET (whatever is at that path is removed first: the bench gives it a fresh temporary path) and waits
+// for CLIENTS connections; a line from the first client starts the marks. After the last mark it writes
+// `{"event":"floor-done"}` to every client and exits once the first client sends another line (so the bench reads its
+// CPU while it is still there) or closes.
 
 import Foundation
 import NIOConcurrencyHelpers
