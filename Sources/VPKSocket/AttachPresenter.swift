@@ -25,10 +25,13 @@ public final class AttachPresenter {
     }
     switch display {
     case .event(let event):
-      if AttachClient.isEndMarkerReply(event.text, json: false) { return false }
+      // The display line names the event and the client id of the command it answers.
+      if event.event == "status" && event.clientID == .string(AttachClient.endMarkerID) { return false }
       // The status attach asks for as it connects only draws its status line.
-      if event.text.hasPrefix("status #\(AttachClient.startMarkerID) ") { return true }
-      if let reason = AttachClient.shutdownReason(in: event.text, json: false) { shutdownReason = reason }
+      if event.event == "status" && event.clientID == .string(AttachClient.startMarkerID) { return true }
+      if event.event == "shutdown", let reason = AttachClient.shutdownReason(in: event.text, json: false) {
+        shutdownReason = reason
+      }
       view?.displayEvent(event)
     case .statusLine(let status):
       view?.displayStatusLine(status)

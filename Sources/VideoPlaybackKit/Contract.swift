@@ -2,20 +2,21 @@
 // tells what the module does. The values they pass are in Entities/; the roles that implement them
 // are in Module/ (interactor, presenter, router, builder), Views/ and Input/, and the engine target.
 //
-//   stdin ─► CommandReader ─on…─► Presenter ─submit…─► FanOut.Port ─┐
-//   socket client ─► VPKSocket ─on…─► Presenter ─submit…─► FanOut.Port ─┴─► Interactor ─► PlaybackManager (engine)
-//                                                                             │   ▲              │
-//   each view's Presenter ◄─present…─ FanOut (routes by origin) ◄─present…─────┘   └── delegate ──┘
+//   stdin ─► CommandReader ─on…─► Presenter ─submit(from:)─► FanOut.Port ─┐
+//   socket client ─► VPKSocket ─on…─► Presenter ─submit(from:)─► FanOut.Port ─┴─► Interactor ─► PlaybackManager
+//                                                                                  │   ▲              │
+//   each view's Presenter ◄─present(event)─ FanOut (routes by origin) ◄─present────┘   └── delegate ──┘
 //   Presenter ─display…─► its View (text or JSON lines: stdout, or one socket client)
 //   (a socket client whose first line is mpv's JSON IPC gets the mpv dialect's presenter and view instead)
 //   Interactor ─close…─► Router ─► the app (exit code)
 //
 // One interactor serves every view of the session. Each view (standard input and output, or one
 // client of the control socket) has a presenter of its own, which submits through a port of the
-// fan-out: the port notes which view each command came from (its origin). The fan-out is the
-// interactor's one output: an event a command causes goes to the presenter of the view that sent it
-// (which names it by that view's own id), a change of the shared playback state to every presenter,
-// and an event no command caused to every presenter too.
+// fan-out, naming itself as each command's sender. What the session says is one typed value,
+// `SessionEvent`, carrying the command it answers (its origin). The fan-out is the interactor's one
+// output: a reply goes to the presenter of the view that sent the command (which names it by that
+// view's own number), a change of the shared playback state and an event no command caused to
+// every presenter.
 //
 // The module's objects live on the main actor; the engine does its work on a thread of its own
 // and calls its delegate back on the main actor, in order.
@@ -57,45 +58,12 @@ public protocol MPVView: AnyObject {
 
 // MARK: - Presenter
 
-/// What the interactor reports; the presenter turns each into view models.
+/// What the interactor reports: every event of the session, one typed value each, with the command it answers.
+/// Each presenter renders the events its view shows from their payloads.
 @MainActor
 public protocol PlaybackInteractorOutput: AnyObject {
-  func presentLoading(path: String)
-  /// The media opened; `commandID` is the `open` that asked for it (nil for the command line's file). `position`: the
-  /// first frame's, where the paused player stands (not 0 when the media's first frame starts later).
-  func presentReady(_ info: MediaInfo, position: MediaTime, commandID: Int?)
-  /// A play/pause/toggle took effect (or was acknowledged with no change).
-  func presentState(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, commandID: Int?)
-  func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState, rate: Double)
-  /// A seek landed. `requested`: the time asked for, when it lay outside the media and the target is it clamped
-  /// (nil when nothing was clamped).
-  func presentSeeked(_ result: SeekResult, requested: MediaTime?, duration: MediaTime?, showsTiming: Bool)
-  /// A seek that did not land: a newer seek replaced it, or (`newerID` nil) the session closed first.
-  func presentSuperseded(id: Int, by newerID: Int?)
-  func presentStepped(_ result: StepResult, duration: MediaTime?)
-  func presentRate(_ rate: Double, commandID: Int)
-  /// `loops`: how many times the end has been reached in this file, this time included.
-  func presentEnded(position: MediaTime, duration: MediaTime?, loops: Int)
-  /// The same, with the direction playback was going: `backward` reached the start (see the extension below).
-  func presentEnded(position: MediaTime, duration: MediaTime?, loops: Int, direction: PlaybackDirection)
-  func presentError(_ error: PlaybackError, commandID: Int?)
-  func presentStatus(_ status: PlaybackStatus, commandID: Int)
-  func presentInfo(_ info: MediaInfo, commandID: Int)
-  func presentFrame(_ frame: FrameIdentity, commandID: Int)
-  /// `snapshot` wrote the frame on screen as a PNG.
-  func presentSnapshot(_ picture: FramePicture, commandID: Int)
-  func presentHelp(commandID: Int)
-  /// A wait whose condition held.
-  func presentWaited(_ condition: WaitCondition, position: MediaTime, commandID: Int)
-  /// The result of an `expect`: whether it held, the value it found, and the line it came from.
-  func presentExpectation(
-    _ expectation: Expectation, expected: ExpectValue, actual: ExpectValue, held: Bool, source: SourceLine?,
-    commandID: Int)
-  /// `close` unloaded the media; the session is idle.
-  func presentClosed(commandID: Int)
-  /// The session is over; `reason` says why (quit, end of media, input ended, a signal).
-  /// `openInterrupted`: it ended while its media was still opening, and the open was interrupted.
-  func presentShutdown(reason: ShutdownReason, status: PlaybackStatus, openInterrupted: Bool, commandID: Int?)
+  /// `origin`: the command this event answers or was caused by (nil when no command caused it).
+  func present(_ event: SessionEvent, origin: CommandOrigin?)
 }
 
 // MARK: - Interactor
@@ -105,13 +73,12 @@ public protocol PlaybackInteractorOutput: AnyObject {
 public protocol PlaybackInteractorInput: AnyObject {
   /// Opens the session's media (if it has one) and starts playback as the options say.
   func start()
-  /// A parsed command. The interactor numbers it, runs it in order, and returns its id.
-  @discardableResult func submit(_ command: Command, source: SourceLine?) -> Int
+  /// A parsed command from `sender`. The interactor numbers it, runs it in order, and returns its id; every event it
+  /// causes carries its origin (the id and `sender`), so the sender knows its answer whenever it comes, even before
+  /// `submit` returns.
+  @discardableResult func submit(_ command: Command, source: SourceLine?, from sender: CommandSender?) -> Int
   /// A line that is not a valid command. It still takes an id (returned) and gets an `error` event.
-  @discardableResult func submitInvalid(_ error: PlaybackError, source: SourceLine?) -> Int
-  /// The id the next `submit` or `submitInvalid` will return. Whoever submits can note what the id belongs to
-  /// before anything the command causes is presented (some commands are answered within `submit`).
-  var nextCommandID: Int { get }
+  @discardableResult func submitInvalid(_ error: PlaybackError, source: SourceLine?, from sender: CommandSender?) -> Int
   func inputEnded()
   func terminate(_ signal: TerminationSignal)
   func outputClosed()
@@ -177,13 +144,6 @@ public protocol PlaybackManagerDelegate: AnyObject {
     _ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int, direction: PlaybackDirection)
   /// Something went wrong that playback survives (corrupt packets, a read error at the end).
   func playbackManager(_ manager: any PlaybackManager, didEncounter error: PlaybackError)
-}
-
-// Forward endings are what a role that knows nothing of directions hears; a backward one reaches it as an end too.
-extension PlaybackInteractorOutput {
-  public func presentEnded(position: MediaTime, duration: MediaTime?, loops: Int, direction: PlaybackDirection) {
-    presentEnded(position: position, duration: duration, loops: loops)
-  }
 }
 
 extension PlaybackManagerDelegate {

@@ -14,8 +14,16 @@ private final class ViewSpy: PlaybackView {
   func displayFinish() { shown.append("finish") }
 }
 
+/// A display line of an event as the daemon sends it: its name, the client id it answers (if any), its text.
 private func event(_ text: String, severity: EventViewModel.Severity = .info) -> String {
-  DisplayLine.event(EventViewModel(event: "", commandID: nil, fields: [], text: text, severity: severity)).encoded
+  let name = String(text.prefix { $0 != " " })
+  let clientID = text.split(separator: " ").dropFirst().first.flatMap {
+    $0.hasPrefix("#vpk-") ? String($0.dropFirst()) : nil
+  }
+  return DisplayLine.event(
+    EventViewModel(
+      event: name, commandID: nil, clientID: clientID.map { .string($0) }, fields: [], text: text, severity: severity)
+  ).encoded
 }
 
 @MainActor

@@ -143,25 +143,28 @@ struct JSONLinesViewTests {
     // Given a presenter driving a JSON view
     let output = CapturedTextOutput()
     let view = JSONLinesView(output: output, onClosed: {})
-    let presenter = PlaybackPresenter(interactor: InteractorSpy())
+    let presenter = PlaybackPresenter(interactor: InteractorSpy(), viewID: .primary)
     presenter.view = view
     // When it presents a session's events, with awkward strings in them
-    presenter.presentLoading(path: "clip.mp4")
-    presenter.presentReady(
-      MediaInfo(
-        path: "my \"clip\"\n.mp4", container: "mov,mp4,m4a,3gp,3g2,mj2",
-        duration: MediaTime(seconds: 60),
-        streamCount: 1, video: nil,
-        audio: AudioStreamInfo(codec: "aac", sampleRate: 48000, channels: 2)), commandID: nil)
-    presenter.presentSeeked(
-      SeekResult(
-        id: 4, target: MediaTime(seconds: 30), position: MediaTime(seconds: 30.000000001),
-        mode: .exact,
-        milliseconds: 12.3456),
-      requested: nil, duration: MediaTime(seconds: 60), showsTiming: true)
-    presenter.presentSuperseded(id: 5, by: 6)
-    presenter.presentError(PlaybackError(.unknownCommand, "no \\ such\tcommand"), commandID: 7)
-    presenter.presentHelp(commandID: 8)
+    presenter.present(.loading(path: "clip.mp4"), origin: nil)
+    presenter.present(
+      .ready(
+        MediaInfo(
+          path: "my \"clip\"\n.mp4", container: "mov,mp4,m4a,3gp,3g2,mj2",
+          duration: MediaTime(seconds: 60),
+          streamCount: 1, video: nil,
+          audio: AudioStreamInfo(codec: "aac", sampleRate: 48000, channels: 2)), position: .zero), origin: nil)
+    presenter.present(
+      .seeked(
+        SeekOutcome(
+          result: SeekResult(
+            id: 4, target: MediaTime(seconds: 30), position: MediaTime(seconds: 30.000000001),
+            mode: .exact,
+            milliseconds: 12.3456), requested: nil, duration: MediaTime(seconds: 60), showsTiming: true)),
+      origin: .id(4))
+    presenter.present(.superseded(newer: .id(6)), origin: .id(5))
+    presenter.present(.error(PlaybackError(.unknownCommand, "no \\ such\tcommand")), origin: .id(7))
+    presenter.present(.help, origin: .id(8))
     view.displayFinish()
     // Then each is one valid JSON object on one line, with typed values
     let lines = output.text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -262,10 +265,10 @@ struct JSONLinesViewProtocolTests {
     let output = CapturedTextOutput()
     let view = JSONLinesView(output: output, onClosed: {})
     let interactor = InteractorSpy()
-    let presenter = PlaybackPresenter(interactor: interactor)
+    let presenter = PlaybackPresenter(interactor: interactor, viewID: .primary)
     presenter.view = view
     presenter.onInputLine(.text(#"{"command":"rate","args":[2],"id":"r"}"#))
-    presenter.presentRate(2, commandID: 1)
+    presenter.present(.rate(2), origin: interactor.origin(1))
     // Then the line carries the client's id and the ordinal
     #expect(output.writes.last == #"{"event":"rate","id":"r","seq":1,"rate":2.0}"# + "\n")
   }

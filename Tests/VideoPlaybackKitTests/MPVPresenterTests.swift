@@ -19,19 +19,19 @@ struct MPVHarness {
   let interactor = InteractorSpy()
 
   init(statusBoard: PlaybackStatusBoard? = nil) {
-    presenter = MPVPresenter(interactor: interactor, clientName: "ipc_3", statusBoard: statusBoard)
+    presenter = MPVPresenter(interactor: interactor, clientName: "ipc_3", viewID: .primary, statusBoard: statusBoard)
     presenter.view = view
   }
 
   func send(_ line: String) { presenter.onInputLine(.text(line)) }
 
-  /// The session's id of the last command the presenter submitted.
-  var lastID: Int { interactor.nextCommandID - 1 }
+  /// The origin of the last command the presenter submitted, as the interactor gives it.
+  var lastOrigin: CommandOrigin { interactor.origin(interactor.lastID) }
 
   /// A file is loaded and paused at `position`.
   func loaded(position: Double = 0) {
-    presenter.presentLoading(path: "/media/clip.mp4")
-    presenter.presentReady(info, position: MediaTime(seconds: position), commandID: nil)
+    presenter.present(.loading(path: "/media/clip.mp4"), origin: nil)
+    presenter.present(.ready(info, position: MediaTime(seconds: position)), origin: nil)
     view.lines.removeAll()
   }
 
@@ -58,7 +58,7 @@ struct MPVPresenterTests {
     // When the client asks for time-pos
     harness.send(#"{"command": ["get_property", "time-pos"], "request_id": 5}"#)
     #expect(harness.interactor.calls.last == .submit(.status))
-    harness.presenter.presentStatus(harness.status(position: 2.56), commandID: harness.lastID)
+    harness.presenter.present(.status(harness.status(position: 2.56)), origin: harness.lastOrigin)
     // Then the reply is mpv's shape
     #expect(harness.view.lines == [#"{"data":2.56,"request_id":5,"error":"success"}"#])
   }
@@ -67,9 +67,9 @@ struct MPVPresenterTests {
   func fileProperties() {
     let harness = MPVHarness()
     harness.send(#"{"command": ["get_property", "width"]}"#)
-    harness.presenter.presentStatus(
-      PlaybackStatus(state: .idle, position: .zero, duration: nil, rate: 1, framesDecoded: 0, decodeErrors: 0),
-      commandID: harness.lastID)
+    harness.presenter.present(
+      .status(PlaybackStatus(state: .idle, position: .zero, duration: nil, rate: 1, framesDecoded: 0, decodeErrors: 0)),
+      origin: harness.lastOrigin)
     #expect(harness.view.lines == [#"{"request_id":0,"error":"property unavailable"}"#])
     harness.loaded()
     for (name, value) in [
@@ -78,7 +78,7 @@ struct MPVPresenterTests {
     ] {
       harness.view.lines.removeAll()
       harness.send(#"{"command": ["get_property", "\#(name)"]}"#)
-      harness.presenter.presentStatus(harness.status(position: 2), commandID: harness.lastID)
+      harness.presenter.present(.status(harness.status(position: 2)), origin: harness.lastOrigin)
       #expect(harness.view.lines == [#"{"data":\#(value),"request_id":0,"error":"success"}"#], "\(name)")
     }
   }
@@ -88,7 +88,7 @@ struct MPVPresenterTests {
     let harness = MPVHarness()
     harness.loaded()
     harness.send(#"{"command": ["get_property_string", "speed"]}"#)
-    harness.presenter.presentStatus(harness.status(rate: 1.5), commandID: harness.lastID)
+    harness.presenter.present(.status(harness.status(rate: 1.5)), origin: harness.lastOrigin)
     #expect(harness.view.lines == [#"{"data":"1.500000","request_id":0,"error":"success"}"#])
   }
 
@@ -99,11 +99,12 @@ struct MPVPresenterTests {
     harness.send(#"{"command": ["seek", 2, "absolute+exact"], "request_id": 6}"#)
     #expect(harness.interactor.calls.last == .submit(.scrub(.seconds(2), .exact)))
     #expect(harness.view.lines.isEmpty)
-    harness.presenter.presentSeeked(
-      SeekResult(
-        id: harness.lastID, target: MediaTime(seconds: 2), position: MediaTime(seconds: 2), mode: .exact,
-        milliseconds: 1),
-      requested: nil, duration: nil, showsTiming: false)
+    harness.presenter.present(
+      .seeked(
+        SeekOutcome(
+          result: SeekResult(
+            id: harness.interactor.lastID, target: MediaTime(seconds: 2), position: MediaTime(seconds: 2), mode: .exact,
+            milliseconds: 1), requested: nil, duration: nil, showsTiming: false)), origin: harness.lastOrigin)
     #expect(
       harness.view.lines == [
         #"{"data":null,"request_id":6,"error":"success"}"#, #"{"event":"seek"}"#, #"{"event":"playback-restart"}"#,
@@ -132,12 +133,12 @@ struct MPVPresenterTests {
     harness.loaded()
     harness.send(#"{"command": ["set_property", "pause", false], "request_id": 8}"#)
     #expect(harness.interactor.calls.last == .submit(.play))
-    harness.presenter.presentState(
-      .playing, position: .zero, duration: MediaTime(seconds: 4), commandID: harness.lastID)
+    harness.presenter.present(
+      .state(.playing, position: .zero, duration: MediaTime(seconds: 4)), origin: harness.lastOrigin)
     #expect(harness.view.lines == [#"{"request_id":8,"error":"success"}"#])
     harness.view.lines.removeAll()
     harness.send(#"{"command": ["set", "pause", "yes"]}"#)
-    harness.presenter.presentError(PlaybackError(.notReady, "no media"), commandID: harness.lastID)
+    harness.presenter.present(.error(PlaybackError(.notReady, "no media")), origin: harness.lastOrigin)
     #expect(harness.view.lines == [#"{"request_id":0,"error":"error running command"}"#])
   }
 
@@ -146,12 +147,12 @@ struct MPVPresenterTests {
     let harness = MPVHarness()
     harness.loaded()
     harness.send(#"{"command": ["cycle", "pause"]}"#)
-    harness.presenter.presentStatus(harness.status(.paused), commandID: harness.lastID)
+    harness.presenter.present(.status(harness.status(.paused)), origin: harness.lastOrigin)
     #expect(harness.interactor.calls.suffix(2) == [.submit(.status), .submit(.play)])
     harness.send(#"{"command": ["add", "speed", 0.5]}"#)
-    harness.presenter.presentStatus(harness.status(rate: 1.5), commandID: harness.lastID)
+    harness.presenter.present(.status(harness.status(rate: 1.5)), origin: harness.lastOrigin)
     #expect(harness.interactor.calls.last == .submit(.rate(2)))
-    harness.presenter.presentRate(2, commandID: harness.lastID)
+    harness.presenter.present(.rate(2), origin: harness.lastOrigin)
     #expect(harness.view.lines.last == #"{"data":null,"request_id":0,"error":"success"}"#)
   }
 
@@ -160,17 +161,17 @@ struct MPVPresenterTests {
     // Given a loaded file playing forward at 2x
     let harness = MPVHarness()
     harness.loaded()
-    harness.presenter.presentRate(2, commandID: 0)
+    harness.presenter.present(.rate(2), origin: harness.interactor.origin(0))
     // When the client sets play-dir backward
     harness.send(#"{"command": ["set_property", "play-dir", "backward"], "request_id": 1}"#)
     // Then vpk's rate turns negative, at the same size
     #expect(harness.interactor.calls.last == .submit(.rate(-2)))
-    harness.presenter.presentRate(-2, commandID: harness.lastID)
+    harness.presenter.present(.rate(-2), origin: harness.lastOrigin)
     // And play-dir reads backward and speed reads 2
     harness.send(#"{"command": ["get_property", "play-dir"], "request_id": 2}"#)
-    harness.presenter.presentStatus(harness.status(rate: -2), commandID: harness.lastID)
+    harness.presenter.present(.status(harness.status(rate: -2)), origin: harness.lastOrigin)
     harness.send(#"{"command": ["get_property", "speed"], "request_id": 3}"#)
-    harness.presenter.presentStatus(harness.status(rate: -2), commandID: harness.lastID)
+    harness.presenter.present(.status(harness.status(rate: -2)), origin: harness.lastOrigin)
     #expect(
       harness.view.lines.suffix(2) == [
         #"{"data":"backward","request_id":2,"error":"success"}"#, #"{"data":2.0,"request_id":3,"error":"success"}"#,
@@ -178,10 +179,10 @@ struct MPVPresenterTests {
     // When it sets speed 0.5, the direction stays backward
     harness.send(#"{"command": ["set_property", "speed", 0.5]}"#)
     #expect(harness.interactor.calls.last == .submit(.rate(-0.5)))
-    harness.presenter.presentRate(-0.5, commandID: harness.lastID)
+    harness.presenter.present(.rate(-0.5), origin: harness.lastOrigin)
     // When it cycles play-dir, it goes forward again
     harness.send(#"{"command": ["cycle", "play-dir"]}"#)
-    harness.presenter.presentStatus(harness.status(rate: -0.5), commandID: harness.lastID)
+    harness.presenter.present(.status(harness.status(rate: -0.5)), origin: harness.lastOrigin)
     #expect(harness.interactor.calls.last == .submit(.rate(0.5)))
     // And a direction that is not one is mpv's format error
     harness.send(#"{"command": ["set_property", "play-dir", "sideways"], "request_id": 9}"#)
@@ -193,14 +194,14 @@ struct MPVPresenterTests {
     let harness = MPVHarness()
     harness.loaded()
     harness.send(#"{"command": ["observe_property", 1, "time-pos"], "request_id": 2}"#)
-    harness.presenter.presentStatus(harness.status(position: 0), commandID: harness.lastID)
-    harness.presenter.presentProgress(
-      position: MediaTime(seconds: 1), duration: nil, state: .playing, rate: 1)
+    harness.presenter.present(.status(harness.status(position: 0)), origin: harness.lastOrigin)
+    harness.presenter.present(
+      .progress(ProgressMark(position: MediaTime(seconds: 1), duration: nil, state: .playing, rate: 1)), origin: nil)
     // The same position again is no change.
-    harness.presenter.presentState(.paused, position: MediaTime(seconds: 1), duration: nil, commandID: nil)
+    harness.presenter.present(.state(.paused, position: MediaTime(seconds: 1), duration: nil), origin: nil)
     harness.send(#"{"command": ["unobserve_property", 1]}"#)
-    harness.presenter.presentProgress(
-      position: MediaTime(seconds: 2), duration: nil, state: .playing, rate: 1)
+    harness.presenter.present(
+      .progress(ProgressMark(position: MediaTime(seconds: 2), duration: nil, state: .playing, rate: 1)), origin: nil)
     #expect(
       harness.view.lines == [
         #"{"request_id":2,"error":"success"}"#,
@@ -215,13 +216,14 @@ struct MPVPresenterTests {
     let harness = MPVHarness()
     harness.send(#"{"command": ["loadfile", "/media/clip.mp4"], "request_id": 1}"#)
     #expect(harness.interactor.calls.last == .submit(.open("/media/clip.mp4")))
-    harness.presenter.presentLoading(path: "/media/clip.mp4")
-    harness.presenter.presentReady(harness.info, position: .zero, commandID: harness.lastID)
+    harness.presenter.present(.loading(path: "/media/clip.mp4"), origin: nil)
+    harness.presenter.present(.ready(harness.info, position: .zero), origin: harness.lastOrigin)
     harness.send(#"{"command": ["stop"]}"#)
-    harness.presenter.presentClosed(commandID: harness.lastID)
+    harness.presenter.present(.closed, origin: harness.lastOrigin)
     harness.send(#"{"command": ["quit"]}"#)
-    harness.presenter.presentShutdown(
-      reason: .quit, status: harness.status(.idle), openInterrupted: false, commandID: harness.lastID)
+    harness.presenter.present(
+      .shutdown(SessionShutdown(reason: .quit, status: harness.status(.idle), openInterrupted: false)),
+      origin: harness.lastOrigin)
     #expect(
       harness.view.lines == [
         #"{"data":{"playlist_entry_id":1},"request_id":1,"error":"success"}"#,
@@ -238,7 +240,7 @@ struct MPVPresenterTests {
     let harness = MPVHarness()
     harness.send(#"{"command": ["loadfile", "/nope.mp4"]}"#)
     harness.view.lines.removeAll()
-    harness.presenter.presentError(PlaybackError(.fileNotFound, "no such file"), commandID: harness.lastID)
+    harness.presenter.present(.error(PlaybackError(.fileNotFound, "no such file")), origin: harness.lastOrigin)
     #expect(
       harness.view.lines == [
         #"{"event":"end-file","reason":"error","playlist_entry_id":1,"file_error":"no such file"}"#,
@@ -250,8 +252,8 @@ struct MPVPresenterTests {
   func otherClientsCommands() {
     let harness = MPVHarness()
     harness.loaded()
-    harness.presenter.presentState(.playing, position: .zero, duration: nil, commandID: 42)
-    harness.presenter.presentStatus(harness.status(), commandID: 43)
+    harness.presenter.present(.state(.playing, position: .zero, duration: nil), origin: harness.interactor.origin(42))
+    harness.presenter.present(.status(harness.status()), origin: harness.interactor.origin(43))
     #expect(harness.view.lines.isEmpty)
   }
 
@@ -281,8 +283,8 @@ struct MPVPresenterTests {
     // When it asks for the width
     harness.send(#"{"command": ["get_property", "width"]}"#)
     #expect(harness.interactor.calls == [.submit(.info), .submit(.status)])
-    harness.presenter.presentInfo(harness.info, commandID: 1)
-    harness.presenter.presentStatus(harness.status(), commandID: 2)
+    harness.presenter.present(.info(harness.info), origin: harness.interactor.origin(1))
+    harness.presenter.present(.status(harness.status()), origin: harness.interactor.origin(2))
     // Then it answers from the file info told
     #expect(harness.view.lines == [#"{"data":320,"request_id":0,"error":"success"}"#])
   }

@@ -30,7 +30,7 @@ struct MPVQuickReadsTests {
     let harness = MPVHarness(statusBoard: board.board)
     harness.loaded()
     harness.send(#"{"command": ["client_name"], "request_id": 1}"#)
-    harness.presenter.presentInfo(harness.info, commandID: harness.lastID)
+    harness.presenter.present(.info(harness.info), origin: harness.lastOrigin)
     harness.view.lines.removeAll()
     return harness
   }
@@ -44,7 +44,7 @@ struct MPVQuickReadsTests {
     let quick = harness.presenter.quickReads.answer(request)
     // Then it is the line the presenter gives for the same status
     harness.send(request)
-    harness.presenter.presentStatus(harness.status(position: 2.56), commandID: harness.lastID)
+    harness.presenter.present(.status(harness.status(position: 2.56)), origin: harness.lastOrigin)
     #expect(quick == #"{"data":2.56,"request_id":5,"error":"success"}"# + "\n")
     #expect(harness.view.lines == [#"{"data":2.56,"request_id":5,"error":"success"}"#])
   }

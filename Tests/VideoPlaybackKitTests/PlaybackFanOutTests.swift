@@ -28,44 +28,53 @@ struct PlaybackFanOutTests {
 
     var primaryPort: PlaybackFanOut.Port { fanOut.port(for: fanOut.primaryViewID) }
     var clientPort: PlaybackFanOut.Port { fanOut.port(for: clientID) }
+
+    /// Submits `command` through `view`'s port, naming that view its sender (as its presenter does).
+    @discardableResult func send(_ command: Command, from view: PlaybackFanOut.ViewID) -> Int {
+      fanOut.port(for: view).submit(command, source: nil, from: CommandSender(view: view, number: 1))
+    }
   }
 
   @Test func aReplyGoesOnlyToTheViewThatSentTheCommand() {
     // Given a command from the primary view (id 1) and two from the client (ids 2 and 3)
     let harness = Harness()
-    let first = harness.primaryPort.submit(.status, source: nil)
-    let second = harness.clientPort.submit(.help, source: nil)
-    let third = harness.clientPort.submit(.info, source: nil)
+    let first = harness.send(.status, from: harness.fanOut.primaryViewID)
+    let second = harness.send(.help, from: harness.clientID)
+    let third = harness.send(.info, from: harness.clientID)
     #expect([first, second, third] == [1, 2, 3])
     // When the interactor answers them
-    harness.fanOut.presentStatus(
-      PlaybackStatus(
-        state: .paused, position: .zero, duration: nil, rate: 1, framesDecoded: 0, decodeErrors: 0, loops: 0),
-      commandID: 1)
-    harness.fanOut.presentHelp(commandID: 2)
-    harness.fanOut.presentError(PlaybackError(.badArgument, "bad"), commandID: 3)
+    harness.fanOut.present(
+      .status(
+        PlaybackStatus(
+          state: .paused, position: .zero, duration: nil, rate: 1, framesDecoded: 0, decodeErrors: 0, loops: 0)),
+      origin: harness.interactor.origin(1))
+    harness.fanOut.present(.help, origin: harness.interactor.origin(2))
+    harness.fanOut.present(.error(PlaybackError(.badArgument, "bad")), origin: harness.interactor.origin(3))
     // Then each view has only its own replies
     #expect(harness.primary.lines == ["status #1 paused 0.0"])
     #expect(harness.client.lines == ["help #2", "error #3 bad_argument"])
-    // And a second reply to an answered command (there should be none) reaches no one
-    harness.fanOut.presentError(PlaybackError(.badArgument, "again"), commandID: 2)
-    #expect(harness.primary.lines.count == 1)
-    #expect(harness.client.lines.count == 2)
+    // And an error no command caused (no origin) reaches both
+    harness.fanOut.present(.error(PlaybackError(.decodeError, "damaged")), origin: nil)
+    #expect(harness.primary.lines.count == 2)
+    #expect(harness.client.lines.count == 3)
   }
 
   @Test func sharedChangesAndEventsNoCommandCausedGoToEveryView() {
     // Given the client paused playback (id 1)
     let harness = Harness()
-    harness.clientPort.submit(.pause, source: nil)
+    harness.send(.pause, from: harness.clientID)
     // When the interactor reports the change, progress, the end and an error of the media
-    harness.fanOut.presentState(.paused, position: .zero, duration: nil, commandID: 1)
-    harness.fanOut.presentSeeked(
-      SeekResult(id: 1, target: .zero, position: .zero, mode: .exact, milliseconds: 1), requested: nil,
-      duration: nil, showsTiming: false)
-    harness.fanOut.presentRate(2, commandID: 1)
-    harness.fanOut.presentProgress(position: MediaTime(seconds: 1), duration: nil, state: .playing, rate: 1)
-    harness.fanOut.presentEnded(position: MediaTime(seconds: 2), duration: nil, loops: 1)
-    harness.fanOut.presentError(PlaybackError(.decodeError, "damaged"), commandID: nil)
+    harness.fanOut.present(.state(.paused, position: .zero, duration: nil), origin: harness.interactor.origin(1))
+    harness.fanOut.present(
+      .seeked(
+        SeekOutcome(
+          result: SeekResult(id: 1, target: .zero, position: .zero, mode: .exact, milliseconds: 1), requested: nil,
+          duration: nil, showsTiming: false)), origin: harness.interactor.origin(1))
+    harness.fanOut.present(.rate(2), origin: harness.interactor.origin(1))
+    harness.fanOut.present(
+      .progress(ProgressMark(position: MediaTime(seconds: 1), duration: nil, state: .playing, rate: 1)), origin: nil)
+    harness.fanOut.present(.ended(EndReached(position: MediaTime(seconds: 2), duration: nil, loops: 1)), origin: nil)
+    harness.fanOut.present(.error(PlaybackError(.decodeError, "damaged")), origin: nil)
     // Then both views see all of it (each presenter decides how to name another view's command)
     let expected = [
       "state #1 paused 0.0", "seeked #1 0.0 0.0 exact untimed", "rate #1 2.0", "progress 1.0", "ended 2.0 loops 1",
@@ -78,15 +87,18 @@ struct PlaybackFanOutTests {
   @Test func aViewThatLeftGetsNothingAndItsRepliesReachNoOneElse() {
     // Given the client sent a status (id 1) and a seek (id 2), then left
     let harness = Harness()
-    harness.clientPort.submit(.status, source: nil)
-    harness.clientPort.submit(.scrub(.seconds(5), nil), source: nil)
+    harness.send(.status, from: harness.clientID)
+    harness.send(.scrub(.seconds(5), nil), from: harness.clientID)
     harness.fanOut.detach(harness.clientID)
     // When their answers come
-    harness.fanOut.presentHelp(commandID: 1)
-    harness.fanOut.presentSuperseded(id: 2, by: nil)
-    harness.fanOut.presentSeeked(
-      SeekResult(id: 2, target: MediaTime(seconds: 5), position: MediaTime(seconds: 5), mode: .exact, milliseconds: 1),
-      requested: nil, duration: nil, showsTiming: false)
+    harness.fanOut.present(.help, origin: harness.interactor.origin(1))
+    harness.fanOut.present(.superseded(newer: nil), origin: harness.interactor.origin(2))
+    harness.fanOut.present(
+      .seeked(
+        SeekOutcome(
+          result: SeekResult(
+            id: 2, target: MediaTime(seconds: 5), position: MediaTime(seconds: 5), mode: .exact, milliseconds: 1),
+          requested: nil, duration: nil, showsTiming: false)), origin: harness.interactor.origin(2))
     // Then the replies are dropped, and the shared change still reaches the primary view
     #expect(harness.client.lines.isEmpty)
     #expect(harness.primary.lines == ["seeked #2 5.0 5.0 exact untimed"])
@@ -122,7 +134,8 @@ struct PlaybackFanOutTests {
   @Test func aClientWhoseOutputClosedIsDetached() {
     let harness = Harness()
     harness.clientPort.outputClosed()
-    harness.fanOut.presentProgress(position: .zero, duration: nil, state: .playing, rate: 1)
+    harness.fanOut.present(
+      .progress(ProgressMark(position: .zero, duration: nil, state: .playing, rate: 1)), origin: nil)
     #expect(harness.client.lines.isEmpty)
     #expect(harness.primary.lines == ["progress 0.0"])
     #expect(harness.interactor.calls.isEmpty)
@@ -151,7 +164,7 @@ struct PlaybackFanOutSessionTests {
       var presenters: [PlaybackPresenter] = []
       for (index, view) in views.enumerated() {
         let viewID = index == 0 ? fanOut.primaryViewID : fanOut.makeViewID()
-        let presenter = PlaybackPresenter(interactor: fanOut.port(for: viewID), sharesSession: true)
+        let presenter = PlaybackPresenter(interactor: fanOut.port(for: viewID), viewID: viewID, sharesSession: true)
         presenter.view = view
         fanOut.attach(presenter, as: viewID)
         presenters.append(presenter)
@@ -247,24 +260,24 @@ struct PlaybackFanOutSessionTests {
         session.send(client, line)
       }
     }
-    // Then every command was answered (the last round's last, the bad line, with an error) and no origin is noted
+    // Then every command was answered (the last round's last, the bad line, with an error) and none is counted as running
     #expect(session.texts(1).last?.hasPrefix("error #4500 ") == true)
-    #expect(session.fanOut.notedOriginCount == 0)
+    #expect(session.fanOut.runningCommandCount == 0)
     // When each client scrubs, the first seek replaced by the second
     session.send(0, "scrub 10")
     session.send(1, "scrub 20")
-    // Then the two seeks still running are noted, until they are answered
-    #expect(session.fanOut.notedOriginCount == 2)
+    // Then the two seeks are counted as running, until they are answered
+    #expect(session.fanOut.runningCommandCount == 2)
     session.manager.supersede(session.manager.seeks[0], by: session.manager.seeks[1])
-    #expect(session.fanOut.notedOriginCount == 1)
+    #expect(session.fanOut.runningCommandCount == 1)
     session.manager.land(session.manager.seeks[1])
-    #expect(session.fanOut.notedOriginCount == 0)
+    #expect(session.fanOut.runningCommandCount == 0)
     // When a client scrubs and leaves before its seek lands
     session.send(1, "scrub 30")
     session.presenters[1].onOutputClosed()
     session.manager.land(session.manager.seeks[2])
-    // Then its reply reached no one else, and its note went with it
+    // Then its reply reached no one else, and it no longer counts as running
     #expect(session.texts(0).last?.hasPrefix("seeked target=30.000") == true)
-    #expect(session.fanOut.notedOriginCount == 0)
+    #expect(session.fanOut.runningCommandCount == 0)
   }
 }

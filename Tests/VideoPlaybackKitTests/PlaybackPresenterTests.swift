@@ -31,20 +31,27 @@ final class InteractorSpy: PlaybackInteractorInput {
   var calls: [Call] = []
   /// The source line each submission carried, in order.
   var sources: [SourceLine?] = []
-  private var lastID = 0
-  var nextCommandID: Int { lastID + 1 }
+  /// The sender each submission named, by the id it was given.
+  var senders: [Int: CommandSender] = [:]
+  /// The id the last submission was given.
+  private(set) var lastID = 0
+
+  /// The origin of command `id` as the interactor would give it: with its sender, when it was submitted here.
+  func origin(_ id: Int) -> CommandOrigin { CommandOrigin(id: id, sender: senders[id]) }
 
   func start() { calls.append(.start) }
-  func submit(_ command: Command, source: SourceLine?) -> Int {
+  func submit(_ command: Command, source: SourceLine?, from sender: CommandSender?) -> Int {
     calls.append(.submit(command))
     sources.append(source)
     lastID += 1
+    senders[lastID] = sender
     return lastID
   }
-  func submitInvalid(_ error: PlaybackError, source: SourceLine?) -> Int {
+  func submitInvalid(_ error: PlaybackError, source: SourceLine?, from sender: CommandSender?) -> Int {
     calls.append(.submitInvalid(error))
     sources.append(source)
     lastID += 1
+    senders[lastID] = sender
     return lastID
   }
   func inputEnded() { calls.append(.inputEnded) }
@@ -60,7 +67,7 @@ struct PresenterHarness {
   let interactor = InteractorSpy()
 
   init(maxLineBytes: Int = 65_536) {
-    presenter = PlaybackPresenter(interactor: interactor, maxLineBytes: maxLineBytes)
+    presenter = PlaybackPresenter(interactor: interactor, maxLineBytes: maxLineBytes, viewID: .primary)
     presenter.view = view
   }
 }
@@ -109,7 +116,7 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When the media is ready
-    harness.presenter.presentReady(sampleInfo(), commandID: nil)
+    harness.presenter.present(.ready(sampleInfo(), position: .zero), origin: nil)
     // Then one `ready` line with every stream field, and typed JSON fields
     let event = harness.view.events[0]
     #expect(
@@ -136,7 +143,7 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When media with no audio is ready
-    harness.presenter.presentReady(sampleInfo(streams: 1, audio: nil), commandID: nil)
+    harness.presenter.present(.ready(sampleInfo(streams: 1, audio: nil), position: .zero), origin: nil)
     // Then audio=none, with no audio fields, and null in JSON
     #expect(
       harness.view.texts == [
@@ -150,8 +157,8 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When media with no video is ready
-    harness.presenter.presentReady(
-      sampleInfo(path: "song.m4a", duration: 187.5, streams: 1, video: nil), commandID: nil)
+    harness.presenter.present(
+      .ready(sampleInfo(path: "song.m4a", duration: 187.5, streams: 1, video: nil), position: .zero), origin: nil)
     // Then video=none and no width, height, fps or pix_fmt
     #expect(
       harness.view.texts == [
@@ -174,7 +181,7 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When a video with this frame rate is ready
-    harness.presenter.presentReady(sampleInfo(video: sampleVideo(frameRate: rate)), commandID: nil)
+    harness.presenter.present(.ready(sampleInfo(video: sampleVideo(frameRate: rate)), position: .zero), origin: nil)
     // Then fps has up to three decimals, trailing zeros trimmed, and the same rounding in JSON
     #expect(harness.view.texts[0].contains(" \(text) pix_fmt="))
     #expect(harness.view.events[0].fields.contains(.init("fps", .number(json))))
@@ -184,7 +191,7 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When the video's frame rate is unknown
-    harness.presenter.presentReady(sampleInfo(video: sampleVideo(frameRate: nil)), commandID: nil)
+    harness.presenter.present(.ready(sampleInfo(video: sampleVideo(frameRate: nil)), position: .zero), origin: nil)
     // Then fps is left out
     #expect(harness.view.texts[0].contains("height=1080 pix_fmt=yuv420p"))
     #expect(!harness.view.events[0].fields.contains { $0.key == "fps" })
@@ -194,8 +201,8 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When the path holds spaces, a quote, an equals sign and a backslash
-    harness.presenter.presentReady(
-      sampleInfo(path: #"/media/my "best" a=b\clip.mp4"#, video: nil, audio: nil), commandID: nil)
+    harness.presenter.present(
+      .ready(sampleInfo(path: #"/media/my "best" a=b\clip.mp4"#, video: nil, audio: nil), position: .zero), origin: nil)
     // Then the text quotes and escapes it, and the JSON field keeps it raw
     #expect(
       harness.view.texts[0]
@@ -209,10 +216,10 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When a command pauses, autoplay starts, and a state is reported with no duration known
-    harness.presenter.presentState(
-      .paused, position: time(12.345), duration: time(60), commandID: 3)
-    harness.presenter.presentState(.playing, position: .zero, duration: time(60), commandID: nil)
-    harness.presenter.presentState(.playing, position: time(1), duration: nil, commandID: 4)
+    harness.presenter.present(
+      .state(.paused, position: time(12.345), duration: time(60)), origin: harness.interactor.origin(3))
+    harness.presenter.present(.state(.playing, position: .zero, duration: time(60)), origin: nil)
+    harness.presenter.present(.state(.playing, position: time(1), duration: nil), origin: harness.interactor.origin(4))
     // Then the id shows only when there is one, and an unknown duration is left out
     #expect(
       harness.view.texts == [
@@ -232,9 +239,12 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When playback crosses progress marks, with a known, an unknown and a zero duration
-    harness.presenter.presentProgress(position: time(12), duration: time(60), state: .playing, rate: 1)
-    harness.presenter.presentProgress(position: time(5), duration: nil, state: .playing, rate: 1)
-    harness.presenter.presentProgress(position: time(5), duration: .zero, state: .playing, rate: 1)
+    harness.presenter.present(
+      .progress(ProgressMark(position: time(12), duration: time(60), state: .playing, rate: 1)), origin: nil)
+    harness.presenter.present(
+      .progress(ProgressMark(position: time(5), duration: nil, state: .playing, rate: 1)), origin: nil)
+    harness.presenter.present(
+      .progress(ProgressMark(position: time(5), duration: .zero, state: .playing, rate: 1)), origin: nil)
     // Then percent has one decimal and is left out when it cannot be known
     #expect(
       harness.view.texts == [
@@ -256,7 +266,8 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When playback is at 83.456 of 300 seconds
-    harness.presenter.presentProgress(position: time(83.456), duration: time(300), state: .playing, rate: 1)
+    harness.presenter.present(
+      .progress(ProgressMark(position: time(83.456), duration: time(300), state: .playing, rate: 1)), origin: nil)
     // Then percent is 27.8 in text and JSON
     #expect(
       harness.view.texts == ["progress position=83.456 duration=300.000 percent=27.8 state=playing rate=1"]
@@ -268,9 +279,11 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When a seek that was clamped lands
-    harness.presenter.presentSeeked(
-      SeekResult(id: 2, target: time(30), position: time(30), mode: .exact, milliseconds: 1),
-      requested: time(65), duration: time(30), showsTiming: false)
+    harness.presenter.present(
+      .seeked(
+        SeekOutcome(
+          result: SeekResult(id: 2, target: time(30), position: time(30), mode: .exact, milliseconds: 1),
+          requested: time(65), duration: time(30), showsTiming: false)), origin: harness.interactor.origin(2))
     // Then it says what was asked for and that it was clamped, after the target
     #expect(harness.view.texts == ["seeked #2 target=30.000 requested=65.000 clamped=true position=30.000 mode=exact"])
     #expect(
@@ -284,13 +297,17 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When a seek lands
-    harness.presenter.presentSeeked(
-      SeekResult(id: 4, target: time(30), position: time(30), mode: .exact, milliseconds: 12.3456),
-      requested: nil, duration: time(60), showsTiming: true)
-    harness.presenter.presentSeeked(
-      SeekResult(
-        id: 5, target: time(31.5), position: time(30.0333333), mode: .keyframe, milliseconds: 0.04),
-      requested: nil, duration: time(60), showsTiming: true)
+    harness.presenter.present(
+      .seeked(
+        SeekOutcome(
+          result: SeekResult(id: 4, target: time(30), position: time(30), mode: .exact, milliseconds: 12.3456),
+          requested: nil, duration: time(60), showsTiming: true)), origin: harness.interactor.origin(4))
+    harness.presenter.present(
+      .seeked(
+        SeekOutcome(
+          result: SeekResult(
+            id: 5, target: time(31.5), position: time(30.0333333), mode: .keyframe, milliseconds: 0.04), requested: nil,
+          duration: time(60), showsTiming: true)), origin: harness.interactor.origin(5))
     // Then its id, target, position, mode and time taken; ms to a microsecond in JSON
     #expect(
       harness.view.texts == [
@@ -310,13 +327,13 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When a newer seek replaces seek 4
-    harness.presenter.presentSuperseded(id: 4, by: 5)
+    harness.presenter.present(.superseded(newer: harness.interactor.origin(5)), origin: harness.interactor.origin(4))
     // Then the older id is the event's, and `by` is an integer
     #expect(harness.view.texts == ["superseded #4 by=5"])
     #expect(harness.view.events[0].commandID == 4)
     #expect(harness.view.events[0].fields == [.init("by", .integer(5))])
     // and a seek the session's end cut short says so instead
-    harness.presenter.presentSuperseded(id: 6, by: nil)
+    harness.presenter.present(.superseded(newer: nil), origin: harness.interactor.origin(6))
     #expect(harness.view.texts.last == "superseded #6 reason=shutdown")
   }
 
@@ -324,8 +341,8 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When playback reaches the end, with and without a known duration
-    harness.presenter.presentEnded(position: time(60), duration: time(60), loops: 1)
-    harness.presenter.presentEnded(position: time(61.2), duration: nil, loops: 1)
+    harness.presenter.present(.ended(EndReached(position: time(60), duration: time(60), loops: 1)), origin: nil)
+    harness.presenter.present(.ended(EndReached(position: time(61.2), duration: nil, loops: 1)), origin: nil)
     // Then `ended` lines, with notice severity
     #expect(
       harness.view.texts == ["ended position=60.000 duration=60.000 loops=1", "ended position=61.200 loops=1"])
@@ -335,8 +352,10 @@ struct PlaybackPresenterEventTests {
   @Test func endedBackwardSaysItsDirection() {
     // Given a presenter, When playing backward reaches the start, Then `ended` says so (a forward end keeps its shape)
     let harness = PresenterHarness()
-    harness.presenter.presentEnded(position: time(0), duration: time(60), loops: 1, direction: .backward)
-    harness.presenter.presentEnded(position: time(60), duration: time(60), loops: 2, direction: .forward)
+    harness.presenter.present(
+      .ended(EndReached(position: time(0), duration: time(60), loops: 1, direction: .backward)), origin: nil)
+    harness.presenter.present(
+      .ended(EndReached(position: time(60), duration: time(60), loops: 2, direction: .forward)), origin: nil)
     #expect(
       harness.view.texts == [
         "ended position=0.000 duration=60.000 loops=1 direction=backward",
@@ -348,10 +367,10 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When a command fails, and the file fails to open
-    harness.presenter.presentError(
-      PlaybackError(.unknownCommand, "no such command \"jump\"; type help for the list"),
-      commandID: 6)
-    harness.presenter.presentError(PlaybackError(.fileNotFound, "no file at x.mp4"), commandID: nil)
+    harness.presenter.present(
+      .error(PlaybackError(.unknownCommand, "no such command \"jump\"; type help for the list")),
+      origin: harness.interactor.origin(6))
+    harness.presenter.present(.error(PlaybackError(.fileNotFound, "no file at x.mp4")), origin: nil)
     // Then error lines with the code and the quoted message, with error severity
     #expect(
       harness.view.texts == [
@@ -370,8 +389,7 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When a message holds a newline, a tab and an escape character
-    harness.presenter.presentError(
-      PlaybackError(.decodeError, "bad\npacket\there\u{1B}[31m"), commandID: nil)
+    harness.presenter.present(.error(PlaybackError(.decodeError, "bad\npacket\there\u{1B}[31m")), origin: nil)
     // Then they are escaped, and the text is one line
     #expect(
       harness.view.texts == [#"error code=decode_error message="bad\npacket\there\u{1B}[31m""#])
@@ -382,11 +400,12 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When status is reported, with rates of 1, 1.25 and a third, and with no duration
-    harness.presenter.presentStatus(status(), commandID: 7)
-    harness.presenter.presentStatus(
-      status(.playing, rate: 1.25, frames: 9, errors: 2), commandID: 8)
-    harness.presenter.presentStatus(
-      status(.idle, position: 0, duration: nil, rate: 1.0 / 3, frames: 0), commandID: 9)
+    harness.presenter.present(.status(status()), origin: harness.interactor.origin(7))
+    harness.presenter.present(
+      .status(status(.playing, rate: 1.25, frames: 9, errors: 2)), origin: harness.interactor.origin(8))
+    harness.presenter.present(
+      .status(status(.idle, position: 0, duration: nil, rate: 1.0 / 3, frames: 0)), origin: harness.interactor.origin(9)
+    )
     // Then the rate has up to three decimals and the counters are integers
     #expect(
       harness.view.texts == [
@@ -411,7 +430,7 @@ struct PlaybackPresenterEventTests {
     let info = sampleInfo(
       bitRate: 1_234_567, video: sampleVideo(bitRate: 1_000_000),
       audio: sampleAudio(bitRate: 128_000))
-    harness.presenter.presentInfo(info, commandID: 8)
+    harness.presenter.present(.info(info), origin: harness.interactor.origin(8))
     // Then the ready fields, each bit rate next to what it measures
     #expect(
       harness.view.texts == [
@@ -429,8 +448,8 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When info is asked of media whose bit rates are unknown
-    harness.presenter.presentReady(sampleInfo(), commandID: nil)
-    harness.presenter.presentInfo(sampleInfo(), commandID: 2)
+    harness.presenter.present(.ready(sampleInfo(), position: .zero), origin: nil)
+    harness.presenter.present(.info(sampleInfo()), origin: harness.interactor.origin(2))
     // Then the info line is the ready line with the id
     #expect(
       harness.view.texts[1] == harness.view.texts[0].replacingPrefix("ready ", with: "info #2 "))
@@ -444,7 +463,7 @@ struct PlaybackPresenterEventTests {
       pts: 460_800, timeBase: (1, 15360), time: time(30), isKeyframe: false, width: 1920,
       height: 1080,
       pixelFormat: "yuv420p", md5: "0123456789abcdef0123456789abcdef")
-    harness.presenter.presentFrame(frame, commandID: 9)
+    harness.presenter.present(.frame(frame), origin: harness.interactor.origin(9))
     // Then its identity, with pts as an integer and key as a boolean
     #expect(
       harness.view.texts == [
@@ -468,8 +487,9 @@ struct PlaybackPresenterEventTests {
     let frame = FrameIdentity(
       pts: 460_800, timeBase: (1, 15360), time: time(30), isKeyframe: false, width: 1920, height: 1080,
       pixelFormat: "yuv420p", md5: "0123456789abcdef0123456789abcdef")
-    harness.presenter.presentSnapshot(
-      FramePicture(path: "shots/my clip.png", frame: frame, pixelFormat: "rgb24"), commandID: 4)
+    harness.presenter.present(
+      .snapshot(FramePicture(path: "shots/my clip.png", frame: frame, pixelFormat: "rgb24")),
+      origin: harness.interactor.origin(4))
     // Then the path (quoted, as it holds a space), size, PNG format, and the frame's pts, time and MD5
     #expect(
       harness.view.texts == [
@@ -488,7 +508,7 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When help is asked for
-    harness.presenter.presentHelp(commandID: 10)
+    harness.presenter.present(.help, origin: harness.interactor.origin(10))
     // Then a header line and one indented line per command; the verbs as a field
     let event = harness.view.events[0]
     #expect(event.event == "help")
@@ -526,11 +546,13 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When the session ends by quit, by input ending, and by a signal with no duration known
-    harness.presenter.presentShutdown(reason: .quit, status: status(), commandID: 11)
-    harness.presenter.presentShutdown(
-      reason: .inputEnded, status: status(.ended, position: 60), commandID: nil)
-    harness.presenter.presentShutdown(
-      reason: .signal(.interrupt), status: status(.idle, position: 0, duration: nil), commandID: nil)
+    harness.presenter.present(
+      .shutdown(SessionShutdown(reason: .quit, status: status())), origin: harness.interactor.origin(11))
+    harness.presenter.present(
+      .shutdown(SessionShutdown(reason: .inputEnded, status: status(.ended, position: 60))), origin: nil)
+    harness.presenter.present(
+      .shutdown(SessionShutdown(reason: .signal(.interrupt), status: status(.idle, position: 0, duration: nil))),
+      origin: nil)
     // Then shutdown lines, with notice severity
     #expect(
       harness.view.texts == [
@@ -545,8 +567,10 @@ struct PlaybackPresenterEventTests {
   @Test func shutdownWhileOpeningSaysTheOpenWasInterrupted() {
     // Given a presenter, When the session ends on a quit while its file is still opening
     let harness = PresenterHarness()
-    harness.presenter.presentShutdown(
-      reason: .quit, status: status(.loading, position: 0, duration: nil), openInterrupted: true, commandID: 1)
+    harness.presenter.present(
+      .shutdown(
+        SessionShutdown(reason: .quit, status: status(.loading, position: 0, duration: nil), openInterrupted: true)),
+      origin: harness.interactor.origin(1))
     // Then the line says the open was interrupted, in text and as a JSON field
     #expect(
       harness.view.texts == [
@@ -559,8 +583,9 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When a position carries binary noise
-    harness.presenter.presentState(
-      .paused, position: time(12.345000000001), duration: time(59.99999949), commandID: 1)
+    harness.presenter.present(
+      .state(.paused, position: time(12.345000000001), duration: time(59.99999949)),
+      origin: harness.interactor.origin(1))
     // Then JSON gets 12.345 and 59.9999995 rounded to the microsecond
     #expect(
       harness.view.events[0].fields == [
@@ -574,7 +599,8 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When a position is negative zero
-    harness.presenter.presentProgress(position: time(-0.0), duration: time(10), state: .playing, rate: 1)
+    harness.presenter.present(
+      .progress(ProgressMark(position: time(-0.0), duration: time(10), state: .playing, rate: 1)), origin: nil)
     // Then it reads 0.000, and JSON carries a positive zero
     #expect(
       harness.view.texts == ["progress position=0.000 duration=10.000 percent=0.0 state=playing rate=1"])
@@ -589,7 +615,7 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When a file starts loading
-    harness.presenter.presentLoading(path: "/media/films/clip one.mp4")
+    harness.presenter.present(.loading(path: "/media/films/clip one.mp4"), origin: nil)
     // Then no event, and a status line naming the file
     #expect(harness.view.events.isEmpty)
     #expect(harness.view.statusLines == ["… loading clip one.mp4"])
@@ -599,17 +625,17 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When the file's name holds an escape sequence and a newline
-    harness.presenter.presentLoading(path: "evil\u{1B}[2J\nname.mp4")
+    harness.presenter.present(.loading(path: "evil\u{1B}[2J\nname.mp4"), origin: nil)
     // Then the status line shows them escaped, safe for a terminal
     #expect(harness.view.statusLines == [#"… loading evil\u{1B}[2J\nname.mp4"#])
   }
 
   @Test func withNoViewNothingBreaks() {
     // Given a presenter whose view has gone
-    let presenter = PlaybackPresenter(interactor: InteractorSpy())
+    let presenter = PlaybackPresenter(interactor: InteractorSpy(), viewID: .primary)
     // When it presents
-    presenter.presentReady(sampleInfo(), commandID: nil)
-    presenter.presentHelp(commandID: 1)
+    presenter.present(.ready(sampleInfo(), position: .zero), origin: nil)
+    presenter.present(.help, origin: CommandOrigin(id: 1, sender: nil))
     // Then nothing happens (and nothing crashes)
     #expect(presenter.view == nil)
   }
@@ -621,9 +647,9 @@ struct PlaybackPresenterStatusLineTests {
   @Test func readyShowsPausedAtTheStart() {
     // Given a presenter that showed loading
     let harness = PresenterHarness()
-    harness.presenter.presentLoading(path: "clip.mp4")
+    harness.presenter.present(.loading(path: "clip.mp4"), origin: nil)
     // When the media is ready
-    harness.presenter.presentReady(sampleInfo(), commandID: nil)
+    harness.presenter.present(.ready(sampleInfo(), position: .zero), origin: nil)
     // Then the status line shows paused at 0 of 60 seconds, 0% and an empty bar
     #expect(harness.view.statusLines.last == "⏸ 00:00:00.000 / 00:01:00.000  0.0%  [\(emptyBar)]")
   }
@@ -631,7 +657,7 @@ struct PlaybackPresenterStatusLineTests {
   @Test func readyShowsTheFirstFramesPositionWhenItIsNotZero() {
     // Given a presenter, When media whose first frame is at 0.014 s is ready
     let harness = PresenterHarness()
-    harness.presenter.presentReady(sampleInfo(), position: time(0.014), commandID: nil)
+    harness.presenter.present(.ready(sampleInfo(), position: time(0.014)), origin: nil)
     // Then the status line shows that position, as state and status will
     #expect(harness.view.statusLines.last?.hasPrefix("⏸ 00:00:00.014 / 00:01:00.000") == true)
   }
@@ -640,7 +666,8 @@ struct PlaybackPresenterStatusLineTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When playback passes 83.456 seconds of 300
-    harness.presenter.presentProgress(position: time(83.456), duration: time(300), state: .playing, rate: 1)
+    harness.presenter.present(
+      .progress(ProgressMark(position: time(83.456), duration: time(300), state: .playing, rate: 1)), origin: nil)
     // Then the documented status line
     #expect(
       harness.view.statusLines == ["▶ 00:01:23.456 / 00:05:00.000  27.8%  [█████░░░░░░░░░░░░░]"])
@@ -650,7 +677,7 @@ struct PlaybackPresenterStatusLineTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When playback reaches the end
-    harness.presenter.presentEnded(position: time(60), duration: time(60), loops: 1)
+    harness.presenter.present(.ended(EndReached(position: time(60), duration: time(60), loops: 1)), origin: nil)
     // Then 100% and a full bar, with the ended glyph
     #expect(harness.view.statusLines == ["■ 00:01:00.000 / 00:01:00.000  100.0%  [\(fullBar)]"])
   }
@@ -659,8 +686,10 @@ struct PlaybackPresenterStatusLineTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When playback is a hair short of the end, and at half way
-    harness.presenter.presentProgress(position: time(59.99), duration: time(60), state: .playing, rate: 1)
-    harness.presenter.presentProgress(position: time(30), duration: time(60), state: .playing, rate: 1)
+    harness.presenter.present(
+      .progress(ProgressMark(position: time(59.99), duration: time(60), state: .playing, rate: 1)), origin: nil)
+    harness.presenter.present(
+      .progress(ProgressMark(position: time(30), duration: time(60), state: .playing, rate: 1)), origin: nil)
     // Then 100.0% shows a full bar, 50% shows nine cells
     #expect(
       harness.view.statusLines == [
@@ -673,8 +702,9 @@ struct PlaybackPresenterStatusLineTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When the duration is unknown, then zero
-    harness.presenter.presentState(.playing, position: time(12.345), duration: nil, commandID: nil)
-    harness.presenter.presentProgress(position: time(13), duration: .zero, state: .playing, rate: 1)
+    harness.presenter.present(.state(.playing, position: time(12.345), duration: nil), origin: nil)
+    harness.presenter.present(
+      .progress(ProgressMark(position: time(13), duration: .zero, state: .playing, rate: 1)), origin: nil)
     // Then dashes for the duration and no percentage or bar
     #expect(
       harness.view.statusLines == [
@@ -686,11 +716,14 @@ struct PlaybackPresenterStatusLineTests {
   @Test func seekedKeepsTheShownState() {
     // Given a presenter showing paused playback
     let harness = PresenterHarness()
-    harness.presenter.presentState(.paused, position: time(10), duration: time(60), commandID: 1)
+    harness.presenter.present(
+      .state(.paused, position: time(10), duration: time(60)), origin: harness.interactor.origin(1))
     // When a seek lands
-    harness.presenter.presentSeeked(
-      SeekResult(id: 2, target: time(45), position: time(45), mode: .exact, milliseconds: 3),
-      requested: nil, duration: time(60), showsTiming: true)
+    harness.presenter.present(
+      .seeked(
+        SeekOutcome(
+          result: SeekResult(id: 2, target: time(45), position: time(45), mode: .exact, milliseconds: 3),
+          requested: nil, duration: time(60), showsTiming: true)), origin: harness.interactor.origin(2))
     // Then the line shows the new position, still paused
     #expect(
       harness.view.statusLines.last == "⏸ 00:00:45.000 / 00:01:00.000  75.0%  [█████████████░░░░░]")
@@ -709,15 +742,16 @@ struct PlaybackPresenterStatusLineTests {
   @Test func onlyPlaybackEventsRedrawIt() {
     // Given a presenter that has drawn its status line
     let harness = PresenterHarness()
-    harness.presenter.presentLoading(path: "clip.mp4")
+    harness.presenter.present(.loading(path: "clip.mp4"), origin: nil)
     harness.view.statusLines.removeAll()
     // When events that do not move playback arrive
-    harness.presenter.presentSuperseded(id: 1, by: 2)
-    harness.presenter.presentError(PlaybackError(.badArgument, "x"), commandID: 3)
-    harness.presenter.presentStatus(status(), commandID: 4)
-    harness.presenter.presentInfo(sampleInfo(), commandID: 5)
-    harness.presenter.presentHelp(commandID: 6)
-    harness.presenter.presentShutdown(reason: .quit, status: status(), commandID: 7)
+    harness.presenter.present(.superseded(newer: harness.interactor.origin(2)), origin: harness.interactor.origin(1))
+    harness.presenter.present(.error(PlaybackError(.badArgument, "x")), origin: harness.interactor.origin(3))
+    harness.presenter.present(.status(status()), origin: harness.interactor.origin(4))
+    harness.presenter.present(.info(sampleInfo()), origin: harness.interactor.origin(5))
+    harness.presenter.present(.help, origin: harness.interactor.origin(6))
+    harness.presenter.present(
+      .shutdown(SessionShutdown(reason: .quit, status: status())), origin: harness.interactor.origin(7))
     // Then the status line is never redrawn
     #expect(harness.view.statusLines.isEmpty)
     #expect(harness.view.events.count == 6)
@@ -727,8 +761,8 @@ struct PlaybackPresenterStatusLineTests {
     // Given a presenter that has drawn nothing (a client that joined a running session)
     let harness = PresenterHarness()
     // When its first status comes, then a second
-    harness.presenter.presentStatus(status(), commandID: 1)
-    harness.presenter.presentStatus(status(), commandID: 2)
+    harness.presenter.present(.status(status()), origin: harness.interactor.origin(1))
+    harness.presenter.present(.status(status()), origin: harness.interactor.origin(2))
     // Then the first draws the status line, the second leaves it to the playback events
     #expect(harness.view.statusLines == ["⏸ 00:00:30.000 / 00:01:00.000  50.0%  [█████████░░░░░░░░░]"])
     #expect(harness.view.events.count == 2)
@@ -988,7 +1022,7 @@ struct PlaybackPresenterInputTests {
     do {
       let spy = InteractorSpy()
       interactor = spy
-      presenter = PlaybackPresenter(interactor: spy)
+      presenter = PlaybackPresenter(interactor: spy, viewID: .primary)
       let view = ViewSpy()
       presenter.view = view
     }
@@ -1024,8 +1058,9 @@ struct PlaybackPresenterNewEventTests {
   @Test func stepped() {
     // Given a presenter, When a step lands (one short at the end), Then position, moved and requested
     let harness = PresenterHarness()
-    harness.presenter.presentStepped(
-      StepResult(id: 3, requested: 5, moved: 4, position: time(59.9)), duration: time(60))
+    harness.presenter.present(
+      .stepped(StepResult(id: 3, requested: 5, moved: 4, position: time(59.9)), duration: time(60)),
+      origin: harness.interactor.origin(3))
     #expect(harness.view.texts == ["stepped #3 position=59.900 moved=4 requested=5"])
     #expect(
       harness.view.events[0].fields == [
@@ -1037,8 +1072,8 @@ struct PlaybackPresenterNewEventTests {
 
   @Test func rate() {
     let harness = PresenterHarness()
-    harness.presenter.presentRate(2, commandID: 4)
-    harness.presenter.presentRate(1.0 / 3, commandID: 5)
+    harness.presenter.present(.rate(2), origin: harness.interactor.origin(4))
+    harness.presenter.present(.rate(1.0 / 3), origin: harness.interactor.origin(5))
     #expect(harness.view.texts == ["rate #4 rate=2", "rate #5 rate=0.333"])
     #expect(harness.view.events[1].fields == [.init("rate", .number(0.333))])
   }
@@ -1046,9 +1081,10 @@ struct PlaybackPresenterNewEventTests {
   @Test func waited() {
     // Given waits that held, When shown, Then the condition as written (quoted when it has spaces) and where
     let harness = PresenterHarness()
-    harness.presenter.presentWaited(.ended, position: time(60), commandID: 1)
-    harness.presenter.presentWaited(.position(.seconds(12.5)), position: time(12.5), commandID: 2)
-    harness.presenter.presentWaited(.duration(2), position: time(4), commandID: 3)
+    harness.presenter.present(.waited(.ended, position: time(60)), origin: harness.interactor.origin(1))
+    harness.presenter.present(
+      .waited(.position(.seconds(12.5)), position: time(12.5)), origin: harness.interactor.origin(2))
+    harness.presenter.present(.waited(.duration(2), position: time(4)), origin: harness.interactor.origin(3))
     #expect(
       harness.view.texts == [
         "waited #1 condition=ended position=60.000",
@@ -1064,9 +1100,12 @@ struct PlaybackPresenterNewEventTests {
   @Test func expectPass() {
     // Given a check that held, When shown, Then result, field, op, both values and the tolerance, at info
     let harness = PresenterHarness()
-    harness.presenter.presentExpectation(
-      check(.position, .approximately, tolerance: 0.01), expected: .number(10), actual: .number(10.0049999),
-      held: true, source: SourceLine(number: 2, text: "expect position ~ 10 ±0.01"), commandID: 6)
+    harness.presenter.present(
+      .expectation(
+        ExpectationOutcome(
+          expectation: check(.position, .approximately, tolerance: 0.01), expected: .number(10),
+          actual: .number(10.0049999), held: true, source: SourceLine(number: 2, text: "expect position ~ 10 ±0.01"))),
+      origin: harness.interactor.origin(6))
     #expect(
       harness.view.texts == [
         "expect #6 result=pass field=position op=~ expected=10 actual=10.005 tolerance=0.01"
@@ -1083,13 +1122,21 @@ struct PlaybackPresenterNewEventTests {
     // Given a check that failed on line 7, When shown, Then line= and source= point at it, at error severity
     // (operators holding `=` are quoted, as every value with `=` is)
     let harness = PresenterHarness()
-    harness.presenter.presentExpectation(
-      check(.state, .equal), expected: .string("playing"), actual: .string("paused"), held: false,
-      source: SourceLine(number: 7, text: "  expect state == playing  "), commandID: 8)
-    harness.presenter.presentExpectation(
-      check(.frameMD5, .notEqual), expected: .none, actual: .none, held: false, source: nil, commandID: 9)
-    harness.presenter.presentExpectation(
-      check(.frameKey, .equal), expected: .bool(true), actual: .bool(false), held: false, source: nil, commandID: 10)
+    harness.presenter.present(
+      .expectation(
+        ExpectationOutcome(
+          expectation: check(.state, .equal), expected: .string("playing"), actual: .string("paused"), held: false,
+          source: SourceLine(number: 7, text: "  expect state == playing  "))), origin: harness.interactor.origin(8))
+    harness.presenter.present(
+      .expectation(
+        ExpectationOutcome(
+          expectation: check(.frameMD5, .notEqual), expected: .none, actual: .none, held: false, source: nil)),
+      origin: harness.interactor.origin(9))
+    harness.presenter.present(
+      .expectation(
+        ExpectationOutcome(
+          expectation: check(.frameKey, .equal), expected: .bool(true), actual: .bool(false), held: false, source: nil)),
+      origin: harness.interactor.origin(10))
     #expect(
       harness.view.texts == [
         #"expect #8 result=fail field=state op="==" expected=playing actual=paused line=7 source="expect state == playing""#,
@@ -1107,7 +1154,7 @@ struct PlaybackPresenterNewEventTests {
 
   @Test func closed() {
     let harness = PresenterHarness()
-    harness.presenter.presentClosed(commandID: 3)
+    harness.presenter.present(.closed, origin: harness.interactor.origin(3))
     #expect(harness.view.texts == ["closed #3"])
     #expect(harness.view.events[0].fields.isEmpty)
     #expect(harness.view.statusLines == ["○ 00:00:00.000 / --:--:--.---"])
@@ -1115,18 +1162,19 @@ struct PlaybackPresenterNewEventTests {
 
   @Test func readyAnsweringAnOpenCarriesItsID() {
     let harness = PresenterHarness()
-    harness.presenter.presentReady(sampleInfo(video: nil, audio: nil), commandID: 2)
+    harness.presenter.present(
+      .ready(sampleInfo(video: nil, audio: nil), position: .zero), origin: harness.interactor.origin(2))
     #expect(harness.view.texts[0].hasPrefix("ready #2 path=clip.mp4 "))
     #expect(harness.view.events[0].commandID == 2)
   }
 
   @Test func endedCountsLoopsAndStatusShowsLoopsAndLateness() {
     let harness = PresenterHarness()
-    harness.presenter.presentEnded(position: time(10), duration: time(10), loops: 3)
+    harness.presenter.present(.ended(EndReached(position: time(10), duration: time(10), loops: 3)), origin: nil)
     var report = status(.playing, position: 4)
     report.loops = 3
     report.latenessP99 = 1.5
-    harness.presenter.presentStatus(report, commandID: 2)
+    harness.presenter.present(.status(report), origin: harness.interactor.origin(2))
     #expect(
       harness.view.texts == [
         "ended position=10.000 duration=10.000 loops=3",
@@ -1137,17 +1185,19 @@ struct PlaybackPresenterNewEventTests {
 
   @Test func progressShowsTheRate() {
     let harness = PresenterHarness()
-    harness.presenter.presentProgress(position: time(1), duration: nil, state: .playing, rate: 0.5)
+    harness.presenter.present(
+      .progress(ProgressMark(position: time(1), duration: nil, state: .playing, rate: 0.5)), origin: nil)
     #expect(harness.view.texts == ["progress position=1.000 state=playing rate=0.5"])
   }
 
   @Test func seekedWithoutTimingHasNoMilliseconds() {
     // Given the virtual clock (no wall-clock figures), When a seek lands, Then no ms field
     let harness = PresenterHarness()
-    harness.presenter.presentSeeked(
-      SeekResult(id: 2, target: time(5), position: time(5), mode: .keyframe, milliseconds: 12), requested: nil,
-      duration: time(60),
-      showsTiming: false)
+    harness.presenter.present(
+      .seeked(
+        SeekOutcome(
+          result: SeekResult(id: 2, target: time(5), position: time(5), mode: .keyframe, milliseconds: 12),
+          requested: nil, duration: time(60), showsTiming: false)), origin: harness.interactor.origin(2))
     #expect(harness.view.texts == ["seeked #2 target=5.000 position=5.000 mode=keyframe"])
     #expect(!harness.view.events[0].fields.contains { $0.key == "ms" })
   }
@@ -1171,7 +1221,7 @@ struct PlaybackPresenterClientIDTests {
     let harness = PresenterHarness()
     harness.presenter.onInputLine(.text(line))
     #expect(harness.interactor.calls == [.submit(.status)])
-    harness.presenter.presentStatus(status(), commandID: 1)
+    harness.presenter.present(.status(status()), origin: harness.interactor.origin(1))
     #expect(harness.view.texts[0].hasPrefix(header + " state=paused"))
     #expect(harness.view.events[0].clientID == value)
     #expect(harness.view.events[0].commandID == 1)
@@ -1180,7 +1230,7 @@ struct PlaybackPresenterClientIDTests {
   @Test func anInvalidJSONCommandStillCarriesItsID() {
     let harness = PresenterHarness()
     harness.presenter.onInputLine(.text(#"{"command":"scrub","args":["x"],"id":"q9"}"#))
-    harness.presenter.presentError(PlaybackError(.badArgument, "x"), commandID: 1)
+    harness.presenter.present(.error(PlaybackError(.badArgument, "x")), origin: harness.interactor.origin(1))
     #expect(harness.view.texts == [#"error #q9 code=bad_argument message=x"#])
   }
 
@@ -1188,7 +1238,7 @@ struct PlaybackPresenterClientIDTests {
     let harness = PresenterHarness()
     harness.presenter.onInputLine(.text(#"{"command":"status","id":"a"}"#))
     harness.presenter.onInputLine(.text("status"))
-    harness.presenter.presentStatus(status(), commandID: 2)
+    harness.presenter.present(.status(status()), origin: harness.interactor.origin(2))
     #expect(harness.view.texts[0].hasPrefix("status #2 "))
     #expect(harness.view.events[0].clientID == nil)
   }
@@ -1198,7 +1248,7 @@ struct PlaybackPresenterClientIDTests {
     let harness = PresenterHarness()
     harness.presenter.onInputLine(.text(#"{"command":"scrub","args":[10],"id":"s1"}"#))
     harness.presenter.onInputLine(.text(#"{"command":"scrub","args":[20],"id":"s2"}"#))
-    harness.presenter.presentSuperseded(id: 1, by: 2)
+    harness.presenter.present(.superseded(newer: harness.interactor.origin(2)), origin: harness.interactor.origin(1))
     #expect(harness.view.texts == ["superseded #s1 by=s2"])
     #expect(harness.view.events[0].fields == [.init("by", .string("s2"))])
   }
@@ -1226,16 +1276,15 @@ struct PlaybackPresenterClientIDTests {
 private final class ImmediateInteractor: PlaybackInteractorInput {
   weak var presenter: PlaybackPresenter?
   private var lastID = 0
-  var nextCommandID: Int { lastID + 1 }
   func start() {}
-  func submit(_ command: Command, source: SourceLine?) -> Int {
+  func submit(_ command: Command, source: SourceLine?, from sender: CommandSender?) -> Int {
     lastID += 1
-    presenter?.presentHelp(commandID: lastID)
+    presenter?.present(.help, origin: CommandOrigin(id: lastID, sender: sender))
     return lastID
   }
-  func submitInvalid(_ error: PlaybackError, source: SourceLine?) -> Int {
+  func submitInvalid(_ error: PlaybackError, source: SourceLine?, from sender: CommandSender?) -> Int {
     lastID += 1
-    presenter?.presentError(error, commandID: lastID)
+    presenter?.present(.error(error), origin: CommandOrigin(id: lastID, sender: sender))
     return lastID
   }
   func inputEnded() {}
@@ -1249,7 +1298,7 @@ struct PlaybackPresenterImmediateAnswerTests {
   @Test func anAnswerPresentedDuringSubmitCarriesTheClientsID() {
     // Given an interactor that answers before `submit` returns the command's number
     let interactor = ImmediateInteractor()
-    let presenter = PlaybackPresenter(interactor: interactor)
+    let presenter = PlaybackPresenter(interactor: interactor, viewID: .primary)
     let view = ViewSpy()
     presenter.view = view
     interactor.presenter = presenter

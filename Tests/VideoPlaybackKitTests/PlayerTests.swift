@@ -136,21 +136,23 @@ struct PlayerTests {
     // Then calls throw PlayerClosed, and the events end with the shutdown
     await #expect(throws: PlayerClosed.self) { try await player.status() }
     var names: [String] = []
-    for await event in player.events { names.append(event.event) }
+    for await event in player.events { names.append(event.event.name) }
     #expect(names == ["ready", "ended", "shutdown"])
   }
 
-  @Test func eventsCarryTheSessionsViewModelsAndTheCallsIDs() async throws {
+  @Test func eventsAreTheTypedEventsWithTheirLinesAndTheCallsNumbers() async throws {
     // Given a player
     let player = Harness().makePlayer()
     // When it opens and plays
     try await player.open("clip.mp4")
     try await player.play()
-    // Then its events are the presenter's view models, named by the calls' ids
+    // Then its events are the session's typed events, with the calls' numbers and each event's line
     var iterator = player.events.makeAsyncIterator()
     let ready = await iterator.next()
     let state = await iterator.next()
-    #expect(ready?.event == "ready" && ready?.clientID == .integer(1))
+    #expect(ready?.event.name == "ready" && ready?.callNumber == 1)
+    #expect(state?.event == .state(.playing, position: .zero, duration: MediaTime(seconds: 10)))
+    #expect(state?.callNumber == 2)
     #expect(state?.text == "state #2 state=playing position=0.000 duration=10.000")
   }
 

@@ -7,69 +7,73 @@ import VPKTestSupport
 
 @testable import VideoPlaybackKit
 
-/// Records every `present…` call as a short line, so tests read like transcripts.
+/// Records every event presented as a short line, so tests read like transcripts.
 @MainActor
 final class InteractorOutputSpy: PlaybackInteractorOutput {
   var lines: [String] = []
+  /// Every event with its origin, in order.
+  var events: [(event: SessionEvent, origin: CommandOrigin?)] = []
   var shutdownStatus: PlaybackStatus?
   var lastStatus: PlaybackStatus?
   var expectations: [(expected: ExpectValue, actual: ExpectValue, held: Bool, source: SourceLine?)] = []
-
-  func presentLoading(path: String) { lines.append("loading \(path)") }
   var readyPositions: [MediaTime] = []
-  func presentReady(_ info: MediaInfo, position: MediaTime, commandID: Int?) {
-    readyPositions.append(position)
-    lines.append("ready #\(commandID ?? 0) \(info.path)")
+
+  func present(_ event: SessionEvent, origin: CommandOrigin?) {
+    events.append((event, origin))
+    let id = origin?.id ?? 0
+    switch event {
+    case .loading(let path): lines.append("loading \(path)")
+    case .ready(let info, let position):
+      readyPositions.append(position)
+      lines.append("ready #\(id) \(info.path)")
+    case .state(let state, let position, _): lines.append("state #\(id) \(state) \(position.seconds)")
+    case .progress(let mark): lines.append("progress \(mark.position.seconds)")
+    case .seeked(let outcome):
+      let result = outcome.result
+      lines.append(
+        "seeked #\(result.id) \(result.target.seconds) \(result.position.seconds) \(result.mode)"
+          + (outcome.requested.map { " requested \($0.seconds)" } ?? "") + (outcome.showsTiming ? "" : " untimed"))
+    case .superseded(let newer):
+      lines.append("superseded #\(id) by \(newer.map { String($0.id) } ?? "shutdown")")
+    case .stepped(let result, _):
+      lines.append("stepped #\(result.id) \(result.moved)/\(result.requested) \(result.position.seconds)")
+    case .rate(let rate): lines.append("rate #\(id) \(rate)")
+    case .ended(let end): lines.append("ended \(end.position.seconds) loops \(end.loops)")
+    case .error(let error): lines.append("error #\(id) \(error.code.rawValue)")
+    case .status(let status):
+      lastStatus = status
+      lines.append("status #\(id) \(status.state) \(status.position.seconds)")
+    case .info: lines.append("info #\(id)")
+    case .frame(let frame): lines.append("frame #\(id) \(frame.pts)")
+    case .snapshot(let picture): lines.append("snapshot #\(id) \(picture.path) \(picture.frame.pts)")
+    case .help: lines.append("help #\(id)")
+    case .waited(let condition, let position):
+      lines.append("waited #\(id) \(condition.description) at \(position.seconds)")
+    case .expectation(let outcome):
+      expectations.append((outcome.expected, outcome.actual, outcome.held, outcome.source))
+      lines.append("expect #\(id) \(outcome.held ? "pass" : "fail") \(outcome.expectation.field.rawValue)")
+    case .closed: lines.append("closed #\(id)")
+    case .shutdown(let shutdown):
+      shutdownStatus = shutdown.status
+      lines.append(
+        "shutdown #\(id) \(shutdown.reason.text)" + (shutdown.openInterrupted ? " open interrupted" : ""))
+    }
   }
-  func presentState(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, commandID: Int?) {
-    lines.append("state #\(commandID ?? 0) \(state) \(position.seconds)")
+}
+
+extension PlaybackInteractorInput {
+  /// Submits `command` as a test that is no view: its events carry no sender.
+  @discardableResult func submit(_ command: Command, source: SourceLine?) -> Int {
+    submit(command, source: source, from: nil)
   }
-  func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState, rate: Double) {
-    lines.append("progress \(position.seconds)")
+  @discardableResult func submitInvalid(_ error: PlaybackError, source: SourceLine?) -> Int {
+    submitInvalid(error, source: source, from: nil)
   }
-  func presentSeeked(_ result: SeekResult, requested: MediaTime?, duration: MediaTime?, showsTiming: Bool) {
-    lines.append(
-      "seeked #\(result.id) \(result.target.seconds) \(result.position.seconds) \(result.mode)"
-        + (requested.map { " requested \($0.seconds)" } ?? "") + (showsTiming ? "" : " untimed"))
-  }
-  func presentSuperseded(id: Int, by newerID: Int?) {
-    lines.append("superseded #\(id) by \(newerID.map(String.init) ?? "shutdown")")
-  }
-  func presentStepped(_ result: StepResult, duration: MediaTime?) {
-    lines.append("stepped #\(result.id) \(result.moved)/\(result.requested) \(result.position.seconds)")
-  }
-  func presentRate(_ rate: Double, commandID: Int) { lines.append("rate #\(commandID) \(rate)") }
-  func presentEnded(position: MediaTime, duration: MediaTime?, loops: Int) {
-    lines.append("ended \(position.seconds) loops \(loops)")
-  }
-  func presentError(_ error: PlaybackError, commandID: Int?) {
-    lines.append("error #\(commandID ?? 0) \(error.code.rawValue)")
-  }
-  func presentStatus(_ status: PlaybackStatus, commandID: Int) {
-    lastStatus = status
-    lines.append("status #\(commandID) \(status.state) \(status.position.seconds)")
-  }
-  func presentInfo(_ info: MediaInfo, commandID: Int) { lines.append("info #\(commandID)") }
-  func presentFrame(_ frame: FrameIdentity, commandID: Int) { lines.append("frame #\(commandID) \(frame.pts)") }
-  func presentSnapshot(_ picture: FramePicture, commandID: Int) {
-    lines.append("snapshot #\(commandID) \(picture.path) \(picture.frame.pts)")
-  }
-  func presentHelp(commandID: Int) { lines.append("help #\(commandID)") }
-  func presentWaited(_ condition: WaitCondition, position: MediaTime, commandID: Int) {
-    lines.append("waited #\(commandID) \(condition.description) at \(position.seconds)")
-  }
-  func presentExpectation(
-    _ expectation: Expectation, expected: ExpectValue, actual: ExpectValue, held: Bool, source: SourceLine?,
-    commandID: Int
-  ) {
-    expectations.append((expected, actual, held, source))
-    lines.append("expect #\(commandID) \(held ? "pass" : "fail") \(expectation.field.rawValue)")
-  }
-  func presentClosed(commandID: Int) { lines.append("closed #\(commandID)") }
-  func presentShutdown(reason: ShutdownReason, status: PlaybackStatus, openInterrupted: Bool, commandID: Int?) {
-    shutdownStatus = status
-    lines.append("shutdown #\(commandID ?? 0) \(reason.text)" + (openInterrupted ? " open interrupted" : ""))
-  }
+}
+
+extension CommandOrigin {
+  /// The origin of command `id` sent without a view (a test that submits to the interactor directly).
+  static func id(_ id: Int) -> CommandOrigin { CommandOrigin(id: id, sender: nil) }
 }
 
 /// Records where the interactor sends the session, and makes fake managers for `open`.

@@ -3,6 +3,7 @@
 // presenter formats for it as for `vpk play`'s own terminal, and attach's text view shows the result.
 //
 //   {"display":"event","event":"seeked","severity":"info","text":"seeked #2 …","transient":false}
+//   {"display":"event","event":"status","id":"vpk-attach-end","severity":"info","text":"status #vpk-attach-end …",…}
 //   {"display":"status","forms":["⏸ 00:00:05.000 / 00:00:10.000  50.0%  [████…]", "⏸ 00:00:05.000 / …"]}
 //   {"display":"finish"}
 
@@ -18,6 +19,8 @@ public enum DisplayLine: Sendable, Equatable {
   private struct Wire: Codable {
     var display: String
     var event: String?
+    /// The client's own id for the command the event answers, when it gave one as a string.
+    var id: String?
     var text: String?
     var severity: String?
     var transient: Bool?
@@ -29,8 +32,9 @@ public enum DisplayLine: Sendable, Equatable {
     let wire: Wire
     switch self {
     case .event(let event):
+      let id: String? = if case .string(let id)? = event.clientID { id } else { nil }
       wire = Wire(
-        display: "event", event: event.event, text: event.text, severity: Self.name(of: event.severity),
+        display: "event", event: event.event, id: id, text: event.text, severity: Self.name(of: event.severity),
         transient: event.isTransient)
     case .statusLine(let status):
       wire = Wire(display: "status", forms: status.forms)
@@ -51,7 +55,7 @@ public enum DisplayLine: Sendable, Equatable {
       guard let text = wire.text else { return nil }
       self = .event(
         EventViewModel(
-          event: wire.event ?? "", commandID: nil, fields: [], text: text,
+          event: wire.event ?? "", commandID: nil, clientID: wire.id.map { .string($0) }, fields: [], text: text,
           severity: Self.severity(named: wire.severity), isTransient: wire.transient ?? false))
     case "status":
       guard let forms = wire.forms else { return nil }

@@ -16,6 +16,10 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
   private let translator: MPVCommandTranslator
   /// What `client_name` answers.
   private let clientName: String
+  /// This client's view, named as the sender of the commands it submits.
+  private let viewID: ViewID
+  /// How many commands this client has submitted: `pending` and `seekIDs` know them by this ordinal.
+  private var ownCommandCount = 0
 
   /// What a command of this client's still owes it, by the session's command id.
   private enum Pending {
@@ -35,6 +39,7 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
     /// The `info` asked for before this client's first command: the file the session had before it connected.
     case learn
   }
+  /// What each command of this client's still owes it, by the command's ordinal among this client's.
   private var pending: [Int: Pending] = [:] { didSet { publishQuickReads() } }
 
   /// Whether a command of this client's still owes it a reply.
@@ -66,7 +71,7 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
     }
   }
   private var readings = Readings() { didSet { publishQuickReads() } }
-  /// This client's seeks not yet landed (mpv's `seeking`), by command id.
+  /// This client's seeks not yet landed (mpv's `seeking`), by their ordinals.
   private var seekIDs: Set<Int> = [] { didSet { publishQuickReads() } }
 
   /// Observed properties: mpv's observer id, and the value the client was last told (nil: not yet told).
@@ -86,11 +91,12 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
   /// - Parameter statusBoard: the interactor's status, readable from any thread; with it, `quickReads` answers
   ///   `get_property` on the client's own thread (nil: every read goes through the interactor).
   public init(
-    interactor: any PlaybackInteractorInput, clientName: String, translator: MPVCommandTranslator = .init(),
-    statusBoard: PlaybackStatusBoard? = nil
+    interactor: any PlaybackInteractorInput, clientName: String, viewID: ViewID,
+    translator: MPVCommandTranslator = .init(), statusBoard: PlaybackStatusBoard? = nil
   ) {
     self.interactor = interactor
     self.clientName = clientName
+    self.viewID = viewID
     self.translator = translator
     quickReads = MPVQuickReads(statusBoard: statusBoard, translator: translator)
   }
@@ -205,9 +211,9 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
 
   /// Submits `command`, noting what it owes first: some commands are answered within `submit`.
   private func submit(_ command: Command, _ owed: Pending) {
-    let commandID = interactor.nextCommandID
-    pending[commandID] = owed
-    interactor.submit(command, source: nil)
+    ownCommandCount += 1
+    pending[ownCommandCount] = owed
+    interactor.submit(command, source: nil, from: CommandSender(view: viewID, number: ownCommandCount))
   }
 
   private func seek(_ target: Double, _ reference: MPVSeekReference, _ mode: SeekMode?, pending owed: Pending) {
@@ -219,7 +225,8 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
       case .relative: .skip(target, mode ?? .keyframe)
       case .relativePercent: .skip((readings.duration?.seconds ?? 0) * target / 100, mode ?? .keyframe)
       }
-    seekIDs.insert(interactor.nextCommandID)
+    // The ordinal `submit` is about to give it.
+    seekIDs.insert(ownCommandCount + 1)
     submit(command, owed)
   }
 
@@ -352,7 +359,40 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
 
   // MARK: - PlaybackInteractorOutput
 
-  public func presentLoading(path: String) {
+  public func present(_ event: SessionEvent, origin: CommandOrigin?) {
+    // This client's own commands are known by their ordinal; another view's cause only the shared changes.
+    let mine = origin?.sender.flatMap { $0.view == viewID ? $0.number : nil }
+    switch event {
+    case .loading(let path): loading(path)
+    case .ready(let info, let position): ready(info, position: position, mine)
+    case .state(let state, let position, let duration): changed(state, position: position, duration: duration, mine)
+    case .progress(let mark): progress(mark)
+    case .seeked(let outcome): seeked(outcome.result.position, duration: outcome.duration, mine)
+    case .superseded:
+      if let mine { seekIDs.remove(mine) }
+      // mpv answers a seek that a newer one replaced with success, too.
+      settle(mine)
+    case .stepped(let result, let duration): stepped(result.position, duration: duration, mine)
+    case .rate(let rate):
+      readings.rate = rate
+      settle(mine)
+      publishChanges()
+    case .ended(let end):
+      readings.position = end.position
+      if let duration = end.duration { readings.duration = duration }
+      readings.state = .ended
+      publishChanges()
+    case .error(let error): failed(error, mine)
+    case .status(let status): answer(status, mine)
+    case .info(let info): learned(info, mine)
+    case .frame, .snapshot, .help, .waited, .expectation:
+      if let mine { pending.removeValue(forKey: mine) }
+    case .closed: closed(mine)
+    case .shutdown(let shutdown): shutDown(shutdown.reason, mine)
+    }
+  }
+
+  private func loading(_ path: String) {
     if readings.info != nil { event("end-file", [MPVMember("reason", .string("stop"))]) }
     readings.info = nil
     readings.duration = nil
@@ -363,7 +403,7 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
     publishChanges()
   }
 
-  public func presentReady(_ info: MediaInfo, position: MediaTime, commandID: Int?) {
+  private func ready(_ info: MediaInfo, position: MediaTime, _ commandID: Int?) {
     if let commandID { pending.removeValue(forKey: commandID) }
     readings.info = info
     readings.loadingPath = nil
@@ -375,7 +415,7 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
     publishChanges()
   }
 
-  public func presentState(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, commandID: Int?) {
+  private func changed(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, _ commandID: Int?) {
     readings.state = state
     readings.position = position
     if let duration { readings.duration = duration }
@@ -383,61 +423,42 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
     publishChanges()
   }
 
-  public func presentProgress(position: MediaTime, duration: MediaTime?, state: PlaybackState, rate: Double) {
+  private func progress(_ mark: ProgressMark) {
     // This comes at every mark, to every client: the quick reads take position, state and rate from the status, so
     // they are told only of a new duration.
-    let durationChanged = duration != nil && duration != readings.duration
+    let durationChanged = mark.duration != nil && mark.duration != readings.duration
     holdingQuickReads {
-      readings.position = position
-      if let duration { readings.duration = duration }
-      readings.state = state
-      readings.rate = rate
+      readings.position = mark.position
+      if let duration = mark.duration { readings.duration = duration }
+      readings.state = mark.state
+      readings.rate = mark.rate
     }
     if durationChanged { publishQuickReads() }
     publishChanges()
   }
 
-  public func presentSeeked(_ result: SeekResult, requested: MediaTime?, duration: MediaTime?, showsTiming: Bool) {
-    seekIDs.remove(result.id)
-    readings.position = result.position
-    if let duration { readings.duration = duration }
-    if readings.state == .ended { readings.state = .paused }
-    settle(result.id)
-    event("seek")
-    event("playback-restart")
-    publishChanges()
-  }
-
-  public func presentSuperseded(id: Int, by newerID: Int?) {
-    seekIDs.remove(id)
-    // mpv answers a seek that a newer one replaced with success, too.
-    settle(id)
-  }
-
-  public func presentStepped(_ result: StepResult, duration: MediaTime?) {
-    readings.position = result.position
-    if let duration { readings.duration = duration }
-    readings.state = .paused
-    settle(result.id)
-    event("seek")
-    event("playback-restart")
-    publishChanges()
-  }
-
-  public func presentRate(_ rate: Double, commandID: Int) {
-    readings.rate = rate
-    settle(commandID)
-    publishChanges()
-  }
-
-  public func presentEnded(position: MediaTime, duration: MediaTime?, loops: Int) {
+  private func seeked(_ position: MediaTime, duration: MediaTime?, _ commandID: Int?) {
+    if let commandID { seekIDs.remove(commandID) }
     readings.position = position
     if let duration { readings.duration = duration }
-    readings.state = .ended
+    if readings.state == .ended { readings.state = .paused }
+    settle(commandID)
+    event("seek")
+    event("playback-restart")
     publishChanges()
   }
 
-  public func presentError(_ error: PlaybackError, commandID: Int?) {
+  private func stepped(_ position: MediaTime, duration: MediaTime?, _ commandID: Int?) {
+    readings.position = position
+    if let duration { readings.duration = duration }
+    readings.state = .paused
+    settle(commandID)
+    event("seek")
+    event("playback-restart")
+    publishChanges()
+  }
+
+  private func failed(_ error: PlaybackError, _ commandID: Int?) {
     guard let commandID, let owed = pending.removeValue(forKey: commandID) else { return }
     seekIDs.remove(commandID)
     switch owed {
@@ -463,9 +484,9 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
     }
   }
 
-  public func presentStatus(_ status: PlaybackStatus, commandID: Int) {
+  private func answer(_ status: PlaybackStatus, _ commandID: Int?) {
     readings.read(status)
-    guard let owed = pending.removeValue(forKey: commandID) else { return }
+    guard let commandID, let owed = pending.removeValue(forKey: commandID) else { return }
     switch owed {
     case .get(let id, let property, let asString):
       view?.display(
@@ -504,26 +525,13 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
     }
   }
 
-  public func presentInfo(_ info: MediaInfo, commandID: Int) {
-    guard case .learn = pending.removeValue(forKey: commandID) else { return }
+  private func learned(_ info: MediaInfo, _ commandID: Int?) {
+    guard let commandID, case .learn = pending.removeValue(forKey: commandID) else { return }
     readings.info = info
     readings.duration = info.duration
     if readings.state == .idle { readings.state = .paused }
   }
-  public func presentFrame(_ frame: FrameIdentity, commandID: Int) { pending.removeValue(forKey: commandID) }
-  public func presentSnapshot(_ picture: FramePicture, commandID: Int) { pending.removeValue(forKey: commandID) }
-  public func presentHelp(commandID: Int) { pending.removeValue(forKey: commandID) }
-  public func presentWaited(_ condition: WaitCondition, position: MediaTime, commandID: Int) {
-    pending.removeValue(forKey: commandID)
-  }
-  public func presentExpectation(
-    _ expectation: Expectation, expected: ExpectValue, actual: ExpectValue, held: Bool, source: SourceLine?,
-    commandID: Int
-  ) {
-    pending.removeValue(forKey: commandID)
-  }
-
-  public func presentClosed(commandID: Int) {
+  private func closed(_ commandID: Int?) {
     readings = Readings(rate: readings.rate)
     settle(commandID)
     event("end-file", [MPVMember("reason", .string("stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
@@ -531,7 +539,7 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
     publishChanges()
   }
 
-  public func presentShutdown(reason: ShutdownReason, status: PlaybackStatus, openInterrupted: Bool, commandID: Int?) {
+  private func shutDown(_ reason: ShutdownReason, _ commandID: Int?) {
     settle(commandID)
     if readings.info != nil {
       let why = reason == .ended ? "eof" : "quit"

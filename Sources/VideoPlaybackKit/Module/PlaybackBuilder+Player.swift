@@ -1,11 +1,12 @@
 // PlaybackBuilder+Player: the Builder's wiring for programs that embed playback. A `Player` is the session's primary
 // view, as the standard output's view is `vpk play`'s:
 //
-//   Player ─onCommand─► Presenter ─submit─► FanOut.Port ─► Interactor ─► Router ─► makeManager
-//   Player ◄─display…─ Presenter ◄─present…─ FanOut ◄─present…─ Interactor
+//   Player ─submit(from:)─► FanOut.Port ─► Interactor ─► Router ─► makeManager
+//   Player ◄─present(event)─ FanOut ◄─present(event)─ Interactor
 //
-// Player ─► fanOut (strong, for the player's life); the rest is held as `build` holds it. An app's own view is one
-// view more on the same fan-out, as a control-socket client is (`attach(_:to:)`).
+// The Player is its own presenter: it reads the typed events. Player ─► fanOut (strong, for the player's life);
+// fanOut ┄► Player (weak, through PlayerOutput); the rest is held as `build` holds it. An app's own view is one view more on the same fan-out, as a control-socket
+// client is (`attach(_:to:)`).
 
 extension PlaybackBuilder {
   /// Options suited to a program driving playback: paused after `open` (nothing moves until `play`), paused at the
@@ -27,17 +28,13 @@ extension PlaybackBuilder {
     let router = PlaybackRouter(makeManager: makeManager) { _, _ in }
     let interactor = PlaybackInteractor(path: nil, options: options, baseDirectory: baseDirectory, router: router)
     let fanOut = PlaybackFanOut(interactor: interactor)
-    let presenter = PlaybackPresenter(interactor: fanOut.port(for: fanOut.primaryViewID), sharesSession: true)
-    let player = Player(
-      fanOut: fanOut,
-      send: { [weak presenter] command, clientID in presenter?.onCommand(command, clientID: clientID) },
-      leave: { [weak presenter] in presenter?.onOutputClosed() })
+    let port = fanOut.port(for: fanOut.primaryViewID)
+    let player = Player(fanOut: fanOut, port: port)
     // The back-references (see PlaybackBuilder.swift).
-    presenter.view = player
-    fanOut.attach(presenter, as: fanOut.primaryViewID)
+    fanOut.attach(PlayerOutput(player), as: fanOut.primaryViewID)
     interactor.presenter = fanOut
     router.managerDelegate = interactor
-    presenter.onStart()
+    port.start()
     return player
   }
 
@@ -47,7 +44,7 @@ extension PlaybackBuilder {
   public static func attach(_ view: any PlaybackView, to player: Player) -> PlaybackClient {
     let fanOut = player.fanOut
     let viewID = fanOut.makeViewID()
-    let presenter = PlaybackPresenter(interactor: fanOut.port(for: viewID), sharesSession: true)
+    let presenter = PlaybackPresenter(interactor: fanOut.port(for: viewID), viewID: viewID, sharesSession: true)
     presenter.view = view
     fanOut.attach(presenter, as: viewID)
     return PlaybackClient(viewID: viewID, view: view, presenter: presenter, fanOut: fanOut)

@@ -91,7 +91,8 @@ public enum PlaybackBuilder {
     }
     let interactor = PlaybackInteractor(path: path, options: options, baseDirectory: baseDirectory, router: router)
     let fanOut = PlaybackFanOut(interactor: interactor, outlivesPrimaryView: hasClients)
-    let presenter = PlaybackPresenter(interactor: fanOut.port(for: fanOut.primaryViewID), sharesSession: hasClients)
+    let presenter = PlaybackPresenter(
+      interactor: fanOut.port(for: fanOut.primaryViewID), viewID: fanOut.primaryViewID, sharesSession: hasClients)
     let outputClosed: @MainActor () -> Void = { [weak presenter] in presenter?.onOutputClosed() }
     let view: any PlaybackView
     var terminalView: TextStatusView?
@@ -138,7 +139,7 @@ public enum PlaybackBuilder {
   ) -> PlaybackClient {
     let fanOut = module.fanOut
     let viewID = fanOut.makeViewID()
-    let presenter = PlaybackPresenter(interactor: fanOut.port(for: viewID), sharesSession: true)
+    let presenter = PlaybackPresenter(interactor: fanOut.port(for: viewID), viewID: viewID, sharesSession: true)
     let outputClosed: @MainActor () -> Void = { [weak presenter] in presenter?.onOutputClosed() }
     let view: any PlaybackView
     switch format {
@@ -163,7 +164,8 @@ public enum PlaybackBuilder {
     let viewID = fanOut.makeViewID()
     // The interactor's status board lets the presenter answer property reads on the client's own thread.
     let presenter = MPVPresenter(
-      interactor: fanOut.port(for: viewID), clientName: "ipc_\(viewID.value)", statusBoard: module.statusBoard)
+      interactor: fanOut.port(for: viewID), clientName: "ipc_\(viewID.value)", viewID: viewID,
+      statusBoard: module.statusBoard)
     let view = MPVLinesView(output: output, onClosed: { [weak presenter] in presenter?.onOutputClosed() })
     presenter.view = view
     fanOut.attach(presenter, as: viewID)

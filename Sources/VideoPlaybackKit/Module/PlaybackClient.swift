@@ -46,7 +46,7 @@ public final class PlaybackClient {
   /// Tells this client alone why it is being disconnected (`error`, with no command's id; the mpv dialect has no
   /// such event) and removes it.
   public func disconnect(_ reason: PlaybackError) {
-    presenter.presentError(reason, commandID: nil)
+    presenter.present(.error(reason), origin: nil)
     finish()
     detach()
   }

@@ -7,7 +7,7 @@ extension PlaybackInteractor {
   func wait(for condition: WaitCondition, timeout: Double?, _ numbered: NumberedCommand) {
     let id = numbered.id
     let position = expectedPosition()
-    func satisfied() { presenter?.presentWaited(condition, position: position, commandID: id) }
+    func satisfied() { emit(.waited(condition, position: position), answering: id) }
     func impossible(_ obstacle: WaitObstacle) {
       failWait(
         PlaybackError(.waitNeverSatisfied(condition, because: obstacle)), commandID: id, source: numbered.source)
@@ -64,7 +64,7 @@ extension PlaybackInteractor {
   /// `wait <seconds>` with nothing loaded: on the wall clock real time passes; otherwise no time can.
   func waitWithoutMedia(seconds: Double, id: Int, condition: WaitCondition) {
     guard options.clock == .wall, seconds > 0 else {
-      presenter?.presentWaited(condition, position: .zero, commandID: id)
+      emit(.waited(condition, position: .zero), answering: id)
       return
     }
     outstanding.append(.idleWait(id: id))
@@ -72,7 +72,7 @@ extension PlaybackInteractor {
       try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
       guard let self, self.phase != .closed else { return }
       self.outstanding.removeAll { if case .idleWait(id) = $0 { true } else { false } }
-      self.presenter?.presentWaited(condition, position: .zero, commandID: id)
+      self.emit(.waited(condition, position: .zero), answering: id)
       self.drain()
     }
   }
@@ -81,7 +81,7 @@ extension PlaybackInteractor {
     lastError = (error.code, commandID)
     report.failedChecks.append(
       SessionReport.Failure(commandID: commandID, source: source, error: error))
-    presenter?.presentError(error, commandID: commandID)
+    emit(.error(error), answering: commandID)
   }
 
   /// Answers an outstanding `wait ended` / `wait paused` that the end satisfies.
@@ -97,7 +97,7 @@ extension PlaybackInteractor {
       guard satisfied else { continue }
       outstanding.removeAll { if case .wait(id, _) = $0 { true } else { false } }
       sources[id] = nil
-      presenter?.presentWaited(condition, position: position, commandID: id)
+      emit(.waited(condition, position: position), answering: id)
     }
   }
 
@@ -121,8 +121,11 @@ extension PlaybackInteractor {
           error: PlaybackError(.expectFailed(expectation.field, expectation.op)), expected: expected, actual: actual,
           picture: expectation.field.isFrameField ? saveFailurePicture(numbered) : nil))
     }
-    presenter?.presentExpectation(
-      expectation, expected: expected, actual: actual, held: held, source: numbered.source, commandID: numbered.id)
+    emit(
+      .expectation(
+        ExpectationOutcome(
+          expectation: expectation, expected: expected, actual: actual, held: held, source: numbered.source)),
+      answering: numbered.id)
   }
 
   /// What the session holds for `field` now (`none` when the media has no such thing).

@@ -15,7 +15,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     self.info = info
     phase = .ready
     state = .paused
-    presenter?.presentReady(info, position: manager.snapshot().position, commandID: openCommandID)
+    emit(.ready(info, position: manager.snapshot().position), answering: openCommandID)
     if openCommandID == nil, let start = options.start {
       let requested = start.resolved(duration: info.duration)
       let target = requested.clamped(to: info.duration)
@@ -56,7 +56,8 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
   public func playbackManager(_ manager: any PlaybackManager, didReachProgress position: MediaTime) {
     // While a seek is pending, positions are about to be replaced: never show a pre-seek one.
     guard isCurrent(manager), phase == .ready, outstandingSeeks.isEmpty else { return }
-    presenter?.presentProgress(position: position, duration: info?.duration, state: state, rate: rate)
+    emit(
+      .progress(ProgressMark(position: position, duration: info?.duration, state: state, rate: rate)), answering: nil)
   }
 
   public func playbackManager(_ manager: any PlaybackManager, didFinishSeek result: SeekResult) {
@@ -64,7 +65,10 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     outstanding.removeAll { if case .seek(let request) = $0 { request.id == result.id } else { false } }
     let requested = requestedBeforeClamp.removeValue(forKey: result.id)
     if result.id != Self.internalSeekID {
-      presenter?.presentSeeked(result, requested: requested, duration: info?.duration, showsTiming: !isVirtual)
+      emit(
+        .seeked(
+          SeekOutcome(result: result, requested: requested, duration: info?.duration, showsTiming: !isVirtual)),
+        answering: result.id)
     }
     drain()
   }
@@ -74,7 +78,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     outstanding.removeAll { if case .seek(let request) = $0 { request.id == id } else { false } }
     requestedBeforeClamp[id] = nil
     if id != Self.internalSeekID {
-      presenter?.presentSuperseded(id: id, by: newerID)
+      emit(.superseded(newer: origin(of: newerID)), answering: id)
     }
     drain()
   }
@@ -82,7 +86,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
   public func playbackManager(_ manager: any PlaybackManager, didFinishStep result: StepResult) {
     guard isCurrent(manager), phase == .ready else { return }
     outstanding.removeAll { if case .step(result.id) = $0 { true } else { false } }
-    presenter?.presentStepped(result, duration: info?.duration)
+    emit(.stepped(result, duration: info?.duration), answering: result.id)
     drain()
   }
 
@@ -96,7 +100,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     let source = sources.removeValue(forKey: result.id)
     switch result.outcome {
     case .satisfied:
-      presenter?.presentWaited(condition, position: result.position, commandID: result.id)
+      emit(.waited(condition, position: result.position), answering: result.id)
     case .timedOut:
       failWait(
         PlaybackError(.waitTimedOut(condition, at: result.position)), commandID: result.id, source: source)
@@ -127,7 +131,9 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     // An end reached before a pending seek landed is stale: the seek moves playback away from it.
     // The engine keeps wanting to play (it stands still at the end); what follows is decided here.
     guard isCurrent(manager), phase == .ready, outstandingSeeks.isEmpty else { return }
-    presenter?.presentEnded(position: position, duration: info?.duration, loops: loops, direction: direction)
+    emit(
+      .ended(EndReached(position: position, duration: info?.duration, loops: loops, direction: direction)),
+      answering: nil)
     switch options.endAction {
     case .exit:
       state = .ended

@@ -17,7 +17,7 @@ extension PlaybackInteractor {
         return
       }
       picture.path = named
-      presenter?.presentSnapshot(picture, commandID: id)
+      emit(.snapshot(picture), answering: id)
     } catch {
       reportError(error, commandID: id, source: source)
     }

@@ -71,6 +71,8 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
   var openCommandID: Int?
   var openSource: SourceLine?
   var lastCommandID = 0
+  /// Who sent each command still running, by id (forgotten at the command's one reply).
+  var senders: [Int: CommandSender] = [:]
   var queue: [Pending] = [] { didSet { publishStatus() } }
   var outstanding: [Operation] = [] { didSet { publishStatus() } }
   var inputHasEnded = false
@@ -112,23 +114,25 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     }
   }
 
-  @discardableResult public func submit(_ command: Command, source: SourceLine?) -> Int {
+  @discardableResult public func submit(_ command: Command, source: SourceLine?, from sender: CommandSender?) -> Int {
     lastCommandID += 1
     guard phase != .closed else { return lastCommandID }
+    senders[lastCommandID] = sender
     queue.append(.command(NumberedCommand(id: lastCommandID, command: command, source: source)))
     drain()
     return lastCommandID
   }
 
-  @discardableResult public func submitInvalid(_ error: PlaybackError, source: SourceLine?) -> Int {
+  @discardableResult public func submitInvalid(
+    _ error: PlaybackError, source: SourceLine?, from sender: CommandSender?
+  ) -> Int {
     lastCommandID += 1
     guard phase != .closed else { return lastCommandID }
+    senders[lastCommandID] = sender
     queue.append(.invalid(id: lastCommandID, error, source))
     drain()
     return lastCommandID
   }
-
-  public var nextCommandID: Int { lastCommandID + 1 }
 
   public func inputEnded() {
     inputHasEnded = true
@@ -218,11 +222,11 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
   func run(_ numbered: NumberedCommand) {
     let id = numbered.id
     switch numbered.command {
-    case .help: presenter?.presentHelp(commandID: id)
+    case .help: emit(.help, answering: id)
     case .quit: close(reason: .quit, exitCode: SessionExitCode.success, commandID: id)
     case .open(let path): load(path, commandID: id, source: numbered.source)
     case .close: unload(commandID: id)
-    case .status: presenter?.presentStatus(currentStatus(), commandID: id)
+    case .status: emit(.status(currentStatus()), answering: id)
     case .wait(let condition, let timeout): wait(for: condition, timeout: timeout, numbered)
     case .expect(let expectation): check(expectation, numbered)
     default: runPlaybackCommand(numbered)
@@ -268,9 +272,9 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
       }
       rate = newRate
       manager.setRate(newRate)
-      presenter?.presentRate(newRate, commandID: id)
+      emit(.rate(newRate), answering: id)
     case .info:
-      presenter?.presentInfo(info, commandID: id)
+      emit(.info(info), answering: id)
     case .frame:
       reportFrame(id: id, info: info, source: numbered.source)
     case .snapshot(let path):
@@ -349,7 +353,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
   }
 
   func presentState(commandID: Int?) {
-    presenter?.presentState(state, position: expectedPosition(), duration: info?.duration, commandID: commandID)
+    emit(.state(state, position: expectedPosition(), duration: info?.duration), answering: commandID)
   }
 
   func reportFrame(id: Int, info: MediaInfo, source: SourceLine?) {
@@ -361,7 +365,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
       reportError(PlaybackError(.noFrameYet), commandID: id, source: source)
       return
     }
-    presenter?.presentFrame(frame, commandID: id)
+    emit(.frame(frame), answering: id)
   }
 
   func reportError(_ error: PlaybackError, commandID: Int?, source: SourceLine?) {
@@ -370,13 +374,26 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
       report.commandErrors.append(
         SessionReport.Failure(commandID: commandID, source: source, error: error))
     }
-    presenter?.presentError(error, commandID: commandID)
+    emit(.error(error), answering: commandID)
   }
 
   /// `error` as the session tells it: the file named as written where the manager's words name the file it opened.
   func namingFileAsWritten(_ error: PlaybackError) -> PlaybackError {
     guard let path, let openedPath, path != openedPath, case .message(let text) = error.detail else { return error }
     return PlaybackError(error.code, text.replacingOccurrences(of: openedPath, with: path))
+  }
+
+  /// Tells the presenter `event`, with the origin of the command it answers (`id`; nil when no command caused it). A
+  /// command's sender is forgotten once its one reply is told.
+  func emit(_ event: SessionEvent, answering id: Int?) {
+    let origin = id.map { CommandOrigin(id: $0, sender: senders[$0]) }
+    if event.isReply, let id { senders[id] = nil }
+    presenter?.present(event, origin: origin)
+  }
+
+  /// The origin of a command still running (a newer seek that replaced an older one).
+  func origin(of id: Int) -> CommandOrigin {
+    CommandOrigin(id: id, sender: senders[id])
   }
 
   /// The lines of the waits still running, to name them in a failure.
@@ -406,7 +423,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     rate = 1
     openCommandID = commandID
     openSource = source
-    presenter?.presentLoading(path: path)
+    emit(.loading(path: path), answering: nil)
     manager.prepare(
       path: resolved(path),
       configuration: PlaybackConfiguration(
@@ -423,7 +440,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     phase = .idle
     state = .idle
     rate = 1
-    presenter?.presentClosed(commandID: commandID)
+    emit(.closed, answering: commandID)
   }
 
   // MARK: - Leaving
@@ -448,14 +465,16 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     let openInterrupted = phase == .loading
     // Closing abruptly (a signal) answers the seeks still running: none of them landed.
     for seek in outstandingSeeks where seek.id != Self.internalSeekID {
-      presenter?.presentSuperseded(id: seek.id, by: nil)
+      emit(.superseded(newer: nil), answering: seek.id)
     }
     outstanding.removeAll()
     requestedBeforeClamp.removeAll()
     let status = currentStatus()
     phase = .closed
     manager?.shutdown()
-    presenter?.presentShutdown(reason: reason, status: status, openInterrupted: openInterrupted, commandID: commandID)
+    emit(
+      .shutdown(SessionShutdown(reason: reason, status: status, openInterrupted: openInterrupted)),
+      answering: commandID)
     let code =
       exitCode == SessionExitCode.success && !report.failedChecks.isEmpty ? SessionExitCode.checksFailed : exitCode
     router.closeSession(exitCode: code, report: report)

@@ -1,10 +1,7 @@
 // Player: the view a Swift program drives in-process. It is one more view of the session, wired by the Builder as the
-// text and JSON views are (`PlaybackBuilder.makePlayer`): its input side sends commands as values through its
-// presenter, and its display side receives the presenter's view models. Each call awaits the event that answers its
-// command (matched by the id the call gave the command) and reads the answer's fields back into Swift values; every
-// rule about playback stays in the interactor.
-
-import Foundation
+// text and JSON views are (`PlaybackBuilder.makePlayer`): it submits commands as values through its fan-out port,
+// naming itself their sender, and is its own presenter: it receives the session's typed events and hands each call
+// the payload of the event that answers its command. Every rule about playback stays in the interactor.
 
 /// A seek that did not land: a newer seek replaced it, or the session closed first.
 public struct SeekSuperseded: Error, Sendable, Equatable {
@@ -16,6 +13,16 @@ public struct SeekSuperseded: Error, Sendable, Equatable {
 /// The player's session is over (its engine is released); nothing more can be asked of it.
 public struct PlayerClosed: Error, Sendable, Equatable {}
 
+/// One event of a player's session: the typed event, the player's number for the call it answers, and its line of
+/// text as `vpk play` prints it.
+public struct PlayerEvent: Sendable, Equatable {
+  public var event: SessionEvent
+  /// The number of the player's call this event answers or was caused by (nil: no call of this player's).
+  public var callNumber: Int?
+  /// The event as one line of text (`seeked #3 target=2.000 position=2.000 mode=exact ms=4.1`).
+  public var text: String
+}
+
 /// Plays media in-process: a view of a playback session that a Swift program drives with `async` calls.
 ///
 /// Make one with `PlaybackBuilder.makePlayer` (the `VPKEngine` module's overload plays with FFmpeg). Each call sends
@@ -25,42 +32,39 @@ public struct PlayerClosed: Error, Sendable, Equatable {}
 ///
 /// Dropping the player ends its session and releases its engine; `close()` only unloads the media.
 @MainActor
-public final class Player: PlaybackView {
-  /// Every event of the session as this view's presenter formats it (`ready`, `state`, `progress`, `seeked`, …), for
-  /// one reader. Unread events beyond `eventBufferSize` are dropped, oldest first. It finishes when the session ends.
-  public nonisolated let events: AsyncStream<EventViewModel>
+public final class Player: PlaybackInteractorOutput {
+  /// Every event of the session (`ready`, `state`, `progress`, `seeked`, …; a file's `loading` shows only on a
+  /// terminal's status line), for one reader. Unread events beyond `eventBufferSize` are dropped, oldest first. It
+  /// finishes when the session ends.
+  public nonisolated let events: AsyncStream<PlayerEvent>
   /// How many unread events `events` keeps.
   public nonisolated static let eventBufferSize = 4096
 
   /// The session, held for the player's life: the fan-out holds the interactor and every view's presenter.
   let fanOut: PlaybackFanOut
-  private let send: @MainActor (Command, ClientID) -> Void
-  private let leave: @MainActor () -> Void
-  private let eventSink: AsyncStream<EventViewModel>.Continuation
+  /// Where this view's commands go in, named as their sender.
+  private let port: PlaybackFanOut.Port
+  private let eventSink: AsyncStream<PlayerEvent>.Continuation
+  /// How the events' lines name the calls: this player's by their number, other views' with none.
+  private let naming: EventFormatter.Naming
 
-  /// The calls awaiting their answer, by the id their command was given.
-  private var waiting: [Int: CheckedContinuation<EventViewModel, any Error>] = [:]
-  private var lastCallID = 0
+  /// The calls awaiting their answer, by their number (the number their command was sent under).
+  private var waiting: [Int: CheckedContinuation<SessionEvent, any Error>] = [:]
+  private var lastCallNumber = 0
   private var isOver = false
 
-  /// - Parameters:
-  ///   - send: submits a command through this view's presenter, under the client id its events will carry.
-  ///   - leave: tells the presenter this view went away (the session ends).
-  init(
-    fanOut: PlaybackFanOut, send: @escaping @MainActor (Command, ClientID) -> Void,
-    leave: @escaping @MainActor () -> Void
-  ) {
+  init(fanOut: PlaybackFanOut, port: PlaybackFanOut.Port) {
     self.fanOut = fanOut
-    self.send = send
-    self.leave = leave
+    self.port = port
+    naming = .of(port.viewID, sharesSession: true)
     (events, eventSink) = AsyncStream.makeStream(
-      of: EventViewModel.self, bufferingPolicy: .bufferingNewest(Self.eventBufferSize))
+      of: PlayerEvent.self, bufferingPolicy: .bufferingNewest(Self.eventBufferSize))
   }
 
   isolated deinit {
     // Nobody can ask anything more: the session ends and its engine stops.
     eventSink.finish()
-    if !isOver { leave() }
+    if !isOver { port.outputClosed() }
   }
 
   // MARK: - Commands
@@ -69,24 +73,25 @@ public final class Player: PlaybackView {
   /// once it is ready, paused on its first frame unless the options autoplay.
   @discardableResult
   public func open(_ path: String) async throws -> MediaInfo {
-    Self.mediaInfo(try await call(.open(path), answeredBy: "ready"))
+    guard case .ready(let info, _) = try await call(.open(path)) else { throw PlayerClosed() }
+    return info
   }
 
   /// Unloads the media and releases its engine; the player stays usable for another `open`.
   public func close() async throws {
-    _ = try await call(.close, answeredBy: "closed")
+    _ = try await call(.close)
   }
 
   /// Starts playing (from the start again when it stood at the end). Returns the position it plays from.
   @discardableResult
   public func play() async throws -> MediaTime {
-    Self.time(try await call(.play, answeredBy: "state"), "position")
+    try await changeState(.play)
   }
 
   /// Pauses. Returns the position it paused at.
   @discardableResult
   public func pause() async throws -> MediaTime {
-    Self.time(try await call(.pause, answeredBy: "state"), "position")
+    try await changeState(.pause)
   }
 
   /// Seeks to `time` (seconds from the start; clamped to the media). Returns where it landed; throws
@@ -111,122 +116,104 @@ public final class Player: PlaybackView {
   /// Pauses and shows the frame `count` frames away (backward when negative).
   @discardableResult
   public func step(_ count: Int = 1) async throws -> StepResult {
-    let answer = try await call(.step(count), answeredBy: "stepped")
-    return StepResult(
-      id: answer.commandID ?? 0, requested: Self.integer(answer, "requested"), moved: Self.integer(answer, "moved"),
-      position: Self.time(answer, "position"))
+    guard case .stepped(let result, _) = try await call(.step(count)) else { throw PlayerClosed() }
+    return result
   }
 
   /// Sets the playback speed (1 is normal; the wall and virtual clocks only).
   public func setRate(_ rate: Double) async throws {
-    _ = try await call(.rate(rate), answeredBy: "rate")
+    _ = try await call(.rate(rate))
   }
 
   /// Returns when `condition` holds (on the virtual clock, a wait is what moves time), with the position then;
   /// throws `wait_timeout` after `timeout` seconds, `wait_impossible` when it cannot hold.
   @discardableResult
   public func wait(_ condition: WaitCondition, timeout: Double? = nil) async throws -> MediaTime {
-    Self.time(try await call(.wait(condition, timeout: timeout), answeredBy: "waited"), "position")
+    guard case .waited(_, let position) = try await call(.wait(condition, timeout: timeout)) else {
+      throw PlayerClosed()
+    }
+    return position
   }
 
   /// The session's state, position and counters.
   public func status() async throws -> PlaybackStatus {
-    let answer = try await call(.status, answeredBy: "status")
-    return PlaybackStatus(
-      state: PlaybackState(rawValue: Self.string(answer, "state")) ?? .idle,
-      position: Self.time(answer, "position"), duration: Self.optionalTime(answer, "duration"),
-      rate: Self.number(answer, "rate") ?? 1, framesDecoded: Self.integer(answer, "frames_decoded"),
-      decodeErrors: Self.integer(answer, "decode_errors"), loops: Self.integer(answer, "loops"),
-      latenessP99: Self.number(answer, "late_p99_ms"),
-      frameCache: FrameCacheReading(
-        frames: Self.integer(answer, "cache_frames"), bytes: Self.integer(answer, "cache_bytes"),
-        hits: Self.integer(answer, "cache_hits"), misses: Self.integer(answer, "cache_misses")))
+    guard case .status(let status) = try await call(.status) else { throw PlayerClosed() }
+    return status
   }
 
   /// What the loaded media holds, with the bit rates that are known.
   public func info() async throws -> MediaInfo {
-    Self.mediaInfo(try await call(.info, answeredBy: "info"))
+    guard case .info(let info) = try await call(.info) else { throw PlayerClosed() }
+    return info
   }
 
   /// The frame on screen, with the MD5 of its pixels as `ffmpeg -f framemd5` computes it.
   public func currentFrame() async throws -> FrameIdentity {
-    Self.frame(try await call(.frame, answeredBy: "frame"), picture: false)
+    guard case .frame(let frame) = try await call(.frame) else { throw PlayerClosed() }
+    return frame
   }
 
   /// Writes the frame on screen to `path` as a PNG (a path ending in `/` names a folder; nil: a default name in the
-  /// base directory). Returns the picture, named by the path written.
+  /// base directory). Returns the picture, named by the path written, with the frame `currentFrame()` returns.
   @discardableResult
-  public func snapshot(to path: String?) async throws -> FramePicture {
-    let answer = try await call(.snapshot(path), answeredBy: "snapshot")
-    return FramePicture(
-      path: Self.string(answer, "path"), frame: Self.frame(answer, picture: true),
-      pixelFormat: Self.string(answer, "format"))
+  public func snapshot(to path: String? = nil) async throws -> FramePicture {
+    guard case .snapshot(let picture) = try await call(.snapshot(path)) else { throw PlayerClosed() }
+    return picture
+  }
+
+  private func changeState(_ command: Command) async throws -> MediaTime {
+    guard case .state(_, let position, _) = try await call(command) else { throw PlayerClosed() }
+    return position
   }
 
   private func seek(_ command: Command) async throws -> SeekResult {
-    let answer = try await call(command, answeredBy: "seeked")
-    return SeekResult(
-      id: answer.commandID ?? 0, target: Self.time(answer, "target"), position: Self.time(answer, "position"),
-      mode: SeekMode(rawValue: Self.string(answer, "mode")) ?? .exact, milliseconds: Self.number(answer, "ms") ?? 0)
+    guard case .seeked(let outcome) = try await call(command) else { throw PlayerClosed() }
+    return outcome.result
   }
 
-  /// Sends `command` and waits for its answer: the event named `name`, or an `error` (thrown) or a `superseded`
-  /// (thrown) carrying the command's id. Cancelling the calling task stops the waiting, not the command.
-  private func call(_ command: Command, answeredBy name: String) async throws -> EventViewModel {
+  /// Sends `command` and waits for its one reply; an `error` reply is thrown, as is a `superseded` seek. Cancelling
+  /// the calling task stops the waiting, not the command.
+  private func call(_ command: Command) async throws -> SessionEvent {
     guard !isOver else { throw PlayerClosed() }
-    lastCallID += 1
-    let id = lastCallID
-    let answer: EventViewModel = try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<EventViewModel, any Error>) in
+    lastCallNumber += 1
+    let number = lastCallNumber
+    let answer: SessionEvent = try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SessionEvent, any Error>) in
         if Task.isCancelled {
           continuation.resume(throwing: CancellationError())
           return
         }
-        waiting[id] = continuation
-        send(command, .number(Double(id)))
+        waiting[number] = continuation
+        port.submit(command, source: nil, from: CommandSender(view: port.viewID, number: number))
       }
     } onCancel: {
-      Task { @MainActor [weak self] in self?.stopWaiting(for: id) }
+      Task { @MainActor [weak self] in self?.stopWaiting(for: number) }
     }
-    switch answer.event {
-    case name: return answer
-    case "error":
-      let code = PlaybackError.Code(rawValue: Self.string(answer, "code")) ?? .unavailable
-      throw PlaybackError(code, Self.string(answer, "message"))
-    case "superseded":
-      throw SeekSuperseded(reason: answer.fields.contains { $0.key == "by" } ? "newer" : Self.string(answer, "reason"))
-    default:
-      throw PlayerClosed()
+    switch answer {
+    case .error(let error): throw error
+    case .superseded(let newer):
+      let reason =
+        if let newer { newer.sender?.view == port.viewID ? "newer" : "other_client" } else { "shutdown" }
+      throw SeekSuperseded(reason: reason)
+    default: return answer
     }
   }
 
-  private func stopWaiting(for id: Int) {
-    waiting.removeValue(forKey: id)?.resume(throwing: CancellationError())
+  private func stopWaiting(for number: Int) {
+    waiting.removeValue(forKey: number)?.resume(throwing: CancellationError())
   }
 
-  // MARK: - PlaybackView
+  // MARK: - PlaybackInteractorOutput
 
-  public func displayEvent(_ event: EventViewModel) {
-    eventSink.yield(event)
-    if case .integer(let id)? = event.clientID, Self.answers(event.event), let continuation = waiting[id] {
-      waiting[id] = nil
+  public func present(_ event: SessionEvent, origin: CommandOrigin?) {
+    let own = origin?.sender.flatMap { $0.view == port.viewID ? $0.number : nil }
+    if let model = EventFormatter.model(event, origin: origin, naming: naming) {
+      eventSink.yield(PlayerEvent(event: event, callNumber: own, text: model.text))
+    }
+    if event.isReply, let own, let continuation = waiting.removeValue(forKey: own) {
       continuation.resume(returning: event)
     }
-    if event.event == "shutdown" { end() }
-  }
-
-  /// The status line is for terminals; `status()` and `events` say the same.
-  public func displayStatusLine(_ status: StatusLineViewModel) {}
-
-  public func displayFinish() { end() }
-
-  /// The events that end a call: every command's answer, or its error. (`state` answers play and pause; a `state`
-  /// another command causes carries no id of this view's.)
-  private static func answers(_ event: String) -> Bool {
-    [
-      "ready", "closed", "state", "seeked", "superseded", "stepped", "rate", "waited", "status", "info", "frame",
-      "snapshot", "error", "shutdown",
-    ].contains(event)
+    if case .shutdown = event { end() }
   }
 
   /// The session is over: every call still waiting fails, and so does every call after.
@@ -238,70 +225,13 @@ public final class Player: PlaybackView {
     for call in calls { call.resume(throwing: PlayerClosed()) }
     eventSink.finish()
   }
+}
 
-  // MARK: - Reading answers
-
-  private static func value(_ event: EventViewModel, _ key: String) -> EventViewModel.Value? {
-    event.fields.first { $0.key == key }?.value
-  }
-
-  private static func number(_ event: EventViewModel, _ key: String) -> Double? {
-    switch value(event, key) {
-    case .number(let number): number
-    case .integer(let integer): Double(integer)
-    default: nil
-    }
-  }
-
-  private static func integer(_ event: EventViewModel, _ key: String) -> Int {
-    number(event, key).map { Int($0) } ?? 0
-  }
-
-  private static func string(_ event: EventViewModel, _ key: String) -> String {
-    if case .string(let string)? = value(event, key) { return string }
-    return ""
-  }
-
-  private static func bool(_ event: EventViewModel, _ key: String) -> Bool {
-    if case .bool(let bool)? = value(event, key) { return bool }
-    return false
-  }
-
-  private static func optionalTime(_ event: EventViewModel, _ key: String) -> MediaTime? {
-    number(event, key).map(MediaTime.init(seconds:))
-  }
-
-  private static func time(_ event: EventViewModel, _ key: String) -> MediaTime {
-    optionalTime(event, key) ?? .zero
-  }
-
-  private static func mediaInfo(_ event: EventViewModel) -> MediaInfo {
-    let video: VideoStreamInfo? =
-      if case .string(let codec)? = value(event, "video") {
-        VideoStreamInfo(
-          codec: codec, width: integer(event, "width"), height: integer(event, "height"),
-          frameRate: number(event, "fps"), pixelFormat: string(event, "pix_fmt"),
-          bitRate: number(event, "video_bitrate").map { Int($0) })
-      } else { nil }
-    let audio: AudioStreamInfo? =
-      if case .string(let codec)? = value(event, "audio") {
-        AudioStreamInfo(
-          codec: codec, sampleRate: integer(event, "sample_rate"), channels: integer(event, "channels"),
-          bitRate: number(event, "audio_bitrate").map { Int($0) })
-      } else { nil }
-    return MediaInfo(
-      path: string(event, "path"), container: string(event, "container"), duration: optionalTime(event, "duration"),
-      bitRate: number(event, "bitrate").map { Int($0) }, streamCount: integer(event, "streams"), video: video,
-      audio: audio)
-  }
-
-  /// `frame` names the time base and the pixel format; `snapshot` (whose `format` is the PNG's) does not.
-  private static func frame(_ event: EventViewModel, picture: Bool) -> FrameIdentity {
-    let base = string(event, "time_base").split(separator: "/").compactMap { Int32($0) }
-    return FrameIdentity(
-      pts: Int64(integer(event, "pts")), timeBase: base.count == 2 ? (base[0], base[1]) : (0, 1),
-      time: time(event, "time"), isKeyframe: bool(event, "key"), width: integer(event, "width"),
-      height: integer(event, "height"), pixelFormat: picture ? "" : string(event, "pix_fmt"),
-      md5: string(event, "md5"))
-  }
+/// The player as the fan-out holds it: weakly, since the player holds the session for its life (dropping the player
+/// ends the session).
+@MainActor
+final class PlayerOutput: PlaybackInteractorOutput {
+  weak var player: Player?
+  init(_ player: Player) { self.player = player }
+  func present(_ event: SessionEvent, origin: CommandOrigin?) { player?.present(event, origin: origin) }
 }

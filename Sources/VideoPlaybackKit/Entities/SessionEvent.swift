@@ -1,0 +1,201 @@
+// SessionEvent: everything a playback session says, as one typed value. The interactor emits each event once, with
+// the command it answers (its origin); the fan-out routes it by `audience`; every presenter (text and JSON lines, the
+// mpv dialect, the Swift `Player`) renders it from these payloads. Adding an event is adding a case here and showing
+// it in the presenters that show it.
+
+/// The identity of a view of the session: standard input and output, a control-socket client, a `Player`.
+public struct ViewID: Hashable, Sendable {
+  package let value: Int
+  package init(value: Int) { self.value = value }
+  /// The session's own view (standard input and output, or the `Player`).
+  public static let primary = ViewID(value: 0)
+}
+
+/// Who sent a command, and how that view names it in its events.
+public struct CommandSender: Sendable, Equatable {
+  public var view: ViewID
+  /// The command's ordinal among the commands this view sent.
+  public var number: Int
+  /// The id the client gave the command (a JSON command's `id`), which its events show instead of `number`.
+  public var clientID: ClientID?
+
+  public init(view: ViewID, number: Int, clientID: ClientID? = nil) {
+    self.view = view
+    self.number = number
+    self.clientID = clientID
+  }
+}
+
+/// The command an event answers: the session's id for it, and who sent it (nil for a command the session started
+/// itself, or one submitted without a view).
+public struct CommandOrigin: Sendable, Equatable {
+  public var id: Int
+  public var sender: CommandSender?
+
+  public init(id: Int, sender: CommandSender?) {
+    self.id = id
+    self.sender = sender
+  }
+}
+
+/// A seek that landed, with what the session adds to the engine's answer.
+public struct SeekOutcome: Sendable, Equatable {
+  public var result: SeekResult
+  /// The time asked for, when it lay outside the media and the target is it clamped (nil: nothing was clamped).
+  public var requested: MediaTime?
+  public var duration: MediaTime?
+  /// Whether wall-clock figures are shown (never on the virtual clock, where they would differ from run to run).
+  public var showsTiming: Bool
+
+  public init(result: SeekResult, requested: MediaTime?, duration: MediaTime?, showsTiming: Bool) {
+    self.result = result
+    self.requested = requested
+    self.duration = duration
+    self.showsTiming = showsTiming
+  }
+}
+
+/// A progress mark that playback crossed.
+public struct ProgressMark: Sendable, Equatable {
+  public var position: MediaTime
+  public var duration: MediaTime?
+  public var state: PlaybackState
+  public var rate: Double
+
+  public init(position: MediaTime, duration: MediaTime?, state: PlaybackState, rate: Double) {
+    self.position = position
+    self.duration = duration
+    self.state = state
+    self.rate = rate
+  }
+}
+
+/// Playback reached the end of the media (playing backward: its start).
+public struct EndReached: Sendable, Equatable {
+  public var position: MediaTime
+  public var duration: MediaTime?
+  /// How many times the end has been reached in this file, this time included.
+  public var loops: Int
+  public var direction: PlaybackDirection
+
+  public init(position: MediaTime, duration: MediaTime?, loops: Int, direction: PlaybackDirection = .forward) {
+    self.position = position
+    self.duration = duration
+    self.loops = loops
+    self.direction = direction
+  }
+}
+
+/// The result of an `expect`: whether it held, the value found, and the line it came from.
+public struct ExpectationOutcome: Sendable, Equatable {
+  public var expectation: Expectation
+  public var expected: ExpectValue
+  public var actual: ExpectValue
+  public var held: Bool
+  public var source: SourceLine?
+
+  public init(
+    expectation: Expectation, expected: ExpectValue, actual: ExpectValue, held: Bool, source: SourceLine?
+  ) {
+    self.expectation = expectation
+    self.expected = expected
+    self.actual = actual
+    self.held = held
+    self.source = source
+  }
+}
+
+/// The session is over.
+public struct SessionShutdown: Sendable, Equatable {
+  /// Why: quit, the end of the media, input ended, a signal, a file that failed to open.
+  public var reason: ShutdownReason
+  /// The state, position and counters at the end.
+  public var status: PlaybackStatus
+  /// It ended while its media was still opening, and the open was interrupted.
+  public var openInterrupted: Bool
+
+  public init(reason: ShutdownReason, status: PlaybackStatus, openInterrupted: Bool = false) {
+    self.reason = reason
+    self.status = status
+    self.openInterrupted = openInterrupted
+  }
+}
+
+/// What a playback session says.
+public enum SessionEvent: Sendable, Equatable {
+  /// A file started opening.
+  case loading(path: String)
+  /// The media opened, paused at `position` (its first frame's).
+  case ready(MediaInfo, position: MediaTime)
+  /// A play/pause/toggle took effect (or was acknowledged with no change).
+  case state(PlaybackState, position: MediaTime, duration: MediaTime?)
+  case progress(ProgressMark)
+  case seeked(SeekOutcome)
+  /// A seek that did not land: `newer` replaced it, or (nil) the session closed first.
+  case superseded(newer: CommandOrigin?)
+  case stepped(StepResult, duration: MediaTime?)
+  case rate(Double)
+  case ended(EndReached)
+  case error(PlaybackError)
+  case status(PlaybackStatus)
+  case info(MediaInfo)
+  case frame(FrameIdentity)
+  /// `snapshot` wrote the frame on screen as a PNG.
+  case snapshot(FramePicture)
+  case help
+  /// A wait whose condition held.
+  case waited(WaitCondition, position: MediaTime)
+  case expectation(ExpectationOutcome)
+  /// `close` unloaded the media; the session is idle.
+  case closed
+  case shutdown(SessionShutdown)
+
+  /// Who is told.
+  public enum Audience: Sendable, Equatable {
+    /// Only the view that sent the command it answers (every view when no command caused it).
+    case sender
+    /// Every view: a change of the shared playback state, or something no command caused. The sender's view names
+    /// it by its command; the others show it with no id.
+    case everyone
+  }
+
+  public var audience: Audience {
+    switch self {
+    case .loading, .ready, .state, .progress, .seeked, .stepped, .rate, .ended, .closed, .shutdown: .everyone
+    case .superseded, .error, .status, .info, .frame, .snapshot, .help, .waited, .expectation: .sender
+    }
+  }
+
+  /// Whether this is the one reply of the command it carries as its origin (every command gets exactly one).
+  public var isReply: Bool {
+    switch self {
+    case .loading, .progress, .ended, .shutdown: false
+    default: true
+    }
+  }
+
+  /// The event's name, as the text, JSON and display dialects spell it.
+  public var name: String {
+    switch self {
+    case .loading: "loading"
+    case .ready: "ready"
+    case .state: "state"
+    case .progress: "progress"
+    case .seeked: "seeked"
+    case .superseded: "superseded"
+    case .stepped: "stepped"
+    case .rate: "rate"
+    case .ended: "ended"
+    case .error: "error"
+    case .status: "status"
+    case .info: "info"
+    case .frame: "frame"
+    case .snapshot: "snapshot"
+    case .help: "help"
+    case .waited: "waited"
+    case .expectation: "expect"
+    case .closed: "closed"
+    case .shutdown: "shutdown"
+    }
+  }
+}
