@@ -66,7 +66,7 @@ STATES = {"idle", "loading", "playing", "paused", "ended"}
 # "No JPEG data found in image") reach stderr in vpk's default mode; they are counted, not failures.
 FFMPEG_LINE = re.compile(r"^\[[\w:,.\- ]+ @ 0x[0-9a-f]+\] ")
 # When the file given on the command line cannot be opened and stdout is not a terminal, vpk also says so in one
-# line on stderr (README, Exit status): expected exactly once in a run whose session ended with "open failed".
+# line on stderr (docs/cli.md, "Exit status"): expected exactly once in a run whose session ended with "open failed".
 OPEN_FAILED_LINE = re.compile(r"^vpk: .+ \([a-z_]+\)$")
 
 

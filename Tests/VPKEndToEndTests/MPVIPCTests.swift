@@ -123,7 +123,7 @@ private func waitUntilLoaded(_ socat: URL, socket: String, timeout: Double = 60)
 }
 
 /// A daemon with `media` loaded and paused, its control socket at `socket`.
-/// The daemon outlives its file (`--at-end pause`, as README's daemon does): on a busy machine a test's client can
+/// The daemon outlives its file (`--at-end pause`, as the daemon in docs/control-socket.md does): on a busy machine a test's client can
 /// be slow enough for a playing clip to reach its end between two of its requests.
 private func vpkDaemon(socket: String, media: String? = nil) throws -> VPKSession {
   var arguments = ["play"]

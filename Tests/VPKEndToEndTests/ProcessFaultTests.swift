@@ -1,4 +1,4 @@
-// Process faults, each with its documented outcome (README.md, "Safety"): closed standard streams, a reader that
+// Process faults, each with its documented outcome (docs/safety.md, "Process faults"): closed standard streams, a reader that
 // stalls, SIGINT/SIGTERM/SIGHUP while output is blocked, a file deleted, truncated or on a read-only mount while it
 // plays.
 

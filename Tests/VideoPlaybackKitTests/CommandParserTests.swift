@@ -785,7 +785,7 @@ typealias VPKExpectation = VideoPlaybackKit.Expectation
 
   @Test(arguments: ["yes", "no", "1", "0", "on"])
   func onlyTrueAndFalseAreBooleans(text: String) throws {
-    // Given a boolean spelled as README does not document, When parsed, Then it is refused with bad_argument
+    // Given a boolean spelled as docs/commands.md does not document, When parsed, Then it is refused with bad_argument
     let error = try #require(parseError("expect frame.key == \(text)"))
     #expect(error.code == .badArgument)
     #expect(error.message == "expect frame.key: '\(text)' is not true or false; write true or false")

@@ -10,7 +10,7 @@ enum DecoderThreading: Sendable, Equatable {
   /// ffmpeg tool decodes.
   case throughput
   /// Seeking: one frame thread more than FFmpeg's choice. Decoding from a keyframe to the target is a chain of
-  /// frames that wait on each other's rows; a frame more in flight keeps the cores busy (README's Benchmarks have
+  /// frames that wait on each other's rows; a frame more in flight keeps the cores busy (docs/benchmarks.md has
   /// the figures). Playing flat out with it would hold one frame thread's memory more than the ffmpeg tool does.
   case seeking
   /// Playing on the wall clock: one thread.

@@ -11,7 +11,7 @@ extension CommandParser {
     }
     let fieldName = Self.asciiLowercased(arguments[0])
     guard let field = ExpectField(rawValue: fieldName) else {
-      // The list is abridged so the message stays one short line; README.md lists every field.
+      // The list is abridged so the message stays one short line; docs/commands.md lists every field.
       return .invalid(
         PlaybackError(
           .unknownField,
@@ -91,7 +91,7 @@ extension CommandParser {
         guard !op.isOrdering else {
           return .failure(Self.bad("expect \(field.rawValue) is true or false: use == or !="))
         }
-        // Only the two words README documents (in any case): yes, no, 1 and 0 are refused, not guessed at.
+        // Only the two words docs/commands.md documents (in any case): yes, no, 1 and 0 are refused, not guessed at.
         switch Self.asciiLowercased(valueText) {
         case "true": return .success(.value(.bool(true)))
         case "false": return .success(.value(.bool(false)))

@@ -13,7 +13,7 @@ public struct PlaybackConfiguration: Sendable, Equatable {
   /// Bytes of decoded frames the engine may keep for seeks and backward steps (0: none).
   public var frameCacheBytes: Int
 
-  /// The frame cache's size when none is given: see README, "Frame cache".
+  /// The frame cache's size when none is given: see docs/frame-cache.md.
   public static let defaultFrameCacheBytes = 256 << 20
 
   public init(

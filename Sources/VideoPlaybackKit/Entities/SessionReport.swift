@@ -63,7 +63,7 @@ public struct SessionReport: Sendable, Equatable {
   public init() {}
 }
 
-/// Exit statuses of a playback session (README lists them for users).
+/// Exit statuses of a playback session (docs/cli.md lists them for users).
 public enum SessionExitCode {
   /// `quit`, the end of the media, or input ended with nothing left to play.
   public static let success: Int32 = 0
