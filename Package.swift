@@ -32,6 +32,9 @@ let package = Package(
     .target(name: "VideoPlaybackKit"),
     // `vpk test`: runs playback test scripts as sessions of the module, and writes their summary and JUnit report.
     .target(name: "VPKScripts", dependencies: ["VideoPlaybackKit"]),
+    // mpv's JSON IPC, a dialect of the control socket: its presenter, view, request translator, JSON values and
+    // property table, and the Builder's `attachMPVClient`. Built on the module; no NIO.
+    .target(name: "VPKMPV", dependencies: ["VideoPlaybackKit"]),
     // The FFmpeg-backed playback manager: the only code that imports CFFmpeg.
     .target(name: "VPKEngine", dependencies: ["CFFmpeg", "VideoPlaybackKit"]),
     // The control socket (`vpk play --socket`, `vpk attach`): SwiftNIO's Unix-domain sockets, each client a view of
@@ -39,7 +42,7 @@ let package = Package(
     .target(
       name: "VPKSocket",
       dependencies: [
-        "VideoPlaybackKit",
+        "VideoPlaybackKit", "VPKMPV",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -51,14 +54,14 @@ let package = Package(
     .executableTarget(
       name: "vpk",
       dependencies: [
-        "VideoPlaybackKit", "VPKEngine", "VPKScripts", "VPKSocket", "CVPKProcessSetup",
+        "VideoPlaybackKit", "VPKEngine", "VPKMPV", "VPKScripts", "VPKSocket", "CVPKProcessSetup",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
     // The command input path under libFuzzer (scripts/fuzz builds it with -sanitize=fuzzer); in an ordinary build, a
     // tool that replays fuzz inputs through the same checks.
-    .executableTarget(name: "VPKFuzz", dependencies: ["VideoPlaybackKit"]),
+    .executableTarget(name: "VPKFuzz", dependencies: ["VideoPlaybackKit", "VPKMPV"]),
     // scripts/bench's floor for the observers figure: the same writes to many clients through SwiftNIO, with nothing
     // of vpk's around them.
     .executableTarget(
@@ -76,6 +79,7 @@ let package = Package(
     // and a fake playback manager for the module's and the script runner's tests.
     .target(name: "VPKTestSupport", dependencies: ["VideoPlaybackKit"], path: "Tests/VPKTestSupport"),
     .testTarget(name: "VideoPlaybackKitTests", dependencies: ["VideoPlaybackKit", "VPKTestSupport"]),
+    .testTarget(name: "VPKMPVTests", dependencies: ["VPKMPV", "VideoPlaybackKit", "VPKTestSupport"]),
     .testTarget(name: "VPKScriptsTests", dependencies: ["VPKScripts", "VideoPlaybackKit", "VPKTestSupport"]),
     .testTarget(name: "VPKEngineTests", dependencies: ["VPKEngine", "VideoPlaybackKit", "VPKTestSupport"]),
     .testTarget(name: "VPKEndToEndTests", dependencies: ["VideoPlaybackKit", "VPKTestSupport"]),

@@ -11,6 +11,7 @@
 // one line of bounded length (whatever the input); canonical commands parse back to themselves.
 
 import Foundation
+import VPKMPV
 import VideoPlaybackKit
 
 /// Runs every check on one input; a broken promise traps (which the fuzzer reports with the input).

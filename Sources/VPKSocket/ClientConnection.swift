@@ -9,6 +9,7 @@
 
 import Foundation
 import NIOCore
+import VPKMPV
 import VideoPlaybackKit
 
 @MainActor

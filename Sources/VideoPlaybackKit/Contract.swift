@@ -47,15 +47,6 @@ public protocol PlaybackView: AnyObject {
   func displayFinish()
 }
 
-/// The view of a control-socket client that speaks mpv's JSON IPC: shows each reply or event the mpv presenter
-/// formatted, one JSON object per line.
-@MainActor
-public protocol MPVView: AnyObject {
-  func display(_ message: MPVValue)
-  /// Nothing more will be shown.
-  func displayFinish()
-}
-
 // MARK: - Presenter
 
 /// What the interactor reports: every event of the session, one typed value each, with the command it answers.

@@ -5,6 +5,7 @@ import CVPKProcessSetup
 import Foundation
 import Logging
 import VPKEngine
+import VPKMPV
 import VPKSocket
 import VideoPlaybackKit
 

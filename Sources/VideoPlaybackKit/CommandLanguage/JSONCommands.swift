@@ -113,7 +113,7 @@ extension CommandParser {
 
   /// The deepest nesting of `[` and `{` outside strings, counted without parsing (so a hostile
   /// line cannot make the JSON parser recurse deeply).
-  static func jsonDepth(_ text: String) -> Int {
+  package static func jsonDepth(_ text: String) -> Int {
     var depth = 0
     var deepest = 0
     var inString = false

@@ -12,8 +12,8 @@
 //                                            makes reports to the interactor
 //
 // A client of the control socket is one view more: `attachClient` makes its view and presenter and adds them to
-// the session's fan-out; `attachMPVClient` does the same for a client speaking mpv's JSON IPC (its own presenter
-// and view, on the same fan-out).
+// the session's fan-out; `attachMPVClient` (in VPKMPV) does the same for a client speaking mpv's JSON IPC (its own
+// presenter and view, on the same fan-out).
 //
 // Playback managers come from outside through `makeManager` (the app passes one that makes the
 // FFmpeg engine, tests a fake), so this module never depends on FFmpeg; the router is the only
@@ -152,21 +152,6 @@ public enum PlaybackBuilder {
     case .display:
       view = DisplayLinesView(output: output, onClosed: outputClosed)
     }
-    presenter.view = view
-    fanOut.attach(presenter, as: viewID)
-    return PlaybackClient(viewID: viewID, view: view, presenter: presenter, fanOut: fanOut)
-  }
-
-  /// Adds a client of the control socket that speaks mpv's JSON IPC: the mpv dialect's presenter and view, writing
-  /// to `output` (no greeting: mpv sends none). Used like `attachClient`'s handle.
-  public static func attachMPVClient(to module: PlaybackModule, output: any TextOutput) -> PlaybackClient {
-    let fanOut = module.fanOut
-    let viewID = fanOut.makeViewID()
-    // The interactor's status board lets the presenter answer property reads on the client's own thread.
-    let presenter = MPVPresenter(
-      interactor: fanOut.port(for: viewID), clientName: "ipc_\(viewID.value)", viewID: viewID,
-      statusBoard: module.statusBoard)
-    let view = MPVLinesView(output: output, onClosed: { [weak presenter] in presenter?.onOutputClosed() })
     presenter.view = view
     fanOut.attach(presenter, as: viewID)
     return PlaybackClient(viewID: viewID, view: view, presenter: presenter, fanOut: fanOut)

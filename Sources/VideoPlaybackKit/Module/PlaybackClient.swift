@@ -14,33 +14,41 @@ public final class PlaybackClient {
   private let finish: @MainActor () -> Void
   private weak var fanOut: PlaybackFanOut?
   private let owes: @MainActor () -> Bool
-  /// For an mpv client: answers a line that reads a property, from any thread, when it can be answered without the
-  /// main actor (see MPVQuickReads); nil for other clients.
+  /// Answers a line from any thread when it can be answered without the main actor (an mpv client's property
+  /// reads); nil for clients that answer everything on the main actor.
   public nonisolated let quickAnswer: (@Sendable (String) -> String?)?
 
   /// Whether a command the client sent still owes it a reply (only the mpv dialect keeps count; vpk's own clients
   /// stay connected until they leave).
   public var owesReplies: Bool { owes() }
 
-  init(viewID: PlaybackFanOut.ViewID, view: any PlaybackView, presenter: PlaybackPresenter, fanOut: PlaybackFanOut) {
-    self.viewID = viewID
-    self.view = view
-    self.presenter = presenter
-    self.finish = { [weak view] in view?.displayFinish() }
-    self.fanOut = fanOut
-    self.owes = { false }
-    self.quickAnswer = nil
+  convenience init(
+    viewID: PlaybackFanOut.ViewID, view: any PlaybackView, presenter: PlaybackPresenter, fanOut: PlaybackFanOut
+  ) {
+    self.init(
+      viewID: viewID, view: view, presenter: presenter, fanOut: fanOut,
+      finish: { [weak view] in view?.displayFinish() },
+      owes: { false })
   }
 
-  /// A client speaking mpv's JSON IPC.
-  init(viewID: PlaybackFanOut.ViewID, view: any MPVView, presenter: MPVPresenter, fanOut: PlaybackFanOut) {
+  /// A client whose view and presenter are of a dialect of its own (the mpv dialect's, from VPKMPV).
+  /// - Parameters:
+  ///   - view: held for as long as the client is connected (its presenter holds it weakly).
+  ///   - finish: leaves the view's output clean before the connection closes.
+  ///   - owes: whether a command the client sent still owes it a reply.
+  ///   - quickAnswer: answers a line off the main actor when it can (see `quickAnswer`).
+  package init(
+    viewID: PlaybackFanOut.ViewID, view: AnyObject, presenter: any PlaybackViewEventHandler & PlaybackInteractorOutput,
+    fanOut: PlaybackFanOut, finish: @escaping @MainActor () -> Void, owes: @escaping @MainActor () -> Bool,
+    quickAnswer: (@Sendable (String) -> String?)? = nil
+  ) {
     self.viewID = viewID
     self.view = view
     self.presenter = presenter
-    self.finish = { [weak view] in view?.displayFinish() }
+    self.finish = finish
     self.fanOut = fanOut
-    self.owes = { [weak presenter] in presenter?.owesReplies ?? false }
-    self.quickAnswer = { [quickReads = presenter.quickReads] in quickReads.answer($0) }
+    self.owes = owes
+    self.quickAnswer = quickAnswer
   }
 
   /// Tells this client alone why it is being disconnected (`error`, with no command's id; the mpv dialect has no

@@ -15,9 +15,9 @@ public final class PlaybackModule {
   private let terminalView: TextStatusView?
   private let presenter: PlaybackPresenter
   /// The session's one output, which routes events to the presenters of its views (this one's and the clients').
-  let fanOut: PlaybackFanOut
+  package let fanOut: PlaybackFanOut
   /// The interactor's status, readable from any thread (for the clients' presenters).
-  let statusBoard: PlaybackStatusBoard
+  package let statusBoard: PlaybackStatusBoard
   private let reader: CommandReader?
   private let echo: (@MainActor (InputLine) -> Void)?
   private let showTyped: (@Sendable (TypedInput) -> Void)?

@@ -98,13 +98,13 @@ public final class JSONLinesView: PlaybackView {
   }
 
   /// Swift's shortest form (`12.345`, `60.0`, `1e-07`), all valid JSON; null when not finite.
-  nonisolated static func encode(_ number: Double) -> String {
+  package nonisolated static func encode(_ number: Double) -> String {
     number.isFinite ? number.description : "null"
   }
 
   /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\t` … or `\u00XX`, and the
   /// line separators U+2028 and U+2029 escaped too; everything else as UTF-8.
-  nonisolated static func encode(_ string: String) -> String {
+  package nonisolated static func encode(_ string: String) -> String {
     var result = "\""
     for scalar in string.unicodeScalars {
       switch scalar {

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import VPKMPV
 @testable import VideoPlaybackKit
 
 @Suite("mpv's JSON IPC: reading requests")

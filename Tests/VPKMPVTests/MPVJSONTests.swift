@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import VPKMPV
 @testable import VideoPlaybackKit
 
 /// Reading mpv's JSON requests: the values, and the blanks around a line.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import VPKMPV
 @testable import VideoPlaybackKit
 
 /// A status board the test publishes into, standing for the interactor's.

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import VPKMPV
 @testable import VideoPlaybackKit
 
 /// Records what the mpv presenter asks its view to show, as JSON lines.
