@@ -16,65 +16,6 @@ package enum MPVError: String, Sendable, Equatable, CaseIterable {
   case commandFailed = "error running command"
 }
 
-/// A property of mpv's that vpk serves.
-package enum MPVProperty: String, Sendable, Equatable, CaseIterable {
-  case pause
-  case timePos = "time-pos"
-  case playbackTime = "playback-time"
-  case percentPos = "percent-pos"
-  case duration
-  case speed
-  /// forward or backward: vpk's rate carries the direction (a negative rate plays backward), `speed` its size.
-  case playDir = "play-dir"
-  case path
-  case filename
-  case fileFormat = "file-format"
-  case eofReached = "eof-reached"
-  case idleActive = "idle-active"
-  case seeking
-  case width
-  case height
-  case containerFPS = "container-fps"
-  case videoCodec = "video-codec"
-  case estimatedFrameNumber = "estimated-frame-number"
-  case estimatedFrameCount = "estimated-frame-count"
-  case propertyList = "property-list"
-  case commandList = "command-list"
-
-  /// The value's type, for setting it from a string and for its string form.
-  package enum Kind: Sendable {
-    case flag, number, integer, text, list
-  }
-
-  package var kind: Kind {
-    switch self {
-    case .pause, .eofReached, .idleActive, .seeking: .flag
-    case .timePos, .playbackTime, .percentPos, .duration, .speed, .containerFPS: .number
-    case .width, .height, .estimatedFrameNumber, .estimatedFrameCount: .integer
-    case .path, .filename, .fileFormat, .videoCodec, .playDir: .text
-    case .propertyList, .commandList: .list
-    }
-  }
-
-  /// Whether `set_property` may change it.
-  package var isWritable: Bool {
-    [.pause, .timePos, .playbackTime, .percentPos, .speed, .playDir].contains(self)
-  }
-
-  /// The value as `get_property_string` gives it: flags as yes/no, numbers with six decimals, as mpv writes them.
-  package static func stringForm(_ value: MPVValue) -> String {
-    switch value {
-    case .null: ""
-    case .bool(let flag): flag ? "yes" : "no"
-    case .integer(let integer): String(integer)
-    case .number(let number): NumberText.fixed(number, decimals: 6)
-    case .string(let string): string
-    case .array(let values): values.map { $0.string ?? $0["name"]?.string ?? $0.json }.joined(separator: ",")
-    case .object: value.json
-    }
-  }
-}
-
 /// Where an mpv seek's target is measured from.
 package enum MPVSeekReference: String, Sendable, Equatable {
   case relative, absolute
@@ -212,14 +153,13 @@ package struct MPVCommandTranslator: Sendable {
       guard (1...2).contains(args.count), let property = args[0].string else { return invalid }
       let delta = args.count == 2 ? Self.number(args[1]) : 1
       guard let delta else { return invalid }
-      guard let known = MPVProperty(rawValue: property), known.isWritable, known.kind == .number else {
+      guard let known = MPVProperty(rawValue: property), known.spec.add != nil else {
         return .failure(MPVRequestError(.commandFailed))
       }
       return .success(.add(known, delta))
     case "cycle":
       guard (1...2).contains(args.count), let property = args[0].string else { return invalid }
-      guard let known = MPVProperty(rawValue: property), known.isWritable, known.kind == .flag || known == .playDir
-      else {
+      guard let known = MPVProperty(rawValue: property), known.spec.cycle != nil else {
         return .failure(MPVRequestError(.commandFailed))
       }
       return .success(.cycle(known))
@@ -248,32 +188,10 @@ package struct MPVCommandTranslator: Sendable {
     MPVProperty(rawValue: name).map { .success($0) } ?? .failure(MPVRequestError(.propertyNotFound))
   }
 
-  /// `value` as `property` takes it: a flag from true/false (or yes/no as a string), a number from a number (or its
-  /// text), within mpv's range for `speed`, a direction from forward/backward (or mpv's `+`/`-`). Read-only
-  /// properties cannot be set.
+  /// `value` as `property` takes it (its entry's `write` says how); read-only properties cannot be set.
   static func settable(_ property: MPVProperty, _ value: MPVValue) -> Result<MPVValue, MPVRequestError> {
-    guard property.isWritable else { return .failure(MPVRequestError(.propertyAccess)) }
-    if property == .playDir {
-      switch value.string {
-      case "forward", "+": return .success(.string("forward"))
-      case "backward", "-": return .success(.string("backward"))
-      default: return .failure(MPVRequestError(.unsupportedFormat))
-      }
-    }
-    switch property.kind {
-    case .flag:
-      switch value {
-      case .bool(let flag): return .success(.bool(flag))
-      case .string("yes"): return .success(.bool(true))
-      case .string("no"): return .success(.bool(false))
-      default: return .failure(MPVRequestError(.unsupportedFormat))
-      }
-    default:
-      guard let number = number(value), number.isFinite else { return .failure(MPVRequestError(.unsupportedFormat)) }
-      // mpv's range for the speed option.
-      if property == .speed && !(0.01...100).contains(number) { return .failure(MPVRequestError(.unsupportedFormat)) }
-      return .success(.number(number))
-    }
+    guard let write = property.spec.write else { return .failure(MPVRequestError(.propertyAccess)) }
+    return write.accept(value)
   }
 
   /// A number, or a string holding one (mpv's text commands pass every argument as a string).

@@ -4,9 +4,9 @@
 // and events (`start-file`, `file-loaded`, `seek`, `playback-restart`, `end-file`, `idle`, `shutdown`,
 // `property-change`).
 //
-// It decides nothing about playback. Property values come from the interactor: `get_property` of a playing
-// position asks for a `status` and answers from it; the rest (the file's path, size, codec …) and what observers are
-// told come from the session's events, kept as view state.
+// It decides nothing about playback. Property values are read from its MPVReadings, by the property's entry in
+// MPVPropertyTable: `get_property` of a playing position asks for a `status` and answers from it; the rest (the
+// file's path, size, codec …) and what observers are told come from the session's events, kept in the readings.
 
 import VideoPlaybackKit
 
@@ -54,27 +54,11 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     }
   }
 
-  /// View state: what the session's events said last, for observers and the file's own properties.
-  struct Readings: Sendable {
-    var state: PlaybackState = .idle
-    var position: MediaTime = .zero
-    var duration: MediaTime?
-    var rate: Double = 1
-    var info: MediaInfo?
-    /// The file being loaded (start-file … file-loaded).
-    var loadingPath: String?
-
-    /// What a `status` says, over what the events said.
-    mutating func read(_ status: PlaybackStatus) {
-      state = status.state
-      position = status.position
-      duration = status.duration ?? duration
-      rate = status.rate
-    }
-  }
-  private var readings = Readings() { didSet { publishQuickReads() } }
+  /// View state: what the session's events and statuses said last, for reads, observers and the file's own
+  /// properties.
+  private var readings = MPVReadings() { didSet { publishQuickReads() } }
   /// This client's seeks not yet landed (mpv's `seeking`), by their ordinals.
-  private var seekIDs: Set<Int> = [] { didSet { publishQuickReads() } }
+  private var seekIDs: Set<Int> = [] { didSet { readings.seeking = !seekIDs.isEmpty } }
 
   /// Observed properties: mpv's observer id, and the value the client was last told (nil: not yet told).
   private struct Observer {
@@ -117,7 +101,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   private func publishQuickReads() {
     guard !quickReadsHeld else { return }
     let idle = pending.isEmpty && askedForFile
-    quickReads.publish(idle ? MPVQuickReads.ViewState(readings: readings, seeking: !seekIDs.isEmpty) : nil)
+    quickReads.publish(idle ? readings : nil)
   }
 
   // MARK: - PlaybackViewEventHandler
@@ -187,8 +171,10 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .frameStep: submit(.step(1), answer(id, true))
     case .frameBackStep: submit(.step(-1), answer(id, true))
     case .getProperty(let property, let asString):
-      if let value = Self.constant(property) {
-        reply(id, .success, data: asString ? .string(MPVProperty.stringForm(value)) : value)
+      // Answered here and now when the value needs no status; else from the status (see MPVQuickReads for the
+      // reads answered on the socket's thread instead).
+      if property.spec.isConstant {
+        view?.display(readings.replyToRead(property, asString: asString, requestID: id))
       } else {
         submit(.status, .get(id, property, asString: asString))
       }
@@ -232,47 +218,27 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     submit(command, owed)
   }
 
+  /// Sets `property` to `value` (accepted by its entry's `write`) as its entry says.
   private func set(_ property: MPVProperty, to value: MPVValue, pending owed: Pending) {
-    switch property {
-    case .pause:
-      submit(value == .bool(true) ? .pause : .play, owed)
-    case .speed:
-      // The direction stays as it is: mpv's speed is a size, vpk's rate is signed.
-      submit(.rate((value.number ?? 1) * (readings.rate < 0 ? -1 : 1)), owed)
-    case .playDir:
-      submit(.rate(abs(readings.rate) * (value == .string("backward") ? -1 : 1)), owed)
-    case .timePos, .playbackTime:
-      seek(value.number ?? 0, .absolute, nil, pending: owed)
-    case .percentPos:
-      seek(value.number ?? 0, .absolutePercent, nil, pending: owed)
-    default:
+    guard let write = property.spec.write else {
       if case .reply(let id, _) = owed { reply(id, .propertyAccess) }
+      return
+    }
+    perform(write.change(value, readings), on: property, pending: owed)
+  }
+
+  private func perform(_ change: MPVPropertySpec.Change, on property: MPVProperty, pending owed: Pending) {
+    switch change {
+    case .submit(let command): submit(command, owed)
+    case .seek(let target, let reference): seek(target, reference, nil, pending: owed)
+    case .set(let value): set(property, to: value, pending: owed)
     }
   }
 
   // MARK: - Replies and events
 
   private func reply(_ requestID: MPVValue, _ error: MPVError, data: MPVValue? = nil) {
-    view?.display(Self.reply(requestID, error, data: data))
-  }
-
-  /// mpv's reply: `{"data": …, "request_id": N, "error": "success"}`, `data` only when given.
-  nonisolated static func reply(_ requestID: MPVValue, _ error: MPVError, data: MPVValue? = nil) -> MPVValue {
-    var members: [MPVMember] = []
-    if let data { members.append(MPVMember("data", data)) }
-    members.append(MPVMember("request_id", requestID))
-    members.append(MPVMember("error", .string(error.rawValue)))
-    return .object(members)
-  }
-
-  /// The reply to `get_property` (or `get_property_string`) of `property`, read from `readings`.
-  nonisolated static func propertyReply(
-    _ requestID: MPVValue, _ property: MPVProperty, asString: Bool, readings: Readings, seeking: Bool
-  ) -> MPVValue {
-    guard let value = value(of: property, readings: readings, seeking: seeking) else {
-      return reply(requestID, .propertyUnavailable)
-    }
-    return reply(requestID, .success, data: asString ? .string(MPVProperty.stringForm(value)) : value)
+    view?.display(.reply(requestID, error, data: data))
   }
 
   private func event(_ name: String, _ fields: [MPVMember] = []) {
@@ -290,7 +256,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   /// Tells each observer whose property changed its new value.
   private func publishChanges() {
     for index in observers.indices {
-      let value = self.value(of: observers[index].property)
+      let value = readings.value(of: observers[index].property)
       guard observers[index].told != .some(value) else { continue }
       observers[index].told = .some(value)
       tellObserver(observers[index], value)
@@ -301,62 +267,6 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     var fields = [MPVMember("id", .integer(observer.id)), MPVMember("name", .string(observer.property.rawValue))]
     if let value { fields.append(MPVMember("data", value)) }
     event("property-change", fields)
-  }
-
-  // MARK: - Property values
-
-  /// The value of a property that never changes (the lists).
-  nonisolated static func constant(_ property: MPVProperty) -> MPVValue? {
-    switch property {
-    case .propertyList: .array(MPVProperty.allCases.map { .string($0.rawValue) })
-    case .commandList:
-      .array(
-        MPVCommandTranslator.commandNames.map {
-          .object([MPVMember("name", .string($0)), MPVMember("args", .array([])), MPVMember("vararg", .bool(false))])
-        })
-    default: nil
-    }
-  }
-
-  /// A property's value from the readings; nil when it is unavailable (nothing loaded, or not known for this file).
-  private func value(of property: MPVProperty) -> MPVValue? {
-    Self.value(of: property, readings: readings, seeking: !seekIDs.isEmpty)
-  }
-
-  nonisolated static func value(of property: MPVProperty, readings: Readings, seeking: Bool) -> MPVValue? {
-    if let constant = constant(property) { return constant }
-    let loaded = readings.info != nil
-    let info = readings.info
-    let video = info?.video
-    let seconds = readings.position.seconds
-    switch property {
-    case .idleActive: return .bool(readings.state == .idle)
-    case .speed: return .number(abs(readings.rate))
-    case .playDir: return .string(readings.rate < 0 ? "backward" : "forward")
-    case .pause: return .bool(loaded && readings.state != .playing)
-    case .seeking: return loaded ? .bool(seeking) : nil
-    case .eofReached: return loaded ? .bool(readings.state == .ended) : nil
-    case .path: return (info?.path ?? readings.loadingPath).map { .string($0) }
-    case .filename:
-      return (info?.path ?? readings.loadingPath).map { .string(String($0.split(separator: "/").last ?? "")) }
-    case .timePos, .playbackTime: return loaded ? .number(seconds) : nil
-    case .duration: return readings.duration.map { .number($0.seconds) }
-    case .percentPos:
-      guard loaded, let duration = readings.duration?.seconds, duration > 0 else { return nil }
-      return .number(min(max(seconds / duration * 100, 0), 100))
-    case .fileFormat: return info.map { .string($0.container) }
-    case .width: return video.map { .integer($0.width) }
-    case .height: return video.map { .integer($0.height) }
-    case .videoCodec: return video.map { .string($0.codec) }
-    case .containerFPS: return video?.frameRate.map { .number($0) }
-    case .estimatedFrameNumber:
-      guard loaded, let fps = video?.frameRate else { return nil }
-      return .integer(Int((seconds * fps).rounded()))
-    case .estimatedFrameCount:
-      guard let fps = video?.frameRate, let duration = readings.duration?.seconds else { return nil }
-      return .integer(Int((duration * fps).rounded()))
-    case .propertyList, .commandList: return nil
-    }
   }
 
   // MARK: - PlaybackInteractorOutput
@@ -491,13 +401,12 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     guard let commandID, let owed = pending.removeValue(forKey: commandID) else { return }
     switch owed {
     case .get(let id, let property, let asString):
-      view?.display(
-        Self.propertyReply(id, property, asString: asString, readings: readings, seeking: !seekIDs.isEmpty))
+      view?.display(readings.replyToRead(property, asString: asString, requestID: id))
     case .adjust(let id, let property, let delta):
       adjust(property, by: delta, requestID: id)
     case .observe(let id, let observerID, let property):
       reply(id, .success)
-      let value = value(of: property)
+      let value = readings.value(of: property)
       let observer = Observer(id: observerID, property: property, told: .some(value))
       observers.append(observer)
       tellObserver(observer, value)
@@ -505,25 +414,20 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     }
   }
 
-  /// `add` / `cycle` once the value now is known: the same change as `set` to the new value.
+  /// `add` / `cycle` once the value now is known: what the property's entry says, as `set` would do it.
   private func adjust(_ property: MPVProperty, by delta: Double?, requestID id: MPVValue) {
     let owed = Pending.reply(id, withData: true)
-    guard let current = value(of: property) else {
+    let spec = property.spec
+    guard let current = readings.value(of: property) else {
       reply(id, .commandFailed)
       return
     }
-    switch (current, delta) {
-    case (.bool(let flag), nil): set(property, to: .bool(!flag), pending: owed)
-    case (.string(let direction), nil) where property == .playDir:
-      set(property, to: .string(direction == "forward" ? "backward" : "forward"), pending: owed)
-    case (_, let delta?) where property == .timePos || property == .playbackTime:
-      seek(delta, .relative, nil, pending: owed)
-    case (_, let delta?) where property == .percentPos:
-      seek(delta, .relativePercent, nil, pending: owed)
-    case (_, let delta?) where property == .speed:
-      let speed = min(max((current.number ?? 1) + delta, 0.01), 100)
-      set(property, to: .number(speed), pending: owed)
-    default: reply(id, .commandFailed)
+    if let delta, let add = spec.add {
+      perform(add(current, delta), on: property, pending: owed)
+    } else if delta == nil, let next = spec.cycle?(current) {
+      set(property, to: next, pending: owed)
+    } else {
+      reply(id, .commandFailed)
     }
   }
 
@@ -534,7 +438,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     if readings.state == .idle { readings.state = .paused }
   }
   private func closed(_ commandID: Int?) {
-    readings = Readings(rate: readings.rate)
+    readings = MPVReadings(rate: readings.rate, seeking: readings.seeking)
     settle(commandID)
     event("end-file", [MPVMember("reason", .string("stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
     event("idle")

@@ -1,56 +1,51 @@
 // MPVQuickReads: answers an mpv client's `get_property` on the client's own thread (the control socket's event loop),
 // without the two hops through the main actor that a command takes. It is part of the mpv presenter: the same
-// translation of the request and the same property values, from the same view state, which the presenter publishes
-// here, and from the interactor's status board, which says what a `status` sent now would report.
+// translation of the request and the same reply from the same readings, which the presenter publishes here, with
+// what the interactor's status board says a `status` sent now would report read into them.
 //
-// It answers only when the answer cannot differ from the presenter's: the request is a `get_property` (or its
-// `_string` form) with a reply; nothing of the client's is under way on the main actor (the presenter publishes no
-// view state while a command of the client's owes a reply, and the socket sends a line here only when every line
-// before it has been handled); and the interactor would answer a `status` at once. Otherwise `answer` is nil and the
-// line goes to the presenter as usual.
+// Which path runs: this one when it can answer; else the line goes to the presenter, which submits a `status` and
+// answers when it comes. Both make the reply with `MPVReadings.replyToRead`, from the presenter's readings with a
+// status read into them, so they cannot disagree. This path answers only when its answer cannot differ from the
+// presenter's: the request is a `get_property` (or its `_string` form) with a reply; nothing of the client's is under
+// way on the main actor (the presenter publishes no readings while a command of the client's owes a reply, and the
+// socket sends a line here only when every line before it has been handled); and the interactor would answer a
+// `status` at once. Otherwise `answer` is nil and the line goes to the presenter as usual.
 
 import Foundation
 import VideoPlaybackKit
 
 package final class MPVQuickReads: @unchecked Sendable {
-  /// What the presenter knows that a property's value needs besides the status.
-  struct ViewState: Sendable {
-    var readings: MPVPresenter.Readings
-    var seeking: Bool
-  }
-
   private let statusBoard: PlaybackStatusBoard?
   private let translator: MPVCommandTranslator
   private let lock = NSLock()
-  private var viewState: ViewState?
+  private var published: MPVReadings?
 
   init(statusBoard: PlaybackStatusBoard?, translator: MPVCommandTranslator) {
     self.statusBoard = statusBoard
     self.translator = translator
   }
 
-  /// The presenter's view state now; nil while the client has a command under way.
-  func publish(_ state: ViewState?) {
-    lock.withLock { viewState = state }
+  /// The presenter's readings now; nil while the client has a command under way.
+  func publish(_ readings: MPVReadings?) {
+    lock.withLock { published = readings }
   }
 
   /// The reply line (with its newline) to `line` when it is a property read that can be answered now; nil when the
   /// line must go to the presenter.
   package func answer(_ line: String) -> String? {
-    guard let statusBoard, var state = lock.withLock({ viewState }) else { return nil }
+    guard let statusBoard, var readings = lock.withLock({ published }) else { return nil }
     // Cheap first: most lines that are not reads are seen as such without parsing JSON.
     guard Self.mentionsGetProperty(line) else { return nil }
     let request = translator.translate(line)
     guard request.wantsReply, case .success(.getProperty(let property, let asString)) = request.command else {
       return nil
     }
-    if MPVPresenter.constant(property) == nil {
+    if !property.spec.isConstant {
       guard let status = statusBoard.statusNow() else { return nil }
-      state.readings.read(status)
+      readings.read(status)
     }
-    let reply = MPVPresenter.propertyReply(
-      request.requestID, property, asString: asString, readings: state.readings, seeking: state.seeking)
-    return reply.json + "\n"
+    // The presenter's own answer to a read, from the same readings with the same status read into them.
+    return readings.replyToRead(property, asString: asString, requestID: request.requestID).json + "\n"
   }
 
   /// Whether `get_property` occurs in `line`, byte by byte (its first letter occurs once in it, so a failed partial

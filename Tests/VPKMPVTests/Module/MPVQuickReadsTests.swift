@@ -50,6 +50,25 @@ struct MPVQuickReadsTests {
     #expect(harness.view.lines == [#"{"data":2.56,"request_id":5,"error":"success"}"#])
   }
 
+  @Test("every property, in both forms, is answered on the loop as the presenter answers it from a status")
+  func everyReadAgreesWithThePresenter() {
+    for property in MPVProperty.allCases {
+      for name in ["get_property", "get_property_string"] {
+        // Given a settled client and a board at 2.5 s
+        let harness = settledClient(at: 2.5)
+        let request = #"{"command": ["\#(name)", "\#(property.rawValue)"], "request_id": 9}"#
+        // When it is answered on the loop, and then by the presenter from the same status
+        let quick = harness.presenter.quickReads.answer(request)
+        harness.send(request)
+        if case .submit(.status) = harness.interactor.calls.last {
+          harness.presenter.present(.status(harness.status(position: 2.5)), origin: harness.lastOrigin)
+        }
+        // Then both replies are the same line
+        #expect(quick == harness.view.lines.last.map { $0 + "\n" }, "\(name) \(property.rawValue)")
+      }
+    }
+  }
+
   @Test("the file's properties, the string form and the lists are answered too")
   func otherReads() {
     let harness = settledClient(at: 1)

@@ -1,0 +1,46 @@
+// MPVProperty: the names of the mpv properties vpk serves. What each one is and does is its entry in
+// MPVPropertyTable.
+
+import VideoPlaybackKit
+
+/// A property of mpv's that vpk serves, in the order `property-list` gives them.
+package enum MPVProperty: String, Sendable, Equatable, CaseIterable {
+  case pause
+  case timePos = "time-pos"
+  case playbackTime = "playback-time"
+  case percentPos = "percent-pos"
+  case duration
+  case speed
+  /// forward or backward: vpk's rate carries the direction (a negative rate plays backward), `speed` its size.
+  case playDir = "play-dir"
+  case path
+  case filename
+  case fileFormat = "file-format"
+  case eofReached = "eof-reached"
+  case idleActive = "idle-active"
+  case seeking
+  case width
+  case height
+  case containerFPS = "container-fps"
+  case videoCodec = "video-codec"
+  case estimatedFrameNumber = "estimated-frame-number"
+  case estimatedFrameCount = "estimated-frame-count"
+  case propertyList = "property-list"
+  case commandList = "command-list"
+
+  /// Its entry in the table of properties.
+  var spec: MPVPropertySpec { MPVPropertyTable.spec(self) }
+
+  /// The value as `get_property_string` gives it: flags as yes/no, numbers with six decimals, as mpv writes them.
+  package static func stringForm(_ value: MPVValue) -> String {
+    switch value {
+    case .null: ""
+    case .bool(let flag): flag ? "yes" : "no"
+    case .integer(let integer): String(integer)
+    case .number(let number): NumberText.fixed(number, decimals: 6)
+    case .string(let string): string
+    case .array(let values): values.map { $0.string ?? $0["name"]?.string ?? $0.json }.joined(separator: ",")
+    case .object: value.json
+    }
+  }
+}

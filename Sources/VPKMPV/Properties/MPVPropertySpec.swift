@@ -1,0 +1,102 @@
+// MPVPropertySpec: everything vpk knows about one mpv property: its type, how its value is read, whether and how it
+// is set, what `cycle` and `add` do to it, and what the docs say of it. The entries are in MPVPropertyTable.
+
+import VideoPlaybackKit
+
+package struct MPVPropertySpec: Sendable {
+  /// The value's type, for setting it from a string and for its string form.
+  package enum Kind: String, Sendable {
+    case flag, number, integer, text = "string", list
+  }
+
+  /// What a write, `cycle` or `add` asks the presenter to do.
+  package enum Change: Sendable, Equatable {
+    /// Submit this command of the module's.
+    case submit(Command)
+    /// Seek as mpv's `seek <target> <reference>` does, at mpv's default precision.
+    case seek(Double, MPVSeekReference)
+    /// Set the property to this value, as `set` does.
+    case set(MPVValue)
+  }
+
+  /// How a property is set (`set_property`, `set_property_string`, `set`).
+  package struct Write: Sendable {
+    /// The value as the property takes it (its string form too), or mpv's error for it.
+    let accept: @Sendable (MPVValue) -> Result<MPVValue, MPVRequestError>
+    /// What setting an accepted value asks, given the readings now.
+    let change: @Sendable (MPVValue, MPVReadings) -> Change
+  }
+
+  /// What the docs' table says of it besides what the entry itself shows.
+  package struct Docs: Sendable {
+    /// What the value is, when its name does not say it all ("" for nothing).
+    var note = ""
+    /// When `read` gives nothing: mpv's `property unavailable` (observers are told the change without `data`).
+    var unavailable = "never"
+    /// The session's events (or status) the value comes from.
+    var from: String
+    /// The tests that show it.
+    var tests: String
+  }
+
+  let property: MPVProperty
+  let kind: Kind
+  /// The value from the readings; nil when it is unavailable.
+  let read: @Sendable (MPVReadings) -> MPVValue?
+  /// The value does not depend on the readings (the lists): a read of it is answered without a `status`.
+  var isConstant = false
+  /// nil: read-only (`error accessing property`).
+  var write: Write?
+  /// `cycle`: the value after the one now (nil from it: `error running command`); nil: cannot be cycled.
+  var cycle: (@Sendable (MPVValue) -> MPVValue?)?
+  /// `add`: what adding a delta to the value now asks; nil: cannot be added to.
+  var add: (@Sendable (MPVValue, Double) -> Change)?
+  let docs: Docs
+
+  var name: String { property.rawValue }
+}
+
+extension MPVPropertySpec.Write {
+  /// A flag: true/false, or yes/no as a string.
+  static func flag(_ change: @escaping @Sendable (Bool, MPVReadings) -> MPVPropertySpec.Change) -> Self {
+    Self(
+      accept: { value in
+        switch value {
+        case .bool(let flag): .success(.bool(flag))
+        case .string("yes"): .success(.bool(true))
+        case .string("no"): .success(.bool(false))
+        default: .failure(MPVRequestError(.unsupportedFormat))
+        }
+      },
+      change: { value, readings in change(value == .bool(true), readings) })
+  }
+
+  /// A finite number (or its text), within `range` when given.
+  static func number(
+    in range: ClosedRange<Double>? = nil, _ change: @escaping @Sendable (Double, MPVReadings) -> MPVPropertySpec.Change
+  ) -> Self {
+    Self(
+      accept: { value in
+        guard let number = MPVCommandTranslator.number(value), number.isFinite,
+          range.map({ $0.contains(number) }) ?? true
+        else { return .failure(MPVRequestError(.unsupportedFormat)) }
+        return .success(.number(number))
+      },
+      change: { value, readings in change(value.number ?? 0, readings) })
+  }
+
+  /// One of `words` as itself, or another spelling of one (`aliases`: spelling to word).
+  static func word(
+    _ words: [String], aliases: [String: String] = [:],
+    _ change: @escaping @Sendable (String, MPVReadings) -> MPVPropertySpec.Change
+  ) -> Self {
+    Self(
+      accept: { value in
+        guard let text = value.string, let word = words.contains(text) ? text : aliases[text] else {
+          return .failure(MPVRequestError(.unsupportedFormat))
+        }
+        return .success(.string(word))
+      },
+      change: { value, readings in change(value.string ?? "", readings) })
+  }
+}

@@ -1,0 +1,163 @@
+// MPVPropertyTable: the one table of the mpv properties vpk serves. `get_property`, `set_property`, `cycle`, `add`,
+// `observe_property`, `property-list` and the property table in docs/control-socket.md all come from it.
+
+import VideoPlaybackKit
+
+package enum MPVPropertyTable {
+  /// Every entry, in `property-list`'s order.
+  static var all: [MPVPropertySpec] { MPVProperty.allCases.map(spec) }
+
+  /// `property`'s entry.
+  static func spec(_ property: MPVProperty) -> MPVPropertySpec {
+    switch property {
+    case .pause:
+      MPVPropertySpec(
+        property: property, kind: .flag, read: { .bool($0.info != nil && $0.state != .playing) },
+        write: .flag { pause, _ in .submit(pause ? .pause : .play) }, cycle: toggle,
+        docs: .init(
+          note: "true while not playing; false without a file", from: "`status`, `state`",
+          tests: "MPVPresenterTests.setPause, fileProperties"))
+    case .timePos, .playbackTime:
+      MPVPropertySpec(
+        property: property, kind: .number, read: { $0.info != nil ? .number($0.position.seconds) : nil },
+        write: .number { seconds, _ in .seek(seconds, .absolute) }, add: { _, delta in .seek(delta, .relative) },
+        docs: .init(
+          note: "setting it is an absolute seek, `add` a relative one", unavailable: "nothing loaded",
+          from: "`status`, `progress`, `seeked`, `stepped`", tests: "MPVPresenterTests.getPropertyFromStatus, observers"
+        ))
+    case .percentPos:
+      MPVPropertySpec(
+        property: property, kind: .number,
+        read: { readings in
+          guard readings.info != nil, let duration = readings.duration?.seconds, duration > 0 else { return nil }
+          return .number(min(max(readings.position.seconds / duration * 100, 0), 100))
+        },
+        write: .number { percent, _ in .seek(percent, .absolutePercent) },
+        add: { _, delta in .seek(delta, .relativePercent) },
+        docs: .init(
+          unavailable: "nothing loaded, or no duration", from: "position / duration",
+          tests: "MPVPresenterTests.fileProperties, MPVIPCTests.pythonClientLibrarySeesWhatItSeesWithMPV"))
+    case .duration:
+      MPVPropertySpec(
+        property: property, kind: .number, read: { $0.duration.map { .number($0.seconds) } },
+        docs: .init(unavailable: "nothing loaded, or no duration", from: "`ready`", tests: fileTests))
+    case .speed:
+      MPVPropertySpec(
+        property: property, kind: .number, read: { .number(abs($0.rate)) },
+        // The direction stays as it is: mpv's speed is a size, vpk's rate is signed.
+        write: .number(in: speedRange) { speed, readings in .submit(.rate(speed * (readings.rate < 0 ? -1 : 1))) },
+        add: { speed, delta in
+          .set(.number(min(max((speed.number ?? 1) + delta, speedRange.lowerBound), speedRange.upperBound)))
+        },
+        docs: .init(
+          note: "the size of vpk's rate, \(speedRangeText); `add` stops at its ends", from: "`status`, `rate`",
+          tests: "MPVPresenterTests.cycleAndAdd, MPVIPCTests.eventsAndRepliesOverOneConnection"))
+    case .playDir:
+      MPVPropertySpec(
+        property: property, kind: .text, read: { .string($0.rate < 0 ? "backward" : "forward") },
+        write: .word(["forward", "backward"], aliases: ["+": "forward", "-": "backward"]) { direction, readings in
+          .submit(.rate(abs(readings.rate) * (direction == "backward" ? -1 : 1)))
+        },
+        cycle: { $0.string.map { .string($0 == "forward" ? "backward" : "forward") } },
+        docs: .init(
+          note: "`forward`/`backward` (set as `+`/`-` too): the sign of vpk's rate, while `speed` is its size",
+          from: "`status`, `rate`", tests: "MPVPresenterTests.playDirection"))
+    case .path:
+      MPVPropertySpec(
+        property: property, kind: .text, read: { ($0.info?.path ?? $0.loadingPath).map { .string($0) } },
+        docs: .init(unavailable: "nothing loaded or loading", from: "`loading`, `ready`", tests: fileTests))
+    case .filename:
+      MPVPropertySpec(
+        property: property, kind: .text,
+        read: { ($0.info?.path ?? $0.loadingPath).map { .string(String($0.split(separator: "/").last ?? "")) } },
+        docs: .init(unavailable: "nothing loaded or loading", from: "`loading`, `ready`", tests: fileTests))
+    case .fileFormat:
+      MPVPropertySpec(
+        property: property, kind: .text, read: { $0.info.map { .string($0.container) } },
+        docs: .init(note: "vpk's `container`", unavailable: "nothing loaded", from: "`ready`", tests: fileTests))
+    case .eofReached:
+      MPVPropertySpec(
+        property: property, kind: .flag, read: { $0.info != nil ? .bool($0.state == .ended) : nil },
+        docs: .init(unavailable: "nothing loaded", from: "`ended`, `status`", tests: stateTests))
+    case .idleActive:
+      MPVPropertySpec(
+        property: property, kind: .flag, read: { .bool($0.state == .idle) },
+        docs: .init(from: "`status`, `state`, `ready`, `closed`", tests: stateTests))
+    case .seeking:
+      MPVPropertySpec(
+        property: property, kind: .flag, read: { $0.info != nil ? .bool($0.seeking) : nil },
+        docs: .init(unavailable: "nothing loaded", from: "this client's seeks", tests: stateTests))
+    case .width:
+      MPVPropertySpec(
+        property: property, kind: .integer, read: { $0.info?.video.map { .integer($0.width) } },
+        docs: .init(unavailable: "nothing loaded, or no video stream", from: "`ready`", tests: fileTests))
+    case .height:
+      MPVPropertySpec(
+        property: property, kind: .integer, read: { $0.info?.video.map { .integer($0.height) } },
+        docs: .init(unavailable: "nothing loaded, or no video stream", from: "`ready`", tests: fileTests))
+    case .containerFPS:
+      MPVPropertySpec(
+        property: property, kind: .number, read: { $0.info?.video?.frameRate.map { .number($0) } },
+        docs: .init(unavailable: "nothing loaded, or no frame rate", from: "`ready`", tests: fileTests))
+    case .videoCodec:
+      MPVPropertySpec(
+        property: property, kind: .text, read: { $0.info?.video.map { .string($0.codec) } },
+        docs: .init(
+          note: "FFmpeg's short name (`h264`)", unavailable: "nothing loaded, or no video stream", from: "`ready`",
+          tests: fileTests))
+    case .estimatedFrameNumber:
+      MPVPropertySpec(
+        property: property, kind: .integer,
+        read: { readings in
+          guard readings.info != nil, let fps = readings.info?.video?.frameRate else { return nil }
+          return .integer(Int((readings.position.seconds * fps).rounded()))
+        },
+        docs: .init(
+          unavailable: "nothing loaded, or no frame rate", from: "position × frame rate",
+          tests: "MPVPresenterTests.fileProperties"))
+    case .estimatedFrameCount:
+      MPVPropertySpec(
+        property: property, kind: .integer,
+        read: { readings in
+          guard let fps = readings.info?.video?.frameRate, let duration = readings.duration?.seconds else { return nil }
+          return .integer(Int((duration * fps).rounded()))
+        },
+        docs: .init(unavailable: "nothing loaded, or no frame rate or duration", from: "`ready`", tests: fileTests))
+    case .propertyList:
+      MPVPropertySpec(
+        property: property, kind: .list, read: { _ in .array(MPVProperty.allCases.map { .string($0.rawValue) }) },
+        isConstant: true,
+        docs: .init(
+          note: "the properties in this table", from: "—",
+          tests: "MPVPresenterTests.constants, MPVIPCTests.pythonClientLibrarySeesWhatItSeesWithMPV"))
+    case .commandList:
+      MPVPropertySpec(
+        property: property, kind: .list,
+        read: { _ in
+          .array(
+            MPVCommandTranslator.commandNames.map {
+              .object([
+                MPVMember("name", .string($0)), MPVMember("args", .array([])), MPVMember("vararg", .bool(false)),
+              ])
+            })
+        },
+        isConstant: true,
+        docs: .init(
+          note: "the commands vpk serves", from: "—",
+          tests: "MPVPresenterTests.constants, MPVIPCTests.pythonClientLibrarySeesWhatItSeesWithMPV"))
+    }
+  }
+
+  /// mpv's range for its speed option, the same as vpk's for the size of its rate.
+  static let speedRange = 0.01...100.0
+  static var speedRangeText: String { "0.01–100" }
+
+  private static let fileTests =
+    "MPVPresenterTests.fileProperties, MPVIPCTests.pythonClientLibrarySeesWhatItSeesWithMPV"
+  private static let stateTests = "MPVPresenterTests.fileProperties, MPVIPCTests.eventsAndRepliesOverOneConnection"
+
+  /// `cycle` of a flag.
+  private static let toggle: @Sendable (MPVValue) -> MPVValue? = {
+    if case .bool(let flag) = $0 { .bool(!flag) } else { nil }
+  }
+}

@@ -1,0 +1,37 @@
+// MPVReadings: what an mpv client's presenter knows of the session (from the session's events and from a `status`),
+// as one value. Every property's value is read from it (MPVPropertyTable), and every `get_property` reply is made by
+// `replyToRead` from it, on the main actor (MPVPresenter) and on the socket's thread (MPVQuickReads) alike.
+
+import VideoPlaybackKit
+
+package struct MPVReadings: Sendable, Equatable {
+  var state: PlaybackState = .idle
+  var position: MediaTime = .zero
+  var duration: MediaTime?
+  var rate: Double = 1
+  var info: MediaInfo?
+  /// The file being loaded (start-file … file-loaded).
+  var loadingPath: String?
+  /// Whether a seek of this client's has not landed yet (mpv's `seeking`).
+  var seeking = false
+
+  /// What a `status` says, over what the events said.
+  mutating func read(_ status: PlaybackStatus) {
+    state = status.state
+    position = status.position
+    duration = status.duration ?? duration
+    rate = status.rate
+  }
+
+  /// `property`'s value; nil when it is unavailable (nothing loaded, or not known for this file).
+  func value(of property: MPVProperty) -> MPVValue? {
+    MPVPropertyTable.spec(property).read(self)
+  }
+
+  /// The reply to `get_property` (or `get_property_string`) of `property`: the one answer to a read, whichever path
+  /// serves it.
+  func replyToRead(_ property: MPVProperty, asString: Bool, requestID: MPVValue) -> MPVValue {
+    guard let value = value(of: property) else { return .reply(requestID, .propertyUnavailable) }
+    return .reply(requestID, .success, data: asString ? .string(MPVProperty.stringForm(value)) : value)
+  }
+}
