@@ -148,9 +148,11 @@ package enum MPVPropertyTable {
     }
   }
 
-  /// mpv's range for its speed option, the same as vpk's for the size of its rate.
-  static let speedRange = 0.01...100.0
-  static var speedRangeText: String { "0.01–100" }
+  /// mpv's range for its speed option: vpk's for the size of its rate.
+  private static let speedRange = PlaybackLimits.rate
+  private static var speedRangeText: String {
+    "\(PlaybackLimits.text(speedRange.lowerBound))–\(PlaybackLimits.text(speedRange.upperBound))"
+  }
 
   private static let fileTests =
     "MPVPresenterTests.fileProperties, MPVIPCTests.pythonClientLibrarySeesWhatItSeesWithMPV"

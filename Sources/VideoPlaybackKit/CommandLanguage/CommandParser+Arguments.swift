@@ -1,7 +1,7 @@
 // The grammar of the verbs with arguments of their own: step, rate, open and snapshot.
 //
 //   step [count]      count := [sign] digit+  (not 0, at most 100000 frames)
-//   rate number       between 0.01 and 100
+//   rate number       within PlaybackLimits.rate (0.01 to 100), a minus playing backward
 //   open path         the rest of the line (a ` #` comment cut off), or a "double-quoted" string
 //   snapshot [path]   the same, or nothing
 
@@ -27,10 +27,16 @@ extension CommandParser {
     return .command(.step(negative ? -magnitude : magnitude))
   }
 
+  /// How `rate` is written, its range from `PlaybackLimits.rate`.
+  static let rateUsage: String = {
+    let slowest = PlaybackLimits.text(PlaybackLimits.rate.lowerBound)
+    let fastest = PlaybackLimits.text(PlaybackLimits.rate.upperBound)
+    return "rate takes one speed between \(slowest) and \(fastest), or between -\(slowest) and -\(fastest) to play "
+      + "backward, e.g. rate 2, rate 0.5 or rate -1"
+  }()
+
   func parseRate(_ arguments: [String]) -> ParsedLine {
-    let usage =
-      "rate takes one speed between 0.01 and 100, or between -0.01 and -100 to play backward, e.g. rate 2, "
-      + "rate 0.5 or rate -1"
+    let usage = Self.rateUsage
     guard arguments.count == 1, let text = arguments.first else { return .invalid(Self.bad(usage)) }
     // A leading minus plays backward, at the speed the rest says.
     let backward = text.utf8.first == UInt8(ascii: "-")
@@ -39,7 +45,7 @@ extension CommandParser {
     else {
       return .invalid(Self.bad("rate \(Self.quoted(text)) is not a number; \(usage)"))
     }
-    guard Self.rateRange.contains(number.value) else {
+    guard PlaybackLimits.rate.contains(number.value) else {
       return .invalid(Self.bad("rate \(Self.quoted(text)) is out of range; \(usage)"))
     }
     return .command(.rate(backward ? -number.value : number.value))

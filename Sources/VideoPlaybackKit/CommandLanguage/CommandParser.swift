@@ -27,8 +27,6 @@ public enum ParsedLine: Sendable, Equatable {
 public struct CommandParser: Sendable {
   /// The most frames one `step` moves.
   static let maxStep = 100_000
-  /// The slowest and fastest playback rates.
-  static let rateRange = 0.01...100.0
   /// The longest `wait` or `timeout`, in seconds (one day).
   static let maxWait = 86_400.0
 
