@@ -96,8 +96,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     quickReadsHeld = false
   }
 
-  /// Hands `quickReads` the view state its answers need, or nothing while a command of the client's is under way
-  /// (its reply must come first) or the client has not yet asked for the session's file.
+  /// Hands `quickReads` the readings its answers are made from, or nothing while a command of the client's is under
+  /// way (its reply must come first) or the client has not yet asked for the session's file.
   private func publishQuickReads() {
     guard !quickReadsHeld else { return }
     let idle = pending.isEmpty && askedForFile
