@@ -4,7 +4,7 @@
 // commands, which the presenter submits.
 
 /// mpv's answer to a request: `success`, or one of its error strings.
-public enum MPVError: String, Sendable, Equatable, CaseIterable {
+package enum MPVError: String, Sendable, Equatable, CaseIterable {
   case success = "success"
   case invalidParameter = "invalid parameter"
   case propertyNotFound = "property not found"
@@ -15,7 +15,7 @@ public enum MPVError: String, Sendable, Equatable, CaseIterable {
 }
 
 /// A property of mpv's that vpk serves.
-public enum MPVProperty: String, Sendable, Equatable, CaseIterable {
+package enum MPVProperty: String, Sendable, Equatable, CaseIterable {
   case pause
   case timePos = "time-pos"
   case playbackTime = "playback-time"
@@ -40,11 +40,11 @@ public enum MPVProperty: String, Sendable, Equatable, CaseIterable {
   case commandList = "command-list"
 
   /// The value's type, for setting it from a string and for its string form.
-  public enum Kind: Sendable {
+  package enum Kind: Sendable {
     case flag, number, integer, text, list
   }
 
-  public var kind: Kind {
+  package var kind: Kind {
     switch self {
     case .pause, .eofReached, .idleActive, .seeking: .flag
     case .timePos, .playbackTime, .percentPos, .duration, .speed, .containerFPS: .number
@@ -55,12 +55,12 @@ public enum MPVProperty: String, Sendable, Equatable, CaseIterable {
   }
 
   /// Whether `set_property` may change it.
-  public var isWritable: Bool {
+  package var isWritable: Bool {
     [.pause, .timePos, .playbackTime, .percentPos, .speed, .playDir].contains(self)
   }
 
   /// The value as `get_property_string` gives it: flags as yes/no, numbers with six decimals, as mpv writes them.
-  public static func stringForm(_ value: MPVValue) -> String {
+  package static func stringForm(_ value: MPVValue) -> String {
     switch value {
     case .null: ""
     case .bool(let flag): flag ? "yes" : "no"
@@ -74,14 +74,14 @@ public enum MPVProperty: String, Sendable, Equatable, CaseIterable {
 }
 
 /// Where an mpv seek's target is measured from.
-public enum MPVSeekReference: String, Sendable, Equatable {
+package enum MPVSeekReference: String, Sendable, Equatable {
   case relative, absolute
   case absolutePercent = "absolute-percent"
   case relativePercent = "relative-percent"
 }
 
 /// What an mpv command asks for, its arguments checked.
-public enum MPVCommand: Sendable, Equatable {
+package enum MPVCommand: Sendable, Equatable {
   case loadFile(String)
   case stop
   /// `mode` nil: mpv's default precision (exact for absolute seeks, keyframes for relative ones).
@@ -103,15 +103,15 @@ public enum MPVCommand: Sendable, Equatable {
 }
 
 /// One line of the mpv dialect, read.
-public struct MPVRequest: Sendable, Equatable {
+package struct MPVRequest: Sendable, Equatable {
   /// Echoed in the reply: the client's `request_id` (any JSON value), 0 when it gave none, as mpv does.
-  public var requestID: MPVValue
+  package var requestID: MPVValue
   /// The command, or the error mpv answers it with.
-  public var command: Result<MPVCommand, MPVRequestError>
+  package var command: Result<MPVCommand, MPVRequestError>
   /// False for a plain text line, which mpv runs without answering.
-  public var wantsReply: Bool
+  package var wantsReply: Bool
 
-  public init(requestID: MPVValue, command: Result<MPVCommand, MPVRequestError>, wantsReply: Bool = true) {
+  package init(requestID: MPVValue, command: Result<MPVCommand, MPVRequestError>, wantsReply: Bool = true) {
     self.requestID = requestID
     self.command = command
     self.wantsReply = wantsReply
@@ -119,29 +119,29 @@ public struct MPVRequest: Sendable, Equatable {
 }
 
 /// An mpv error answering a request, as an Error.
-public struct MPVRequestError: Error, Sendable, Equatable {
-  public var error: MPVError
-  public init(_ error: MPVError) { self.error = error }
+package struct MPVRequestError: Error, Sendable, Equatable {
+  package var error: MPVError
+  package init(_ error: MPVError) { self.error = error }
 }
 
-public struct MPVCommandTranslator: Sendable {
+package struct MPVCommandTranslator: Sendable {
   /// The version `get_version` answers: mpv's client API version (2.0) whose IPC this dialect follows.
-  public static let clientAPIVersion = 0x2_0000
+  package static let clientAPIVersion = 0x2_0000
   /// The deepest nesting a request may have (mpv's own commands need 2; loadfile's options 3).
   static let maxDepth = 8
 
   /// The mpv commands vpk serves, as `command-list` names them.
-  public static let commandNames = [
+  package static let commandNames = [
     "loadfile", "stop", "seek", "frame-step", "frame-back-step", "set", "add", "cycle", "get_property",
     "get_property_string", "set_property", "set_property_string", "observe_property", "observe_property_string",
     "unobserve_property", "client_name", "get_version", "quit",
   ]
 
-  public init() {}
+  package init() {}
 
   /// True when `line` is mpv's JSON IPC rather than vpk's own JSON: an object whose `command` is an array.
   /// (vpk's own JSON commands name the command as a string.)
-  public static func isMPVRequest(_ line: String) -> Bool {
+  package static func isMPVRequest(_ line: String) -> Bool {
     let trimmed = line.drop { $0 == " " || $0 == "\t" }
     guard trimmed.hasPrefix("{"), let value = MPVValue.parse(String(trimmed), maxDepth: maxDepth),
       case .array = value["command"]
@@ -150,7 +150,7 @@ public struct MPVCommandTranslator: Sendable {
   }
 
   /// Reads one line: a JSON request, or a plain text command as mpv's `input.conf` writes them (run unanswered).
-  public func translate(_ line: String) -> MPVRequest {
+  package func translate(_ line: String) -> MPVRequest {
     let trimmed = Self.trimmingBlanks(line)
     guard trimmed.hasPrefix("{") else {
       let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { MPVValue.string(String($0)) }

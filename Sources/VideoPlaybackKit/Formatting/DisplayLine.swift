@@ -9,7 +9,7 @@
 
 import Foundation
 
-public enum DisplayLine: Sendable, Equatable {
+package enum DisplayLine: Sendable, Equatable {
   /// An event, as the text view shows it (only the parts a text view uses).
   case event(EventViewModel)
   case statusLine(StatusLineViewModel)
@@ -28,7 +28,7 @@ public enum DisplayLine: Sendable, Equatable {
   }
 
   /// One JSON line, without its `\n`.
-  public var encoded: String {
+  package var encoded: String {
     let wire: Wire
     switch self {
     case .event(let event):
@@ -48,7 +48,7 @@ public enum DisplayLine: Sendable, Equatable {
   }
 
   /// The line's display, or nil when it is not one (an event line of another format, garbage).
-  public init?(decoding line: String) {
+  package init?(decoding line: String) {
     guard let wire = try? JSONDecoder().decode(Wire.self, from: Data(line.utf8)) else { return nil }
     switch wire.display {
     case "event":

@@ -4,7 +4,7 @@
 import Foundation
 
 /// One JSON value of mpv's IPC protocol.
-public enum MPVValue: Sendable, Equatable {
+package enum MPVValue: Sendable, Equatable {
   case null
   case bool(Bool)
   case integer(Int)
@@ -15,7 +15,7 @@ public enum MPVValue: Sendable, Equatable {
   indirect case object([MPVMember])
 
   /// The value as a number, when it is one (integer or not).
-  public var number: Double? {
+  package var number: Double? {
     switch self {
     case .integer(let value): Double(value)
     case .number(let value): value
@@ -24,7 +24,7 @@ public enum MPVValue: Sendable, Equatable {
   }
 
   /// The value as an integer, when it is a whole number.
-  public var integer: Int? {
+  package var integer: Int? {
     switch self {
     case .integer(let value): value
     case .number(let value) where value.rounded() == value && abs(value) < 1e15: Int(value)
@@ -33,18 +33,18 @@ public enum MPVValue: Sendable, Equatable {
   }
 
   /// The string, when the value is one.
-  public var string: String? {
+  package var string: String? {
     if case .string(let value) = self { value } else { nil }
   }
 
   /// The member `key` of an object (nil when absent, or not an object).
-  public subscript(key: String) -> MPVValue? {
+  package subscript(key: String) -> MPVValue? {
     guard case .object(let members) = self else { return nil }
     return members.first { $0.key == key }?.value
   }
 
   /// The value written as one line of JSON.
-  public var json: String {
+  package var json: String {
     var out = ""
     out.reserveCapacity(80)
     write(to: &out)
@@ -99,7 +99,7 @@ public enum MPVValue: Sendable, Equatable {
   /// an error for every guess that fails: a `get_property` request cost 8 µs that way, 2 µs this way). Keys are
   /// sorted; of a key given twice the last is kept. A whole number (`5`, `1.0`, `1e2`) is an integer when it fits in
   /// `Int`, as `Decodable` read it.
-  public static func parse(_ text: String, maxDepth: Int) -> MPVValue? {
+  package static func parse(_ text: String, maxDepth: Int) -> MPVValue? {
     guard CommandParser.jsonDepth(text) <= maxDepth,
       let any = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)
     else { return nil }
@@ -154,11 +154,11 @@ public enum MPVValue: Sendable, Equatable {
 }
 
 /// A member of a JSON object.
-public struct MPVMember: Sendable, Equatable {
-  public var key: String
-  public var value: MPVValue
+package struct MPVMember: Sendable, Equatable {
+  package var key: String
+  package var value: MPVValue
 
-  public init(_ key: String, _ value: MPVValue) {
+  package init(_ key: String, _ value: MPVValue) {
     self.key = key
     self.value = value
   }

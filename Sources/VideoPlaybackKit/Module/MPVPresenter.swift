@@ -9,9 +9,9 @@
 // told come from the session's events, kept as view state.
 
 @MainActor
-public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOutput {
+package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOutput {
   /// The view: a back-reference, held weakly (the client's handle owns it), set once by the Builder.
-  public weak var view: (any MPVView)?
+  package weak var view: (any MPVView)?
   private let interactor: any PlaybackInteractorInput
   private let translator: MPVCommandTranslator
   /// What `client_name` answers.
@@ -43,7 +43,7 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
   private var pending: [Int: Pending] = [:] { didSet { publishQuickReads() } }
 
   /// Whether a command of this client's still owes it a reply.
-  public var owesReplies: Bool {
+  package var owesReplies: Bool {
     pending.values.contains {
       switch $0 {
       case .reply, .get, .adjust, .observe: true
@@ -86,11 +86,11 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
   /// Whether the session's file (opened before this client connected) has been asked for.
   private var askedForFile = false { didSet { publishQuickReads() } }
   /// Answers this client's property reads off the main actor while nothing of the client's is under way.
-  public nonisolated let quickReads: MPVQuickReads
+  package nonisolated let quickReads: MPVQuickReads
 
   /// - Parameter statusBoard: the interactor's status, readable from any thread; with it, `quickReads` answers
   ///   `get_property` on the client's own thread (nil: every read goes through the interactor).
-  public init(
+  package init(
     interactor: any PlaybackInteractorInput, clientName: String, viewID: ViewID,
     translator: MPVCommandTranslator = .init(), statusBoard: PlaybackStatusBoard? = nil
   ) {
@@ -120,11 +120,11 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
 
   // MARK: - PlaybackViewEventHandler
 
-  public func onStart() {
+  package func onStart() {
     interactor.start()
   }
 
-  public func onInputLine(_ line: InputLine) {
+  package func onInputLine(_ line: InputLine) {
     switch line {
     case .text(let text):
       guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
@@ -134,15 +134,15 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
     }
   }
 
-  public func onInputEnded() {
+  package func onInputEnded() {
     interactor.inputEnded()
   }
 
-  public func onSignal(_ signal: TerminationSignal) {
+  package func onSignal(_ signal: TerminationSignal) {
     interactor.terminate(signal)
   }
 
-  public func onOutputClosed() {
+  package func onOutputClosed() {
     interactor.outputClosed()
   }
 
@@ -359,7 +359,7 @@ public final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOut
 
   // MARK: - PlaybackInteractorOutput
 
-  public func present(_ event: SessionEvent, origin: CommandOrigin?) {
+  package func present(_ event: SessionEvent, origin: CommandOrigin?) {
     // This client's own commands are known by their ordinal; another view's cause only the shared changes.
     let mine = origin?.sender.flatMap { $0.view == viewID ? $0.number : nil }
     switch event {

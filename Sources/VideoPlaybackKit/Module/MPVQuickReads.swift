@@ -11,7 +11,7 @@
 
 import Foundation
 
-public final class MPVQuickReads: @unchecked Sendable {
+package final class MPVQuickReads: @unchecked Sendable {
   /// What the presenter knows that a property's value needs besides the status.
   struct ViewState: Sendable {
     var readings: MPVPresenter.Readings
@@ -35,7 +35,7 @@ public final class MPVQuickReads: @unchecked Sendable {
 
   /// The reply line (with its newline) to `line` when it is a property read that can be answered now; nil when the
   /// line must go to the presenter.
-  public func answer(_ line: String) -> String? {
+  package func answer(_ line: String) -> String? {
     guard let statusBoard, var state = lock.withLock({ viewState }) else { return nil }
     // Cheap first: most lines that are not reads are seen as such without parsing JSON.
     guard Self.mentionsGetProperty(line) else { return nil }

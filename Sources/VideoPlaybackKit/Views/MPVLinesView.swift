@@ -2,18 +2,18 @@
 // presenter formatted it.
 
 @MainActor
-public final class MPVLinesView: MPVView {
+package final class MPVLinesView: MPVView {
   private let output: any TextOutput
   private let onClosed: @MainActor () -> Void
   private var closed = false
 
   /// - Parameter onClosed: called once, when a write first fails (the client went away).
-  public init(output: any TextOutput, onClosed: @escaping @MainActor () -> Void) {
+  package init(output: any TextOutput, onClosed: @escaping @MainActor () -> Void) {
     self.output = output
     self.onClosed = onClosed
   }
 
-  public func display(_ message: MPVValue) {
+  package func display(_ message: MPVValue) {
     guard !closed else { return }
     if !output.write(message.json + "\n") {
       closed = true
@@ -21,5 +21,5 @@ public final class MPVLinesView: MPVView {
     }
   }
 
-  public func displayFinish() {}
+  package func displayFinish() {}
 }
