@@ -19,6 +19,9 @@
 // cannot hold a whole GOP, each pass keeps a segment, and the cost per frame shown stays the GOP's length over the
 // segment's. A frame farther than all that is held is not stored. Distance grows away from the focus on both sides,
 // so the farthest frame is always the first or the last by time.
+//
+// Owned by the engine thread's PlaybackEngine and touched only there; other threads see its figures as published
+// (`FrameCacheReading` in EngineSharedState).
 
 /// What the cache needs of a frame.
 protocol CacheableFrame: AnyObject {

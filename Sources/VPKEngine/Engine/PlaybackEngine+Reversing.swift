@@ -48,9 +48,9 @@ extension PlaybackEngine {
   static let backwardPassMargin = 1.5
 
   /// Whether playback runs backward now.
-  var playsBackward: Bool { playing && !atEnd && clock.rate < 0 }
+  var playsBackward: Bool { playing && !atEnd && shared.read { $0.clock.rate } < 0 }
 
-  var backwardAheadLimit: Int { clock.kind == .wall ? wallAheadLimit : Self.framesAhead }
+  var backwardAheadLimit: Int { clockKind == .wall ? wallAheadLimit : Self.framesAhead }
 
   /// Whether playing backward has work to do before anything else: frames to queue or a pass under way.
   var canDecodeBackward: Bool { !reachedStart && (ahead.count < backwardAheadLimit || backwardPass != nil) }
@@ -71,7 +71,7 @@ extension PlaybackEngine {
     if backwardPass != nil { source?.discardNonReferenceBefore = nil }  // a pass left half-way
     backwardPass = nil
     lastBackwardPassTarget = nil
-    let offset = withLock { presentedOffset }
+    let offset = presentedOffset
     decodeOffset = offset
     previousPassOffset = offset
     backwardStarting = wanted
@@ -89,13 +89,14 @@ extension PlaybackEngine {
       backwardStarting = false
       holdClockForFirstPass()
     }
-    let now = withLock { self.now() }
+    let now = self.now()
     var due: Double?
     if let head = ahead.first {
       if presentDueFrames(now: now) { return }
-      due = withLock { clock.dueTime(of: head.due) } ?? .infinity
+      due = shared.read { $0.clock.dueTime(of: head.due) } ?? .infinity
     } else if reachedStart {
-      let startDue = withLock { clock.dueTime(of: presentedOffset + startPosition) } ?? .infinity
+      let start = startPosition
+      let startDue = shared.read { $0.clock.dueTime(of: $0.presentedOffset + start) } ?? .infinity
       if startDue <= now {
         reachStart()
         return
@@ -105,7 +106,7 @@ extension PlaybackEngine {
       decodeBackward()
       return
     }
-    let paced = clock.kind == .wall
+    let paced = clockKind == .wall
     let wantsFrames =
       ahead.count < backwardAheadLimit && (!paced || refilling || ahead.count <= Self.refillBelow)
     if !reachedStart && (wantsFrames || backwardPass != nil || backwardPassTarget() != nil) {
@@ -122,7 +123,7 @@ extension PlaybackEngine {
   /// One unit of backward work: queue frames the cache holds, decode one frame of the pass under way, or start one.
   func decodeBackward() {
     defer { publishCounters() }
-    guard let earliest = ahead.last?.frame ?? withLock({ current }) else {
+    guard let earliest = ahead.last?.frame ?? current else {
       reachedStart = true
       return
     }
@@ -151,12 +152,12 @@ extension PlaybackEngine {
   /// the frames queued, when that chain is short (see `backwardLowWaterCap`) and not at the start. A pass that could
   /// not lengthen the chain is not run again for the same frame until it is the earliest one queued.
   func backwardPassTarget() -> DecodedFrame? {
-    guard backwardPass == nil, !reachedStart, let earliest = ahead.last?.frame ?? withLock({ current }) else {
+    guard backwardPass == nil, !reachedStart, let earliest = ahead.last?.frame ?? current else {
       return nil
     }
     let capacity = frameCache.budget / max(earliest.byteCount, 1)
     let least = max(backwardAheadLimit + 1, capacity / 2)
-    let most = clock.kind == .wall ? max(least, capacity * 3 / 4) : least
+    let most = clockKind == .wall ? max(least, capacity * 3 / 4) : least
     let chain =
       earliest.pts == firstFramePTS
       ? [] : cachedFrames(before: earliest, count: min(most, Self.backwardLowWaterCap))
@@ -164,7 +165,7 @@ extension PlaybackEngine {
     // The pass's own length decides (the one for a keyframe's predecessors decodes the GOP before it), not the one
     // for the frames queued.
     var lowWater = least
-    if clock.kind == .wall, let needed = framesShownDuringPass(before: target) {
+    if clockKind == .wall, let needed = framesShownDuringPass(before: target) {
       lowWater = max(lowWater, min(needed, most))
     }
     lowWater = min(lowWater, Self.backwardLowWaterCap)
@@ -179,20 +180,20 @@ extension PlaybackEngine {
   /// frame the cache has nothing before (a scrub 200 frames into a GOP: about 150 frames to decode) would leave every
   /// frame due meanwhile late. A newer seek or a shutdown ends the hold; the pass then goes on between frames.
   func holdClockForFirstPass() {
-    guard clock.kind == .wall, ahead.isEmpty, backwardPass == nil, let target = backwardPassTarget(),
-      let onScreen = withLock({ current })
+    guard clockKind == .wall, ahead.isEmpty, backwardPass == nil, let target = backwardPassTarget(),
+      let onScreen = current
     else { return }
     let held = target === onScreen ? 0 : cachedFrames(before: onScreen, count: Self.backwardLowWaterCap).count
     if let needed = framesShownDuringPass(before: target), held >= needed { return }
-    let (position, start) = withLock { (clock.position(at: now()), now()) }
+    let (position, start) = shared.read { ($0.clock.position(at: $0.now()), $0.now()) }
     startBackwardPass(for: target)
-    while backwardPass != nil && withLock({ mailbox.interruption() }) == .none {
+    while backwardPass != nil && mailbox.interruption() == .none {
       advanceBackwardPass()
     }
-    withLock {
-      let now = self.now()
-      clock.jump(to: position, at: now)
-      firstPassHolds = (firstPassHolds.count + 1, firstPassHolds.seconds + now - start)
+    shared.update { state in
+      let now = state.now()
+      state.clock.jump(to: position, at: now)
+      state.firstPassHolds = (state.firstPassHolds.count + 1, state.firstPassHolds.seconds + now - start)
     }
     publishCounters()
   }
@@ -206,7 +207,7 @@ extension PlaybackEngine {
     var keyframe = source.keyframeTime(atOrBefore: frame.time - frame.duration / 2) ?? 0
     if frame.isKeyframe { keyframe = source.keyframeTime(atOrBefore: keyframe - frame.duration / 2) ?? 0 }
     let passFrames = max(1, (frame.time - keyframe) / frame.duration)
-    let rate = abs(withLock { clock.rate })
+    let rate = abs(shared.read { $0.clock.rate })
     return Int((passFrames / pace * rate / frame.duration * Self.backwardPassMargin).rounded(.up))
   }
 
@@ -258,7 +259,7 @@ extension PlaybackEngine {
     lastBackwardPassTarget = target.pts
     let seconds = hostSeconds() - pass.startedAtHost
     if pass.decoded > 8, seconds > 0 { backwardPassPace = Double(pass.decoded) / seconds }
-    let isEarliest = (ahead.last?.frame ?? withLock({ current }))?.pts == target.pts
+    let isEarliest = (ahead.last?.frame ?? current)?.pts == target.pts
     guard isEarliest else { return }
     if pass.foundBefore == 0 {
       reachedStart = true  // nothing comes before it
@@ -274,7 +275,7 @@ extension PlaybackEngine {
 
   /// Puts frames at the end of `ahead`, latest first, to be shown backward.
   func queueBackward(_ frames: [DecodedFrame]) {
-    let now = withLock { self.now() }
+    let now = self.now()
     ahead += frames.map { ScheduledFrame(frame: $0, offset: decodeOffset, decodedAt: now, backward: true) }
   }
 
@@ -303,15 +304,15 @@ extension PlaybackEngine {
   func reachStart() {
     atEnd = true
     let start = startPosition
-    let loopsNow = withLock {
-      let now = self.now()
-      clock.pause(at: now)
-      clock.jump(to: start + presentedOffset, at: now)
-      loops += 1
-      return loops
+    let loopsNow = shared.update { state in
+      let now = state.now()
+      state.clock.pause(at: now)
+      state.clock.jump(to: start + state.presentedOffset, at: now)
+      state.loops += 1
+      return state.loops
     }
     publishCounters()
     emit(.ended(start, loops: loopsNow, direction: .backward))
-    _ = finishWaitIfDone(now: withLock { self.now() })
+    _ = finishWaitIfDone(now: now())
   }
 }
