@@ -18,7 +18,7 @@ extension PlaybackEngine {
   /// errors are the same on every run.
   func settleIfVirtual() {
     guard clockKind == .virtual else { return }
-    if aheadBackward {
+    if reverse.isBackward {
       // The passes the chain calls for too: what the play loop would decode next is decoded before anything is said.
       while canDecodeBackward || backwardPassTarget() != nil { decodeBackward() }
     } else {

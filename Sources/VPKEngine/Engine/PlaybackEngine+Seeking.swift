@@ -86,9 +86,7 @@ extension PlaybackEngine {
   /// Clears what was decoded ahead and the loop bookkeeping: playback continues from a new point.
   func resetForNewPosition() {
     ahead.removeAll()
-    aheadBackward = false
-    reachedStart = false
-    backwardPass = nil
+    reverse.reset()
     decoderDetached = false
     sourceEnded = false
     atEnd = false

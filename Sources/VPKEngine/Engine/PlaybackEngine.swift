@@ -20,7 +20,7 @@
 // Where to read on: this file holds the engine thread's state and the play loop (`run`, `runOnce`, sleeping). The
 // work is split by concern: +Commands applies the mailbox, +Decoding decodes ahead, +Presenting puts frames on
 // screen and reaches the end, +Seeking, +Stepping and +Waiting carry out those commands; +Reversing plays backward
-// (a negative rate). State of one concern lives in a leaf type: FrameCache, ProgressMarks,
+// (a negative rate). State of one concern lives in a leaf type: ReversePlayback, FrameCache, ProgressMarks,
 // LatenessWindow, WaitTracker, RealTimeLoad, ErrorReports. No FFmpeg type is used here: MediaSource (FFmpeg/) is the
 // engine's only way to the file.
 
@@ -103,18 +103,8 @@ final class PlaybackEngine {
   /// The first frame of the media, where backward steps stop, and its time: where playing backward reaches the start.
   private(set) var firstFramePTS: Int64?
   private(set) var firstFrameTime = 0.0
-  /// `ahead` holds frames played backward, latest first (see +Reversing).
-  var aheadBackward = false
-  /// Playing backward: no frame comes before the earliest one held (the start, or a file that gives none).
-  var reachedStart = false
-  /// Playing backward: the decode pass under way for the frames before the earliest one held.
-  var backwardPass: BackwardPass?
-  /// The target of the last pass that ended: one that could not lengthen the chain is not run again at once.
-  var lastBackwardPassTarget: Int64?
-  /// Frames a second the last backward pass decoded (wall clock: when to start the next one).
-  var backwardPassPace: Double?
-  /// Playing backward has just started: its first turn may hold the clock for the first pass (see +Reversing).
-  var backwardStarting = false
+  /// Playing backward (see +Reversing).
+  var reverse = ReversePlayback()
 
   init(
     path: String, configuration: PlaybackConfiguration, access: MediaAccess, realtimeLoadLimit: Double,
@@ -221,7 +211,7 @@ final class PlaybackEngine {
   /// sleep until something is due.
   private func runOnce() {
     alignAhead()
-    if aheadBackward {
+    if reverse.isBackward {
       runBackwardOnce()
       return
     }
@@ -261,12 +251,12 @@ final class PlaybackEngine {
   func nextWake() -> Double? {
     guard let last = ahead.last else { return nil }
     // Playing backward, timeline times come down: "earlier" on the clock is the greater one.
-    let backward = aheadBackward
+    let backward = reverse.isBackward
     let presentedOffset = self.presentedOffset
     func isEarlier(_ time: Double, than other: Double) -> Bool { backward ? time > other : time < other }
     // The frame that leaves `refillBelow` frames ahead; at the end of the stream (the start, backward), the last one.
     let refillIndex = ahead.count - 1 - Self.refillBelow
-    let noMore = backward ? reachedStart && backwardPass == nil : sourceEnded
+    let noMore = backward ? reverse.isAtStartWithNoPass : sourceEnded
     var wake = noMore || refillIndex < 0 ? last.due : ahead[refillIndex].due
     for scheduled in ahead {
       guard isEarlier(scheduled.due, than: wake) else { break }
