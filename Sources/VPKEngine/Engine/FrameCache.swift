@@ -57,6 +57,9 @@ struct FrameCache<Frame: CacheableFrame> {
   private var entries: [Int64: Entry] = [:]
   /// The pts of the frames held, in order.
   private var order: [Int64] = []
+  /// Where a seek or a backward step is heading while it decodes: the focus then (nil: the frame on screen, which the
+  /// owner gives with each frame).
+  private(set) var heading: Double?
 
   init(budget: Int) { self.budget = max(0, budget) }
 
@@ -74,6 +77,12 @@ struct FrameCache<Frame: CacheableFrame> {
     entries.removeAll()
     order.removeAll()
     bytes = 0
+  }
+
+  /// Sets `heading` and returns the one it replaces.
+  mutating func replaceHeading(with time: Double?) -> Double? {
+    defer { heading = time }
+    return heading
   }
 
   mutating func recordHit() { hits += 1 }

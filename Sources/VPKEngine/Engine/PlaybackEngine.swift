@@ -97,9 +97,6 @@ final class PlaybackEngine {
   /// A seek or step landed on a frame from the cache and the decoder was left where it was: its next frame does not
   /// follow the newest frame held (see `followFromCache`).
   var decoderDetached = false
-  /// Where a seek or a backward step is heading while it decodes: the cache keeps what is near it (nil: the frame on
-  /// screen).
-  var cacheFocus: Double?
   /// The first frame of the media, where backward steps stop, and its time: where playing backward reaches the start.
   private(set) var firstFramePTS: Int64?
   private(set) var firstFrameTime = 0.0
