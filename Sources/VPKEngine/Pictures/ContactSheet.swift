@@ -54,7 +54,7 @@ package struct ContactSheet: Sendable {
   ) throws(PlaybackError) -> ContactSheet {
     setFFmpegLogLevel(showsWarnings: showsFFmpegWarnings)
     let inbox = EngineInbox()
-    let engine = PlaybackEngine(
+    let engine = EngineHandle(
       path: path, configuration: PlaybackConfiguration(clock: .virtual, progressInterval: nil), access: access
     ) { inbox.post($0) }
     engine.start()
