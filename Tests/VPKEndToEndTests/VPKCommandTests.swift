@@ -188,18 +188,32 @@ func session(_ url: URL, _ commands: [String], options: [String] = [], timeout: 
   }
 
   @Test func playAfterTheEndWithAtEndPauseStartsOver() throws {
+    // Given a session on the virtual clock that played to its end and stayed there (--at-end pause)
     let url = try TestMedia.url(for: .mpeg4)
-    let session = try VPKSession(["play", url.path, "--clock", "free", "--at-end", "pause", "--progress", "off"])
-    _ = try session.waitForLine(containing: "ended")
+    let duration = try FFprobe.duration(url)
+    let session = try VPKSession(["play", url.path, "--clock", "virtual", "--at-end", "pause", "--progress", "off"])
+    #expect(session.send("wait ended"))
+    _ = try session.waitForLine(containing: "waited #1")
     #expect(session.send("status"))
-    _ = try session.waitForLine(containing: "status #1")
-    #expect(session.send("scrub 1"))
-    #expect(session.send("frame"))
-    #expect(session.send("quit"))
+    let atEnd = EventLine(try session.waitForLine(containing: "status #2"))
+    // When `play` is sent there (README: `play` at the end starts over from the start), then the clock moves 1 s
+    for line in ["play", "status", "wait 1", "status", "quit"] { #expect(session.send(line)) }
     let result = try session.waitForExit()
+    // Then the session had been at the end, and `play` was answered by its one `state`, playing
+    #expect(atEnd.fields["state"] == "ended", "\(atEnd)")
+    #expect(abs((atEnd.number("position") ?? 0) - duration) < 0.1, "\(atEnd)")
+    #expect(result.event("state", id: 3)?.fields["state"] == "playing", "\(result.stdout)")
+    #expect(result.events.filter { $0.id == 3 }.count == 1, "\(result.stdout)")
+    // And it started over: back at the start, playing
+    let restarted = try #require(result.event("status", id: 4), "\(result.stdout)")
+    #expect(restarted.fields["state"] == "playing", "\(restarted)")
+    #expect(restarted.number("position") == 0, "\(restarted)")
+    // And it plays on from there: a second of clock later it is a second in, still playing, not at the end again
+    let later = try #require(result.event("status", id: 6), "\(result.stdout)")
+    #expect(later.fields["state"] == "playing", "\(later)")
+    #expect(abs((later.number("position") ?? 0) - 1) < 1e-3, "\(later)")
+    #expect(result.events("ended").count == 1, "\(result.stdout)")
     #expect(result.status == 0)
-    #expect(result.event("status", id: 1)?.fields["state"] == "ended")
-    #expect(result.event("frame", id: 3) != nil)
   }
 }
 
