@@ -180,11 +180,18 @@ func session(_ url: URL, _ commands: [String], options: [String] = [], timeout: 
   }
 
   @Test func keyframeModeLandsOnAKeyframe() throws {
+    // Given a clip with a keyframe every 2 s, and the keyframes ffprobe finds in it
     let url = try TestMedia.url(for: .mpeg4)
+    let keyframes = try FFprobe.keyframeTimes(url)
+    let expected = try #require(keyframes.last { $0 <= 3.3 + 1e-6 })
+    // When it scrubs to 3.3 s in keyframe mode
     let result = try session(url, ["scrub 3.3 keyframe", "frame"])
-    let frame = try #require(result.event("frame", id: 2))
+    // Then the frame on screen is ffprobe's last keyframe at or before 3.3 s (not merely one vpk calls a keyframe)
+    let frame = try #require(result.event("frame", id: 2), "\(result.stdout)")
+    let time = try #require(frame.number("time"), "\(frame)")
+    #expect(abs(time - expected) < 1e-3, "landed at \(time); ffprobe's keyframes: \(keyframes)")
+    #expect(abs((result.event("seeked", id: 1)?.number("position") ?? -1) - expected) < 1e-3, "\(result.stdout)")
     #expect(frame.fields["key"] == "true")
-    #expect((frame.number("time") ?? 99) <= 3.3)
   }
 
   @Test func playAfterTheEndWithAtEndPauseStartsOver() throws {
