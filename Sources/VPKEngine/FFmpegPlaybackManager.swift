@@ -1,5 +1,5 @@
 // FFmpegPlaybackManager: the PlaybackManager the Builder gets for real playback.
-// A main-actor facade over PlaybackEngine: calls post to the engine's mailbox; the engine's
+// A main-actor facade over the engine (EngineHandle): calls post to the engine's mailbox; the engine's
 // events come back through an AsyncStream (in order) and go to the delegate on the main actor.
 
 import CFFmpeg
@@ -9,7 +9,7 @@ import VideoPlaybackKit
 public final class FFmpegPlaybackManager: PlaybackManager {
   public weak var delegate: (any PlaybackManagerDelegate)?
 
-  private var engine: PlaybackEngine?
+  private var engine: EngineHandle?
   private var events: Task<Void, Never>?
   private var isShutDown = false
   private let access: MediaAccess
@@ -27,7 +27,7 @@ public final class FFmpegPlaybackManager: PlaybackManager {
   public func prepare(path: String, configuration: PlaybackConfiguration) {
     guard engine == nil, !isShutDown else { return }
     let (stream, continuation) = AsyncStream.makeStream(of: EngineEvent.self)
-    let engine = PlaybackEngine(
+    let engine = EngineHandle(
       path: path, configuration: configuration, access: access, realtimeLoadLimit: realtimeLoadLimit
     ) { continuation.yield($0) }
     self.engine = engine
@@ -55,7 +55,7 @@ public final class FFmpegPlaybackManager: PlaybackManager {
     engine?.snapshot() ?? PlaybackSnapshot(position: .zero, framesDecoded: 0, decodeErrors: 0)
   }
 
-  /// The engine's snapshot is taken under its own lock, so any thread may read it.
+  /// The engine's snapshot is taken under the lock of what it publishes, so any thread may read it.
   public func concurrentSnapshot() -> (@Sendable () -> PlaybackSnapshot)? {
     guard let engine else { return nil }
     return { engine.snapshot() }

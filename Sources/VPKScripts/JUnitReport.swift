@@ -6,12 +6,12 @@
 import Foundation
 import VideoPlaybackKit
 
-public struct JUnitReport {
-  public var results: [PlaybackScriptResult]
+package struct JUnitReport {
+  package var results: [PlaybackScriptResult]
 
-  public init(results: [PlaybackScriptResult]) { self.results = results }
+  package init(results: [PlaybackScriptResult]) { self.results = results }
 
-  public var xml: String {
+  package var xml: String {
     let failures = results.filter { !$0.passed && $0.script.unreadable == nil }.count
     let errors = results.filter { $0.script.unreadable != nil }.count
     let total = results.reduce(0) { $0 + $1.seconds }

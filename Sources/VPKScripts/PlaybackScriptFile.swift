@@ -4,23 +4,23 @@ import Foundation
 import VideoPlaybackKit
 
 /// A script as read from disk: its lines, or why it could not be read.
-public struct PlaybackScriptFile: Sendable, Equatable {
+package struct PlaybackScriptFile: Sendable, Equatable {
   /// The path as the user gave it (shown in results).
-  public var path: String
-  public var lines: [String]?
-  public var unreadable: String?
+  package var path: String
+  package var lines: [String]?
+  package var unreadable: String?
 
-  public init(path: String, lines: [String]?, unreadable: String? = nil) {
+  package init(path: String, lines: [String]?, unreadable: String? = nil) {
     self.path = path
     self.lines = lines
     self.unreadable = unreadable
   }
 
   /// The largest script read, in bytes.
-  public static let maxBytes = 16 << 20
+  package static let maxBytes = 16 << 20
 
   /// Reads `path` as UTF-8 text, split into lines (`\n`, with a `\r` before it dropped).
-  public static func load(_ path: String) -> PlaybackScriptFile {
+  package static func load(_ path: String) -> PlaybackScriptFile {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       return PlaybackScriptFile(path: path, lines: nil, unreadable: "no such file")
@@ -59,22 +59,22 @@ public struct PlaybackScriptFile: Sendable, Equatable {
 }
 
 /// What one script did.
-public struct PlaybackScriptResult: Sendable {
-  public var script: PlaybackScriptFile
-  public var report: SessionReport
-  public var exitCode: Int32
+package struct PlaybackScriptResult: Sendable {
+  package var script: PlaybackScriptFile
+  package var report: SessionReport
+  package var exitCode: Int32
   /// Every event of the session, as the chosen view wrote it.
-  public var transcript: String
-  public var seconds: Double
-  public var timedOut: Bool
+  package var transcript: String
+  package var seconds: Double
+  package var timedOut: Bool
 
-  public var passed: Bool {
+  package var passed: Bool {
     script.unreadable == nil && !timedOut && report.failedChecks.isEmpty && report.commandErrors.isEmpty
       && (exitCode == SessionExitCode.success || exitCode == SessionExitCode.checksFailed)
   }
 
   /// The failures in the order their lines come.
-  public var failures: [SessionReport.Failure] {
+  package var failures: [SessionReport.Failure] {
     (report.failedChecks + report.commandErrors).sorted {
       ($0.source?.number ?? Int.max, $0.commandID ?? Int.max) < ($1.source?.number ?? Int.max, $1.commandID ?? Int.max)
     }

@@ -6,11 +6,11 @@ import VideoPlaybackKit
 
 extension PlaybackTestRunner {
   /// The shard a run was, and how many scripts the whole suite has, for the summary.
-  public struct Sharding: Sendable, Equatable {
-    public var shard: TestShard
-    public var scriptCount: Int
+  package struct Sharding: Sendable, Equatable {
+    package var shard: TestShard
+    package var scriptCount: Int
 
-    public init(shard: TestShard, scriptCount: Int) {
+    package init(shard: TestShard, scriptCount: Int) {
       self.shard = shard
       self.scriptCount = scriptCount
     }
@@ -23,7 +23,7 @@ extension PlaybackTestRunner {
 
   /// One block per script (`PASS`/`FAIL` and each failure at its line), then `N passed, M failed` (and, for a
   /// shard, which shard and how many of the suite's scripts it ran).
-  nonisolated public static func summary(of results: [PlaybackScriptResult], sharding: Sharding? = nil) -> String {
+  nonisolated package static func summary(of results: [PlaybackScriptResult], sharding: Sharding? = nil) -> String {
     var text = ""
     for result in results {
       let name = result.script.path
@@ -47,7 +47,7 @@ extension PlaybackTestRunner {
   }
 
   /// `vpk test --json`: one JSON object per script, in the order given, then one summary object; one per line.
-  nonisolated public static func jsonReport(of results: [PlaybackScriptResult], sharding: Sharding? = nil) -> String {
+  nonisolated package static func jsonReport(of results: [PlaybackScriptResult], sharding: Sharding? = nil) -> String {
     var lines: [String] = []
     for result in results {
       var object: [String: Any] = ["event": "script", "path": result.script.path]
@@ -93,7 +93,7 @@ extension PlaybackTestRunner {
   }
 
   /// `script.vpk:7: expect position ~ 10: expected 10, actual 9.967`.
-  nonisolated public static func describe(_ failure: SessionReport.Failure, in name: String) -> String {
+  nonisolated package static func describe(_ failure: SessionReport.Failure, in name: String) -> String {
     let place = failure.source.map { "\(name):\($0.number)" } ?? name
     let line = failure.source.map { $0.text.trimmingCharacters(in: .whitespaces) } ?? ""
     if failure.code == .expectFailed, let expected = failure.expected, let actual = failure.actual {
@@ -114,13 +114,13 @@ extension PlaybackTestRunner {
   }
 
   /// 0 when every script passed, 2 when one could not be read, else 1.
-  nonisolated public static func exitCode(of results: [PlaybackScriptResult]) -> Int32 {
+  nonisolated package static func exitCode(of results: [PlaybackScriptResult]) -> Int32 {
     if results.contains(where: { $0.script.unreadable != nil }) { return 2 }
     return results.allSatisfy(\.passed) ? 0 : 1
   }
 
   /// Writes each script's transcript to `folder/<script path with / as __>.txt` (or `.jsonl`).
-  nonisolated public static func writeTranscripts(_ results: [PlaybackScriptResult], to folder: String, json: Bool)
+  nonisolated package static func writeTranscripts(_ results: [PlaybackScriptResult], to folder: String, json: Bool)
     throws
   {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

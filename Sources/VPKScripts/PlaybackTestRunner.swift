@@ -39,7 +39,7 @@ final class TranscriptOutput: TextOutput {
 }
 
 @MainActor
-public final class PlaybackTestRunner {
+package final class PlaybackTestRunner {
   private let options: PlaybackOptions
   private let format: OutputFormat
   private let jobs: Int
@@ -52,7 +52,7 @@ public final class PlaybackTestRunner {
   ///   - timeout: real seconds a script may run before it is stopped (and fails).
   ///   - transcriptFolder: where the transcripts go (`--transcript`); a failed `expect frame.*` saves the frame on
   ///     screen there, beside its script's transcript, or (nil) beside the script.
-  public init(
+  package init(
     options: PlaybackOptions, format: OutputFormat, jobs: Int, timeout: Double, transcriptFolder: String? = nil,
     makeManager: @escaping @MainActor () -> any PlaybackManager
   ) {
@@ -66,7 +66,7 @@ public final class PlaybackTestRunner {
 
   /// Where a script's failed `expect frame.*` saves the frame on screen: `<transcript folder>/<transcript name>.lineN.png`
   /// beside its transcript, or `<script>.lineN.png` beside the script.
-  nonisolated public static func failurePictures(for scriptPath: String, transcriptFolder: String?)
+  nonisolated package static func failurePictures(for scriptPath: String, transcriptFolder: String?)
     -> FailurePictures
   {
     if let transcriptFolder { return FailurePictures(folder: transcriptFolder, stem: transcriptStem(of: scriptPath)) }
@@ -76,7 +76,7 @@ public final class PlaybackTestRunner {
   }
 
   /// Runs every script, at most `jobs` at a time; the results are in the order of `scripts`.
-  public func run(scripts: [PlaybackScriptFile]) async -> [PlaybackScriptResult] {
+  package func run(scripts: [PlaybackScriptFile]) async -> [PlaybackScriptResult] {
     let queue = ScriptQueue(scripts)
     // `jobs` workers on the main actor, each taking the next script until none is left.
     let workers = (0..<min(jobs, max(1, scripts.count))).map { _ in
@@ -92,7 +92,7 @@ public final class PlaybackTestRunner {
   }
 
   /// Runs one script as a session of its own.
-  public func run(_ script: PlaybackScriptFile) async -> PlaybackScriptResult {
+  package func run(_ script: PlaybackScriptFile) async -> PlaybackScriptResult {
     guard let lines = script.lines else {
       return PlaybackScriptResult(
         script: script, report: SessionReport(), exitCode: 2, transcript: "", seconds: 0, timedOut: false)

@@ -5,8 +5,8 @@
 
 import Foundation
 
-public enum ReportFile {
-  public static func write(_ text: String, toFile path: String) throws {
+package enum ReportFile {
+  package static func write(_ text: String, toFile path: String) throws {
     var isDirectory: ObjCBool = false
     let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
     let type = exists ? (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) : nil

@@ -9,20 +9,20 @@
 
 import Foundation
 
-public struct TestShard: Sendable, Equatable, CustomStringConvertible {
+package struct TestShard: Sendable, Equatable, CustomStringConvertible {
   /// Counted from 0.
-  public let index: Int
-  public let count: Int
+  package let index: Int
+  package let count: Int
 
   /// The most shards a suite is spread over.
-  public static let maxCount = 100_000
+  package static let maxCount = 100_000
 
   /// Why a shard could not be read; `description` is the message a person reads.
-  public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
-    public let description: String
+  package struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+    package let description: String
   }
 
-  public init(index: Int, count: Int) throws {
+  package init(index: Int, count: Int) throws {
     guard (1...Self.maxCount).contains(count) else {
       throw Problem(description: "the shard count must be a whole number from 1 to \(Self.maxCount), not \(count)")
     }
@@ -34,7 +34,7 @@ public struct TestShard: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// `K/N` as `--shard` takes it: shard K (from 1) of N.
-  public static func parse(_ text: String) throws -> TestShard {
+  package static func parse(_ text: String) throws -> TestShard {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count == 2, let number = wholeNumber(parts[0]), let count = wholeNumber(parts[1]) else {
       throw Problem(description: "--shard takes K/N, shard K of N counted from 1 (such as 1/4), not '\(text)'")
@@ -43,7 +43,7 @@ public struct TestShard: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// The shard a test runner asks for with TEST_TOTAL_SHARDS and TEST_SHARD_INDEX (from 0); nil when it asks for none.
-  public static func fromEnvironment(_ environment: [String: String]) throws -> TestShard? {
+  package static func fromEnvironment(_ environment: [String: String]) throws -> TestShard? {
     let total = environment["TEST_TOTAL_SHARDS"].flatMap { $0.isEmpty ? nil : $0 }
     let index = environment["TEST_SHARD_INDEX"].flatMap { $0.isEmpty ? nil : $0 }
     guard let total else {
@@ -62,7 +62,7 @@ public struct TestShard: Sendable, Equatable, CustomStringConvertible {
 
   /// The positions in `paths` of the scripts this shard runs, in the order given: every `count`-th script of the
   /// list sorted by path (byte order), starting at `index`.
-  public func selection(of paths: [String]) -> [Int] {
+  package func selection(of paths: [String]) -> [Int] {
     let sorted = paths.indices.sorted { a, b in
       let (x, y) = (Array(paths[a].utf8), Array(paths[b].utf8))
       return x == y ? a < b : x.lexicographicallyPrecedes(y)
@@ -72,7 +72,7 @@ public struct TestShard: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// `2/4`: shard 2 of 4, counted from 1.
-  public var description: String { "\(index + 1)/\(count)" }
+  package var description: String { "\(index + 1)/\(count)" }
 
   private static func wholeNumber(_ text: Substring) -> Int? {
     guard !text.isEmpty, text.count <= 9, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }

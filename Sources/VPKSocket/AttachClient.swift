@@ -18,7 +18,7 @@ import NIOCore
 import NIOPosix
 import VideoPlaybackKit
 
-public enum AttachClient {
+package enum AttachClient {
   /// The client id of the `status` that marks the end of what attach sent.
   static let endMarkerID = "vpk-attach-end"
   /// The client id of the `status` attach on a terminal sends as it connects, to draw its status line at once.
@@ -27,16 +27,16 @@ public enum AttachClient {
   static let maxLinesInFlight = 64
 
   /// Exit statuses of `vpk attach` besides the daemon's own (see `exitStatus(forShutdownReason:)`).
-  public enum ExitStatus {
+  package enum ExitStatus {
     /// The socket cannot be reached, is not a vpk's, or the daemon closed the connection without shutting down.
-    public static let unavailable: Int32 = 69
+    package static let unavailable: Int32 = 69
   }
 
   /// Connects, forwards standard input, prints the daemon's lines to standard output, and returns the exit status.
   /// `log` writes one line to standard error.
   /// - Parameter terminal: show the status line and edit the input line (standard input and output are a terminal);
   ///   `print` is not used then.
-  public static func run(
+  package static func run(
     path: String, json: Bool, terminal: AttachTerminal.Options? = nil, inputDescriptor: Int32 = 0,
     print: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void
   ) async -> Int32 {

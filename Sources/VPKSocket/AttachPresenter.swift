@@ -5,19 +5,19 @@
 import VideoPlaybackKit
 
 @MainActor
-public final class AttachPresenter {
+package final class AttachPresenter {
   /// Weak: attach's terminal module holds the view.
-  public weak var view: (any PlaybackView)?
+  package weak var view: (any PlaybackView)?
   /// The reason the daemon's `shutdown` gave, once it came.
-  public private(set) var shutdownReason: String?
+  package private(set) var shutdownReason: String?
   /// Set once the daemon said its session's last event has been shown.
-  public private(set) var finished = false
+  package private(set) var finished = false
 
-  public init() {}
+  package init() {}
 
   /// Shows one line from the daemon. Returns false when it is the reply to attach's end marker: everything attach
   /// sent has been answered, and it may leave (that reply is not shown).
-  public func receive(_ line: String) -> Bool {
+  package func receive(_ line: String) -> Bool {
     guard let display = DisplayLine(decoding: line) else {
       // Not a display line (the daemon is not one that speaks them): shown as it came, rather than lost.
       view?.displayEvent(EventViewModel(event: "", commandID: nil, fields: [], text: line))
@@ -25,11 +25,12 @@ public final class AttachPresenter {
     }
     switch display {
     case .event(let event):
-      // The display line names the event and the client id of the command it answers.
+      // The display line names the event, the client id of the command it answers, and its typed fields.
       if event.event == "status" && event.clientID == .string(AttachClient.endMarkerID) { return false }
       // The status attach asks for as it connects only draws its status line.
       if event.event == "status" && event.clientID == .string(AttachClient.startMarkerID) { return true }
-      if event.event == "shutdown", let reason = AttachClient.shutdownReason(in: event.text, json: false) {
+      if event.event == "shutdown", case .string(let reason)? = event.fields.first(where: { $0.key == "reason" })?.value
+      {
         shutdownReason = reason
       }
       view?.displayEvent(event)
@@ -43,7 +44,7 @@ public final class AttachPresenter {
   }
 
   /// Attach leaves: the screen is left clean (no status line, colours reset), once.
-  public func leave() {
+  package func leave() {
     guard !finished else { return }
     finished = true
     view?.displayFinish()

@@ -16,12 +16,12 @@ import VideoPlaybackKit
 #endif
 
 @MainActor
-public enum AttachTerminal {
-  public struct Options: Sendable {
-    public var useColor: Bool
+package enum AttachTerminal {
+  package struct Options: Sendable {
+    package var useColor: Bool
     /// Where typed lines are kept between sessions (the same file as `vpk play`'s).
-    public var history: CommandHistory?
-    public init(useColor: Bool, history: CommandHistory?) {
+    package var history: CommandHistory?
+    package init(useColor: Bool, history: CommandHistory?) {
       self.useColor = useColor
       self.history = history
     }

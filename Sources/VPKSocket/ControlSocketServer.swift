@@ -19,24 +19,24 @@ import VideoPlaybackKit
 #endif
 
 @MainActor
-public final class ControlSocketServer {
+package final class ControlSocketServer {
   /// How many clients are served at once unless `--max-clients` says otherwise.
-  public nonisolated static let defaultMaxClients = 64
+  package nonisolated static let defaultMaxClients = 64
   /// The bytes of events a client may leave unread in vpk (beyond what the kernel's socket buffer holds) before it
   /// is disconnected.
-  public nonisolated static let defaultWriteBufferBytes = 1 << 20
+  package nonisolated static let defaultWriteBufferBytes = 1 << 20
 
-  public struct Options: Sendable {
+  package struct Options: Sendable {
     /// Where vpk makes the socket; with `activatedDescriptor`, only the socket's name in messages.
-    public var path: String
+    package var path: String
     /// A socket already bound and listening (systemd's socket activation) to serve instead of making one at `path`.
     /// vpk never removes its file: whoever made it does.
-    public var activatedDescriptor: Int32?
-    public var maxClients: Int
-    public var maxLineBytes: Int
-    public var writeBufferBytes: Int
+    package var activatedDescriptor: Int32?
+    package var maxClients: Int
+    package var maxLineBytes: Int
+    package var writeBufferBytes: Int
 
-    public init(
+    package init(
       path: String, activatedDescriptor: Int32? = nil, maxClients: Int = ControlSocketServer.defaultMaxClients,
       maxLineBytes: Int = 65_536, writeBufferBytes: Int = ControlSocketServer.defaultWriteBufferBytes
     ) {
@@ -48,7 +48,7 @@ public final class ControlSocketServer {
     }
   }
 
-  public let options: Options
+  package let options: Options
   /// Writes one line to the daemon's log (standard error).
   private let log: @Sendable (String) -> Void
   private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -62,18 +62,18 @@ public final class ControlSocketServer {
   private var madeFile: (device: UInt64, inode: UInt64)?
   private var stopped = false
 
-  public init(options: Options, log: @escaping @Sendable (String) -> Void) {
+  package init(options: Options, log: @escaping @Sendable (String) -> Void) {
     self.options = options
     self.log = log
     batch = ChannelWriteBatch(eventLoop: group.next())
   }
 
   /// How many clients are connected.
-  public var clientCount: Int { connections.count }
+  package var clientCount: Int { connections.count }
 
   /// Claims the path and listens. Clients are attached with `attach` from then on; one whose first line is mpv's JSON
   /// IPC with `attachMPV` (when given).
-  public func start(
+  package func start(
     attach: @escaping @MainActor (OutputFormat, any TextOutput) -> PlaybackClient,
     attachMPV: (@MainActor (any TextOutput) -> PlaybackClient)? = nil
   ) async throws {
@@ -123,7 +123,7 @@ public final class ControlSocketServer {
 
   /// Stops listening, lets every client's last events go out (a short grace for those that do not read), closes
   /// them and removes the socket file.
-  public func stop() async {
+  package func stop() async {
     guard !stopped else { return }
     stopped = true
     let closingListener: EventLoopFuture<Void>? = listener?.close()
@@ -136,14 +136,14 @@ public final class ControlSocketServer {
   }
 
   /// Removes the socket file if it is still the one vpk made. Safe from any thread (a signal watchdog calls it).
-  public nonisolated static func removeSocketFile(path: String, device: UInt64, inode: UInt64) {
+  package nonisolated static func removeSocketFile(path: String, device: UInt64, inode: UInt64) {
     var info = stat()
     guard lstat(path, &info) == 0, UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode else { return }
     unlink(path)
   }
 
   /// What removes the socket file from anywhere (a signal watchdog that cannot wait for the main actor).
-  public var socketFileRemover: @Sendable () -> Void {
+  package var socketFileRemover: @Sendable () -> Void {
     guard let madeFile else { return {} }
     let path = options.path
     return { Self.removeSocketFile(path: path, device: madeFile.device, inode: madeFile.inode) }

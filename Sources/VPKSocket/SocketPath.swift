@@ -9,9 +9,9 @@
 #endif
 
 /// Why the control socket cannot be used; the description says what to do.
-public struct ControlSocketError: Error, CustomStringConvertible, Sendable, Equatable {
-  public var description: String
-  public init(_ description: String) { self.description = description }
+package struct ControlSocketError: Error, CustomStringConvertible, Sendable, Equatable {
+  package var description: String
+  package init(_ description: String) { self.description = description }
 }
 
 enum SocketPath {

@@ -8,25 +8,25 @@
   import Musl
 #endif
 
-public struct SystemdHandover: Sendable, Equatable {
+package struct SystemdHandover: Sendable, Equatable {
   /// The variables systemd sets for a service; `take()` unsets them all.
-  public static let variables = ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES"]
+  package static let variables = ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES"]
   /// The first descriptor systemd passes (SD_LISTEN_FDS_START).
-  public static let firstDescriptor: Int32 = 3
+  package static let firstDescriptor: Int32 = 3
 
   /// NOTIFY_SOCKET: the datagram socket to tell systemd about readiness (a path, or `@name` in the abstract space).
-  public var notifySocket: String?
+  package var notifySocket: String?
   /// LISTEN_FDS: how many listening sockets systemd passed, when LISTEN_PID names this process; nil otherwise.
-  public var listenDescriptors: Int?
+  package var listenDescriptors: Int?
 
-  public init(notifySocket: String? = nil, listenDescriptors: Int? = nil) {
+  package init(notifySocket: String? = nil, listenDescriptors: Int? = nil) {
     self.notifySocket = notifySocket
     self.listenDescriptors = listenDescriptors
   }
 
   /// Reads the variables from `environment` for the process `pid`. LISTEN_FDS counts only when LISTEN_PID is `pid`
   /// (the variables may have been left for another process), and only when it is a number above 0.
-  public static func parse(_ environment: [String: String], pid: Int32) -> SystemdHandover {
+  package static func parse(_ environment: [String: String], pid: Int32) -> SystemdHandover {
     var handover = SystemdHandover()
     if let notify = environment["NOTIFY_SOCKET"], !notify.isEmpty { handover.notifySocket = notify }
     if let listenPID = environment["LISTEN_PID"].flatMap({ Int32($0) }), listenPID == pid,
@@ -38,7 +38,7 @@ public struct SystemdHandover: Sendable, Equatable {
   }
 
   /// Reads the variables from this process's environment and unsets them.
-  public static func take() -> SystemdHandover {
+  package static func take() -> SystemdHandover {
     var environment: [String: String] = [:]
     for name in variables {
       if let value = getenv(name) { environment[name] = String(cString: value) }
@@ -49,7 +49,7 @@ public struct SystemdHandover: Sendable, Equatable {
 
   /// The listening socket systemd passed, checked: descriptor 3, a Unix-domain stream socket that listens. It is
   /// made close-on-exec (systemd passes it inheritable). Nil when systemd passed none.
-  public func activatedSocket() throws -> Int32? {
+  package func activatedSocket() throws -> Int32? {
     guard let count = listenDescriptors else { return nil }
     guard count == 1 else {
       throw ControlSocketError(

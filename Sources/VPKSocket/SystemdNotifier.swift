@@ -8,16 +8,16 @@
   import Musl
 #endif
 
-public struct SystemdNotifier: Sendable {
+package struct SystemdNotifier: Sendable {
   /// NOTIFY_SOCKET's value: an absolute path, or `@name` for a name in the abstract space.
-  public let address: String
+  package let address: String
 
-  public init(address: String) {
+  package init(address: String) {
     self.address = address
   }
 
   /// Sends `state` (lines of `NAME=value`) in one datagram.
-  public func notify(_ state: String) throws {
+  package func notify(_ state: String) throws {
     var name = Array(address.utf8)
     switch name.first {
     case UInt8(ascii: "/"): break

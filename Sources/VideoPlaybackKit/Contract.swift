@@ -52,7 +52,7 @@ public protocol PlaybackView: AnyObject {
 /// What the interactor reports: every event of the session, one typed value each, with the command it answers.
 /// Each presenter renders the events its view shows from their payloads.
 @MainActor
-public protocol PlaybackInteractorOutput: AnyObject {
+package protocol PlaybackInteractorOutput: AnyObject {
   /// `origin`: the command this event answers or was caused by (nil when no command caused it).
   func present(_ event: SessionEvent, origin: CommandOrigin?)
 }
@@ -61,7 +61,7 @@ public protocol PlaybackInteractorOutput: AnyObject {
 
 /// What the presenter asks of the interactor: the business side of the session.
 @MainActor
-public protocol PlaybackInteractorInput: AnyObject {
+package protocol PlaybackInteractorInput: AnyObject {
   /// Opens the session's media (if it has one) and starts playback as the options say.
   func start()
   /// A parsed command from `sender`. The interactor numbers it, runs it in order, and returns its id; every event it
@@ -149,7 +149,7 @@ extension PlaybackManagerDelegate {
 
 /// Where the session goes next. The app behind it decides what leaving means (exit codes).
 @MainActor
-public protocol PlaybackRouting: AnyObject {
+package protocol PlaybackRouting: AnyObject {
   /// `open` / `close`: tears down the current playback manager (if any) and, when `wantsNew`, asks
   /// the Builder for a fresh one, its delegate already set. Returns the new manager.
   func gotoMedia(replacing current: (any PlaybackManager)?, wantsNew: Bool) -> (any PlaybackManager)?

@@ -346,7 +346,7 @@ private func residentKiB(of pid: Int32) throws -> Int {
     for line in ["format display", "status", "scrub 4", "bogus", "quit"] { client.send(line) }
     try client.waitForEnd()
     // Then, after hello, every line is a display line: its first status draws the status line, the events come as
-    // `vpk play` prints them (an error as one), and the last says the session is over
+    // `vpk play` prints them (an error as one) with their typed fields, and the last says the session is over
     let lines = Array(client.lines.dropFirst())
     let schema = try VPKSchemas.display()
     for (line, errors) in zip(lines, try schema.errors(inLines: lines)) where !errors.isEmpty {
@@ -354,7 +354,8 @@ private func residentKiB(of pid: Int32) throws -> Int {
     }
     #expect(lines.first?.hasPrefix(#"{"display":"status","forms":["⏸ 00:00:00.000 / 00:00:10.000"#) == true, "\(lines)")
     #expect(lines.contains { $0.contains(#""text":"seeked #2 target=4.000"#) }, "\(lines)")
-    #expect(lines.contains { $0.contains(#""event":"error","severity":"error","text":"error #3 "#) })
+    #expect(lines.contains { $0.contains(#""event":"error","fields":{"code":"unknown_command","#) }, "\(lines)")
+    #expect(lines.contains { $0.contains(#""severity":"error","text":"error #3 "#) }, "\(lines)")
     #expect(lines.last == #"{"display":"finish"}"#, "\(lines)")
     #expect(try daemon.waitForExit().status == 0)
   }

@@ -180,26 +180,47 @@ func session(_ url: URL, _ commands: [String], options: [String] = [], timeout: 
   }
 
   @Test func keyframeModeLandsOnAKeyframe() throws {
+    // Given a clip with a keyframe every 2 s, and the keyframes ffprobe finds in it
     let url = try TestMedia.url(for: .mpeg4)
+    let keyframes = try FFprobe.keyframeTimes(url)
+    let expected = try #require(keyframes.last { $0 <= 3.3 + 1e-6 })
+    // When it scrubs to 3.3 s in keyframe mode
     let result = try session(url, ["scrub 3.3 keyframe", "frame"])
-    let frame = try #require(result.event("frame", id: 2))
+    // Then the frame on screen is ffprobe's last keyframe at or before 3.3 s (not merely one vpk calls a keyframe)
+    let frame = try #require(result.event("frame", id: 2), "\(result.stdout)")
+    let time = try #require(frame.number("time"), "\(frame)")
+    #expect(abs(time - expected) < 1e-3, "landed at \(time); ffprobe's keyframes: \(keyframes)")
+    #expect(abs((result.event("seeked", id: 1)?.number("position") ?? -1) - expected) < 1e-3, "\(result.stdout)")
     #expect(frame.fields["key"] == "true")
-    #expect((frame.number("time") ?? 99) <= 3.3)
   }
 
   @Test func playAfterTheEndWithAtEndPauseStartsOver() throws {
+    // Given a session on the virtual clock that played to its end and stayed there (--at-end pause)
     let url = try TestMedia.url(for: .mpeg4)
-    let session = try VPKSession(["play", url.path, "--clock", "free", "--at-end", "pause", "--progress", "off"])
-    _ = try session.waitForLine(containing: "ended")
+    let duration = try FFprobe.duration(url)
+    let session = try VPKSession(["play", url.path, "--clock", "virtual", "--at-end", "pause", "--progress", "off"])
+    #expect(session.send("wait ended"))
+    _ = try session.waitForLine(containing: "waited #1")
     #expect(session.send("status"))
-    _ = try session.waitForLine(containing: "status #1")
-    #expect(session.send("scrub 1"))
-    #expect(session.send("frame"))
-    #expect(session.send("quit"))
+    let atEnd = EventLine(try session.waitForLine(containing: "status #2"))
+    // When `play` is sent there (README: `play` at the end starts over from the start), then the clock moves 1 s
+    for line in ["play", "status", "wait 1", "status", "quit"] { #expect(session.send(line)) }
     let result = try session.waitForExit()
+    // Then the session had been at the end, and `play` was answered by its one `state`, playing
+    #expect(atEnd.fields["state"] == "ended", "\(atEnd)")
+    #expect(abs((atEnd.number("position") ?? 0) - duration) < 0.1, "\(atEnd)")
+    #expect(result.event("state", id: 3)?.fields["state"] == "playing", "\(result.stdout)")
+    #expect(result.events.filter { $0.id == 3 }.count == 1, "\(result.stdout)")
+    // And it started over: back at the start, playing
+    let restarted = try #require(result.event("status", id: 4), "\(result.stdout)")
+    #expect(restarted.fields["state"] == "playing", "\(restarted)")
+    #expect(restarted.number("position") == 0, "\(restarted)")
+    // And it plays on from there: a second of clock later it is a second in, still playing, not at the end again
+    let later = try #require(result.event("status", id: 6), "\(result.stdout)")
+    #expect(later.fields["state"] == "playing", "\(later)")
+    #expect(abs((later.number("position") ?? 0) - 1) < 1e-3, "\(later)")
+    #expect(result.events("ended").count == 1, "\(result.stdout)")
     #expect(result.status == 0)
-    #expect(result.event("status", id: 1)?.fields["state"] == "ended")
-    #expect(result.event("frame", id: 3) != nil)
   }
 }
 

@@ -97,14 +97,24 @@ struct ScriptFolder {
     let transcript = folder.path("out")
     // When it runs
     let result = try VPKProcess.run(["test", script, "--transcript", transcript], timeout: 120)
-    // Then it ends (failing, for the bad lines, each named by its line) and every command was answered
+    // Then it ends (failing, for the bad lines, each named by its line)
     #expect(result.status == 1)
     #expect(result.stdout.contains("burst.vpk:4: frobnicate: unknown_command"))
     let text = try String(
       contentsOfFile: transcript + "/" + script.replacingOccurrences(of: "/", with: "__") + ".txt", encoding: .utf8)
     let events = text.split(separator: "\n").map { EventLine(String($0)) }
     #expect(events.last { $0.name == "expect" }?.fields["result"] == "pass")
-    #expect(Set(events.compactMap(\.id)).count + events.filter { $0.description.hasPrefix("status #j") }.count >= 9_000)
+    // And every one of the 10,000 commands was answered exactly once: each command numbered by its line by one
+    // reply with that number, and each JSON `status` (whose id is "j") by one `status #j`
+    #expect(lines.count == 10_000)
+    let isJSONStatus = { (line: String) in line.hasPrefix(#"{"command": "status""#) }
+    let numbered = lines.indices.filter { !isJSONStatus(lines[$0]) }.map { $0 + 1 }
+    let answered = events.compactMap(\.id)
+    #expect(answered.count == numbered.count, "\(answered.count) numbered replies for \(numbered.count) commands")
+    #expect(answered.sorted() == numbered, "a command answered twice or not at all")
+    let jsonAnswers = events.filter { $0.description.hasPrefix("status #j ") }.count
+    #expect(jsonAnswers == lines.filter(isJSONStatus).count)
+    #expect(answered.count + jsonAnswers == 10_000)
   }
 
   @Test func transcriptsAreByteIdenticalAcrossRunsAndJobCounts() throws {

@@ -241,13 +241,21 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
 
   @Test(arguments: [TestClip.h264BFrames, .mpeg4, .vp9, .mpegTS, .mpeg4AVI])
   func keyframeScrubLandsOnAKeyframeAtOrBeforeTheTarget(clip: TestClip) async throws {
-    var opened = try await OpenedManager(try TestMedia.url(for: clip))
+    // Given a clip and the keyframes ffprobe finds in it (the reference, not the key flag of vpk's own frame)
+    let url = try TestMedia.url(for: clip)
+    let keyframes = try await Task.detached { try FFprobe.keyframeTimes(url) }.value
+    var opened = try await OpenedManager(url)
     let duration = try #require(opened.spy.info?.duration).seconds
     for target in [duration * 0.25, duration * 0.6, duration * 0.9] {
+      // When it scrubs in keyframe mode
       let result = try await opened.seek(to: target, mode: .keyframe)
+      // Then the frame on screen is ffprobe's last keyframe at or before the target, and the position is its time
       let frame = try #require(opened.manager.currentFrame())
+      let expected = try #require(keyframes.last { $0 <= target + 1e-6 }, "\(clip): no keyframe before \(target)")
+      #expect(
+        abs(frame.time.seconds - expected) < 1e-3,
+        "\(clip) at \(target): landed at \(frame.time.seconds); ffprobe's keyframes \(keyframes)")
       #expect(frame.isKeyframe, "\(clip) at \(target)")
-      #expect(frame.time.seconds <= target + 1e-6)
       #expect(abs(result.position.seconds - max(0, frame.time.seconds)) < 1e-6)
     }
     opened.manager.shutdown()
@@ -463,7 +471,9 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     _ = try await opened.step(1)
     #expect(opened.manager.currentFrame()?.md5 == reference[index + 1].hash, "\(clip) step")
     let keyframe = try await opened.seek(to: 4.0, mode: .keyframe)
-    #expect(keyframe.position.seconds <= 4.0)
+    let keyframes = try await Task.detached { try FFprobe.keyframeTimes(url) }.value
+    let expected = try #require(keyframes.last { $0 <= 4.0 + 1e-6 })
+    #expect(abs(keyframe.position.seconds - max(0, expected)) < 1e-3, "\(clip): ffprobe's keyframes \(keyframes)")
     opened.spy.endedAt = nil
     try await opened.playToEnd()
     #expect(opened.manager.currentFrame()?.md5 == reference.last?.hash, "\(clip) second end")

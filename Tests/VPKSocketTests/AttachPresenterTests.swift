@@ -14,15 +14,19 @@ private final class ViewSpy: PlaybackView {
   func displayFinish() { shown.append("finish") }
 }
 
-/// A display line of an event as the daemon sends it: its name, the client id it answers (if any), its text.
-private func event(_ text: String, severity: EventViewModel.Severity = .info) -> String {
+/// A display line of an event as the daemon sends it: its name, the client id it answers (if any), its fields, its
+/// text.
+private func event(
+  _ text: String, severity: EventViewModel.Severity = .info, fields: [EventViewModel.Field] = []
+) -> String {
   let name = String(text.prefix { $0 != " " })
   let clientID = text.split(separator: " ").dropFirst().first.flatMap {
     $0.hasPrefix("#vpk-") ? String($0.dropFirst()) : nil
   }
   return DisplayLine.event(
     EventViewModel(
-      event: name, commandID: nil, clientID: clientID.map { .string($0) }, fields: [], text: text, severity: severity)
+      event: name, commandID: nil, clientID: clientID.map { .string($0) }, fields: fields, text: text,
+      severity: severity)
   ).encoded
 }
 
@@ -54,9 +58,13 @@ private func event(_ text: String, severity: EventViewModel.Severity = .info) ->
     let presenter = AttachPresenter()
     presenter.view = view
     // When the daemon shuts down
-    #expect(presenter.receive(event(#"shutdown reason=SIGTERM state=paused position=1.000"#)))
+    #expect(
+      presenter.receive(
+        event(
+          #"shutdown reason=SIGTERM state=paused position=1.000"#,
+          fields: [.init("reason", .string("SIGTERM")), .init("state", .string("paused"))])))
     #expect(presenter.receive(DisplayLine.finish.encoded))
-    // Then attach knows why, the view is finished once, and leaving adds nothing
+    // Then attach knows why (from the typed field, not the text), the view is finished once, and leaving adds nothing
     #expect(presenter.shutdownReason == "SIGTERM")
     presenter.leave()
     #expect(view.shown == ["event shutdown reason=SIGTERM state=paused position=1.000 info", "finish"])

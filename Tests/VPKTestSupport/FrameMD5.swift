@@ -185,6 +185,18 @@ public enum FFprobe {
     return count
   }
 
+  /// The first video stream's keyframes as ffprobe decodes them, in seconds from the container's start (its
+  /// `start_time`, as vpk counts time), ascending: the frames ffprobe flags `key_frame=1`
+  /// (`ffprobe -select_streams v:0 -show_entries frame=key_frame`), timed as the ffmpeg tool decodes them
+  /// (`-copyts -f framemd5`; see `ScrubReference`). The reference a keyframe scrub is judged by, rather than the key
+  /// flag vpk reports for its own frame. (Not `-skip_frame nokey`: the VP9 decoder ignores it and gives every
+  /// frame, and with MPEG-4 in AVI the keyframes it gives carry the timestamps of the frames decoded before them.)
+  public static func keyframeTimes(_ url: URL) throws -> [Double] {
+    let times = try ScrubReference(of: url).frames.filter(\.isKeyframe).map(\.time)
+    guard !times.isEmpty else { throw TestSupportError("ffprobe: no keyframes in \(url.path)") }
+    return times.sorted()
+  }
+
   /// Everything `vpk info` describes, as ffprobe reads it:
   /// `ffprobe -v error -show_format -show_streams -show_chapters -of json`.
   public static func description(_ url: URL) throws -> JSONValue {

@@ -106,21 +106,31 @@ public final class UnixSocketClient: @unchecked Sendable {
   /// True once the daemon closed the connection.
   public var hasEnded: Bool { state.withLock { ended } }
 
-  /// Waits for a line (from the first) for which `matches` holds; throws after `timeout` s or at the end.
+  /// How many lines the waits have consumed: `waitForLine` looks only at the lines from this index on, and moves it
+  /// past the line it returns. A line once matched is never matched again, so waiting for an event a second time
+  /// (`idle-active` true before a load and after a `stop`) waits for a new one, and waits in a row find their lines
+  /// in the order they were sent.
+  public var cursor: Int { state.withLock { consumed } }
+  private var consumed = 0
+
+  /// Waits for a line after the cursor (see `cursor`) for which `matches` holds, moves the cursor past it and returns
+  /// it; throws after `timeout` s or at the end.
   @discardableResult
   public func waitForLine(timeout: Double = 120, where matches: (String) -> Bool) throws -> String {
     let deadline = Date(timeIntervalSinceNow: timeout)
     while true {
-      if let line = lines.first(where: matches) { return line }
+      if let line = consume(matches) { return line }
       let over = state.withLock { () -> Bool in
         if ended { return true }
         return !state.wait(until: deadline)
       }
       if over {
-        if let line = lines.first(where: matches) { return line }
+        if let line = consume(matches) { return line }
+        let start = cursor
         throw VPKProcessError(
           description:
-            "no expected line from the socket (ended: \(hasEnded)); got:\n\(lines.suffix(20).joined(separator: "\n"))")
+            "no expected line from the socket after line \(start) (ended: \(hasEnded)); got:\n"
+            + lines.suffix(20).joined(separator: "\n"))
       }
     }
   }
@@ -128,6 +138,16 @@ public final class UnixSocketClient: @unchecked Sendable {
   @discardableResult
   public func waitForLine(containing text: String, timeout: Double = 120) throws -> String {
     try waitForLine(timeout: timeout) { $0.contains(text) }
+  }
+
+  /// The first line after the cursor that matches, with the cursor moved past it.
+  private func consume(_ matches: (String) -> Bool) -> String? {
+    let all = lines
+    return state.withLock {
+      guard consumed < all.count, let index = all[consumed...].firstIndex(where: matches) else { return nil }
+      consumed = index + 1
+      return all[index]
+    }
   }
 
   /// Waits until the daemon closes the connection; throws after `timeout` s.

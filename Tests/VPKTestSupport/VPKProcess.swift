@@ -243,20 +243,46 @@ public final class VPKSession: @unchecked Sendable {
   /// Standard error so far.
   public var stderr: String { String(decoding: errors.current, as: UTF8.self) }
 
-  /// Waits for a stdout line (from the start of the output, not only new ones) for which `matches` is true and
-  /// returns it. Throws if none comes within `timeout` seconds or vpk's stdout ends first.
+  /// How many stdout lines the waits have consumed: `waitForLine` looks only at the lines from this index on, and
+  /// moves it past the line it returns. A line once matched is never matched again, so a second wait for the same
+  /// event waits for a new one, and waits in a row find their lines in the order vpk printed them.
+  public var cursor: Int { state.withLock { consumed } }
+  private var consumed = 0
+
+  /// Waits for a stdout line after the cursor (see `cursor`) for which `matches` is true, moves the cursor past it
+  /// and returns it. Throws if none comes within `timeout` seconds or vpk's stdout ends first.
   public func waitForLine(timeout: Double = 120, where matches: (String) -> Bool) throws -> String {
     let deadline = Date(timeIntervalSinceNow: timeout)
     return try state.withLock {
+      func consume() -> String? {
+        let all = stdoutLines
+        guard consumed < all.count, let index = all[consumed...].firstIndex(where: matches) else { return nil }
+        consumed = index + 1
+        return all[index]
+      }
       while true {
-        if let line = stdoutLines.first(where: matches) { return line }
-        if output.hasEnded { throw failure("vpk's stdout ended before the expected line") }
+        if let line = consume() { return line }
+        if output.hasEnded { throw failure("vpk's stdout ended before the expected line (after line \(consumed))") }
         if !state.wait(until: deadline) {
-          if let line = stdoutLines.first(where: matches) { return line }
-          throw failure("no expected stdout line from vpk within \(Self.format(timeout)) s")
+          if let line = consume() { return line }
+          throw failure("no expected stdout line from vpk after line \(consumed) within \(Self.format(timeout)) s")
         }
       }
     }
+  }
+
+  /// Waits for a stdout line containing each of `texts`, all after the cursor, in whatever order vpk prints them
+  /// (events whose order is not promised, such as `ready` and a reply answered at once); moves the cursor past the
+  /// last of them.
+  public func waitForLines(containingEach texts: [String], timeout: Double = 120) throws {
+    let start = cursor
+    var end = start
+    for text in texts {
+      state.withLock { consumed = start }
+      _ = try waitForLine(containing: text, timeout: timeout)
+      end = max(end, cursor)
+    }
+    state.withLock { consumed = end }
   }
 
   /// Waits for a stdout line containing `text`; see `waitForLine(timeout:where:)`.

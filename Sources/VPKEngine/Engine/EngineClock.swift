@@ -1,6 +1,7 @@
 // EngineClock: maps clock time to timeline time. `wall` runs at the rate in real (monotonic) time;
 // `virtual` runs at the rate in a time that only the engine moves, when a wait asks it to; `free`
-// never waits and is simply where the newest frame is. The engine reads it under its lock.
+// never waits and is simply where the newest frame is. It lives in EngineSharedState, under its lock: any thread
+// reads it, the engine thread moves it.
 //
 // Timeline time is media time plus, when looping, the length of the passes already played, so the
 // clock never jumps back at a loop.

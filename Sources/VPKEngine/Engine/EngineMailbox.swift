@@ -1,5 +1,5 @@
-// EngineMailbox: the commands posted to the engine thread, in order. It lives under the engine's lock, which the
-// thread also sleeps on, so posting a message wakes it. The thread takes them all at once between units of work,
+// EngineMailbox: the commands posted to the engine thread, in order. It lives in LockedMailbox, under the condition
+// the thread sleeps on, so posting a message wakes it. The thread takes them all at once between units of work,
 // and a running seek looks in it between packets for what would end it.
 
 import VideoPlaybackKit

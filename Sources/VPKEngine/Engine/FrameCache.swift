@@ -19,6 +19,9 @@
 // cannot hold a whole GOP, each pass keeps a segment, and the cost per frame shown stays the GOP's length over the
 // segment's. A frame farther than all that is held is not stored. Distance grows away from the focus on both sides,
 // so the farthest frame is always the first or the last by time.
+//
+// Owned by the engine thread's PlaybackEngine and touched only there; other threads see its figures as published
+// (`FrameCacheReading` in EngineSharedState).
 
 /// What the cache needs of a frame.
 protocol CacheableFrame: AnyObject {
@@ -54,6 +57,9 @@ struct FrameCache<Frame: CacheableFrame> {
   private var entries: [Int64: Entry] = [:]
   /// The pts of the frames held, in order.
   private var order: [Int64] = []
+  /// Where a seek or a backward step is heading while it decodes: the focus then (nil: the frame on screen, which the
+  /// owner gives with each frame).
+  private(set) var heading: Double?
 
   init(budget: Int) { self.budget = max(0, budget) }
 
@@ -71,6 +77,12 @@ struct FrameCache<Frame: CacheableFrame> {
     entries.removeAll()
     order.removeAll()
     bytes = 0
+  }
+
+  /// Sets `heading` and returns the one it replaces.
+  mutating func replaceHeading(with time: Double?) -> Double? {
+    defer { heading = time }
+    return heading
   }
 
   mutating func recordHit() { hits += 1 }

@@ -1,5 +1,5 @@
 // LatenessWindow: how late frames were shown playing on the wall clock, the newest samples kept in a ring, for the
-// 99th percentile that `status` reports.
+// 99th percentile that `status` reports. It lives in EngineSharedState: the engine thread records, `status` reads.
 
 struct LatenessWindow {
   /// Samples kept; older ones are overwritten.

@@ -15,7 +15,7 @@ extension PlaybackEngine {
     guard let source else { return .endOfStream }
     let outcome = source.next()
     if caching, frameCache.isEnabled, case .frame(let frame) = outcome, !isInDiscardedStretch(frame, of: source) {
-      let focus = cacheFocus ?? withLock { current?.time } ?? frame.time
+      let focus = frameCache.heading ?? current?.time ?? frame.time
       frameCache.insert(frame, generation: source.decoderGeneration, focus: focus)
     }
     return outcome
@@ -37,9 +37,8 @@ extension PlaybackEngine {
 
   /// Runs `body` with the cache's focus at `time`: where a seek or a backward step is heading.
   func withCacheFocus<T>(at time: Double, _ body: () -> T) -> T {
-    let saved = cacheFocus
-    cacheFocus = time
-    defer { cacheFocus = saved }
+    let saved = frameCache.replaceHeading(with: time)
+    defer { _ = frameCache.replaceHeading(with: saved) }
     return body()
   }
 
@@ -81,7 +80,7 @@ extension PlaybackEngine {
 
   /// Whether the cache holds the frame after the newest frame held (ahead, or on screen).
   func hasCachedSuccessor() -> Bool {
-    guard let held = ahead.last?.frame ?? withLock({ current }) else { return false }
+    guard let held = ahead.last?.frame ?? current else { return false }
     syncFrameCache()
     return frameCache.frame(after: held) != nil
   }
@@ -91,7 +90,7 @@ extension PlaybackEngine {
   /// False when the decoder follows on as it is: then it reads on as usual.
   func followFromCache() -> Bool {
     guard decoderDetached, let source else { return false }
-    guard let held = ahead.last?.frame ?? withLock({ current }) else {
+    guard let held = ahead.last?.frame ?? current else {
       decoderDetached = false
       return false
     }

@@ -22,7 +22,7 @@ extension PlaybackEngine {
   /// the others are superseded. A step runs after the seeks before it; what follows it stays in the
   /// mailbox. Returns nil on shutdown.
   func takeMessages() -> Work? {
-    let messages = withLock { mailbox.takeAll() }
+    let messages = mailbox.takeAll()
     var seek: PendingSeek?
     for (index, message) in messages.enumerated() {
       switch message {
@@ -30,16 +30,16 @@ extension PlaybackEngine {
         return nil  // nothing is reported after shutdown
       case .play:
         playing = true
-        if !atEnd { withLock { clock.start(at: now()) } }
+        if !atEnd { shared.update { $0.clock.start(at: $0.now()) } }
       case .pause:
         playing = false
-        withLock { clock.pause(at: now()) }
+        shared.update { $0.clock.pause(at: $0.now()) }
         catchUp()
       case .rate(let rate):
         catchUp()  // what was on screen at the old rate is presented before the clock turns
-        withLock {
-          clock.setRate(rate, at: now())
-          lateness.removeAll()
+        shared.update {
+          $0.clock.setRate(rate, at: $0.now())
+          $0.lateness.removeAll()
         }
         realtimeLoad.reset()  // measured again at this rate
       case .wait(let request):
@@ -49,10 +49,10 @@ extension PlaybackEngine {
         seek = PendingSeek(request: request, requestedAt: requestedAt)
       case .step(let request):
         let rest = messages[(index + 1)...]
-        if !rest.isEmpty { withLock { mailbox.putBack(rest) } }
+        if !rest.isEmpty { mailbox.putBack(rest) }
         if let seek {
           // The step goes back in front of what followed it, to run once the seek has landed.
-          withLock { mailbox.putBack([.step(request)]) }
+          mailbox.putBack([.step(request)])
           return .seek(seek)
         }
         return .step(request)

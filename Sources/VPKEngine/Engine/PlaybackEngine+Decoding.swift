@@ -8,7 +8,7 @@ extension PlaybackEngine {
   /// Whether there is room for another frame ahead and the stream has more. Landed from the frame cache and paused,
   /// only what the cache holds: moving the decoder back waits until playing or a step needs it.
   var canDecodeMore: Bool {
-    guard !sourceEnded && ahead.count < (playing && clock.kind == .wall ? wallAheadLimit : Self.framesAhead) else {
+    guard !sourceEnded && ahead.count < (playing && clockKind == .wall ? wallAheadLimit : Self.framesAhead) else {
       return false
     }
     return !decoderDetached || playing || hasCachedSuccessor()
@@ -17,8 +17,8 @@ extension PlaybackEngine {
   /// Decodes ahead to the limit: on the virtual clock, before anything is reported, so counters and
   /// errors are the same on every run.
   func settleIfVirtual() {
-    guard clock.kind == .virtual else { return }
-    if aheadBackward {
+    guard clockKind == .virtual else { return }
+    if reverse.isBackward {
       // The passes the chain calls for too: what the play loop would decode next is decoded before anything is said.
       while canDecodeBackward || backwardPassTarget() != nil { decodeBackward() }
     } else {
@@ -32,7 +32,7 @@ extension PlaybackEngine {
   /// playing on.
   var playbackThreading: DecoderThreading? {
     guard playing && !atEnd, let source else { return nil }
-    if clock.kind == .wall && !realtimeLoad.isTooSlow { return .realtime }
+    if clockKind == .wall && !realtimeLoad.isTooSlow { return .realtime }
     return source.threading.isThreaded ? source.threading : .throughput
   }
 
@@ -44,14 +44,14 @@ extension PlaybackEngine {
       return
     }
     if let wanted = playbackThreading { source.wantedThreading = wanted }
-    let measuring = playing && clock.kind == .wall && source.threading == .realtime
+    let measuring = playing && clockKind == .wall && source.threading == .realtime
     let cpuBefore = measuring ? RealTimeLoad.threadCPUSeconds() : 0
     // Playing keeps no frames in the cache: its memory, and the decoder's buffer reuse, stay as without one.
     switch readFrame(caching: !playing) {
     case .frame(let frame):
       if measuring {
         realtimeLoad.record(
-          cpu: RealTimeLoad.threadCPUSeconds() - cpuBefore, media: frame.duration, rate: withLock { clock.rate })
+          cpu: RealTimeLoad.threadCPUSeconds() - cpuBefore, media: frame.duration, rate: shared.read { $0.clock.rate })
       }
       ahead.append(scheduled(frame, offset: decodeOffset))
       decodedPassEnd = max(decodedPassEnd, frame.time + frame.duration)
@@ -69,21 +69,24 @@ extension PlaybackEngine {
 
   /// A frame just decoded, placed `offset` along the timeline.
   func scheduled(_ frame: DecodedFrame, offset: Double) -> ScheduledFrame {
-    ScheduledFrame(frame: frame, offset: offset, decodedAt: withLock { now() })
+    ScheduledFrame(frame: frame, offset: offset, decodedAt: now())
   }
 
   /// Publishes the decoder's counters to other threads, and reports new decode errors (at most one event per
   /// `errorReportInterval`) and a read error (once).
   func publishCounters() {
     guard let source else { return }
-    condition.lock()
-    framesDecoded = source.framesDecoded
-    decodeErrors = source.decodeErrors
-    decoderThreads = source.decoderThreadCount
-    frameCacheReading = FrameCacheReading(
+    let (framesDecoded, decodeErrors, decoderThreads) =
+      (source.framesDecoded, source.decodeErrors, source.decoderThreadCount)
+    let cacheReading = FrameCacheReading(
       frames: frameCache.count, bytes: frameCache.bytes, hits: frameCache.hits, misses: frameCache.misses)
-    let now = self.now()
-    condition.unlock()
+    let now = shared.update {
+      $0.framesDecoded = framesDecoded
+      $0.decodeErrors = decodeErrors
+      $0.decoderThreads = decoderThreads
+      $0.frameCacheReading = cacheReading
+      return $0.now()
+    }
     if errorReports.shouldReport(decodeErrors: source.decodeErrors, at: now) {
       emit(
         .error(

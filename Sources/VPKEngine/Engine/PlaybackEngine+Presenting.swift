@@ -14,23 +14,23 @@ extension PlaybackEngine {
       : scheduled.offset > presentedOffset + TimeTolerance.sameInstant
     let frame = scheduled.frame
     lastFrameEnd = max(scheduled.offset + frame.time + frame.duration, 0)
-    condition.lock()
-    current = frame
-    presentedOffset = scheduled.offset
-    lastFrameEndShared = max(frame.time + frame.duration, 0)
-    if jump {
-      clock.jump(to: max(scheduled.due, scheduled.offset), at: self.now())
-    } else if clock.kind == .free {
-      clock.jump(to: max(scheduled.due, scheduled.offset), at: self.now())
+    let loopsNow = shared.update { state in
+      state.current = frame
+      state.presentedOffset = scheduled.offset
+      state.lastFrameMediaEnd = max(frame.time + frame.duration, 0)
+      if jump {
+        state.clock.jump(to: max(scheduled.due, scheduled.offset), at: state.now())
+      } else if clockKind == .free {
+        state.clock.jump(to: max(scheduled.due, scheduled.offset), at: state.now())
+      }
+      if clockKind == .wall, let dueAt {
+        // How late the frame is shown, for the p99 in `status`: it is on screen from its due time if it was decoded
+        // by then (see `EngineSharedState.Published.visible`), else from when it was.
+        state.lateness.record(max(0, scheduled.decodedAt - dueAt))
+      }
+      if wrapped { state.loops += 1 }
+      return state.loops
     }
-    if clock.kind == .wall, let dueAt {
-      // How late the frame is shown, for the p99 in `status`: it is on screen from its due time if it was decoded by
-      // then (see `visibleLocked`), else from when it was.
-      lateness.record(max(0, scheduled.decodedAt - dueAt))
-    }
-    if wrapped { loops += 1 }
-    let loopsNow = loops
-    condition.unlock()
     if wrapped && scheduled.backward {
       // A loop backward: the start of the pass after this frame's was passed on the way to it.
       previousPassOffset = scheduled.offset
@@ -47,16 +47,17 @@ extension PlaybackEngine {
     if !jump {
       reportProgress(at: max(frame.time, 0))
       // Most frames are shown with no wait running: then there is nothing to check.
-      if waits.isRunning { finishWaitIfDone(now: withLock { self.now() }) }
+      if waits.isRunning { finishWaitIfDone(now: now()) }
     }
   }
 
   /// Takes the first frame ahead and puts it on screen, as playback reaches it. On the wall clock it leaves `ahead`
-  /// only once it is on screen, so another thread reading the frame on screen (`visibleLocked`) never misses it. On
-  /// the others it leaves first: presenting it may finish a wait, which decodes ahead again (`settleIfVirtual`).
+  /// only once it is on screen, so another thread reading the frame on screen (`EngineSharedState.Published.visible`)
+  /// never misses it. On the others it leaves first: presenting it may finish a wait, which decodes ahead again
+  /// (`settleIfVirtual`).
   func presentFirstAhead(dueAt: Double? = nil) {
     guard let head = ahead.first else { return }
-    if clock.kind == .wall {
+    if clockKind == .wall {
       present(head, jump: false, dueAt: dueAt)
       ahead.removeFirst()
     } else {
@@ -69,7 +70,7 @@ extension PlaybackEngine {
   /// order (several when shown lazily on the wall clock). True if it presented any.
   func presentDueFrames(now: Double) -> Bool {
     var presented = false
-    while let head = ahead.first, let headDue = withLock({ clock.dueTime(of: head.due) }), headDue <= now {
+    while let head = ahead.first, let headDue = shared.read({ $0.clock.dueTime(of: head.due) }), headDue <= now {
       presentFirstAhead(dueAt: headDue)
       presented = true
     }
@@ -77,9 +78,10 @@ extension PlaybackEngine {
   }
 
   /// Presents the frames decoded ahead whose time has come: on the wall clock they are on screen before the engine
-  /// thread gets to them (see `visibleLocked`). Pauses, steps and seeks start from the frame on screen.
+  /// thread gets to them (see `EngineSharedState.Published.visible`). Pauses, steps and seeks start from the frame on
+  /// screen.
   func catchUp() {
-    let timeline = withLock { clock.position(at: now()) }
+    let timeline = shared.read { $0.clock.position(at: $0.now()) }
     while let head = ahead.first, head.isDue(at: timeline) {
       presentFirstAhead()
     }
@@ -103,15 +105,15 @@ extension PlaybackEngine {
     syncFrameCache()  // the frames of the decoder just replaced go too
     let position = lastFrameEnd - presentedOffset
     let end = duration > 0 ? min(max(position, 0), duration) : max(position, 0)
-    let loopsNow = withLock {
-      let now = self.now()
-      clock.pause(at: now)
-      clock.jump(to: end + presentedOffset, at: now)
-      loops += 1
-      return loops
+    let loopsNow = shared.update { state in
+      let now = state.now()
+      state.clock.pause(at: now)
+      state.clock.jump(to: end + state.presentedOffset, at: now)
+      state.loops += 1
+      return state.loops
     }
     publishCounters()
     emit(.ended(end, loops: loopsNow))
-    _ = finishWaitIfDone(now: withLock { self.now() })
+    _ = finishWaitIfDone(now: now())
   }
 }

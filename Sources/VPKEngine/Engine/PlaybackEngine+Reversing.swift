@@ -10,28 +10,9 @@
 // `ahead` then holds frames latest first, marked `backward` (due as the clock comes down to their end). Whatever
 // wants frames ahead in forward order (a seek, a step, pausing, a positive rate) turns it back first (`alignAhead`).
 // Reaching the start is an `ended` with the direction backward; looping goes on from the last frame, a pass earlier
-// on the timeline.
+// on the timeline. The state of playing backward is in ReversePlayback (`reverse`), a pass's in BackwardPass.
 
 import VideoPlaybackKit
-
-/// A decode pass for the frames before `target` (see +Reversing).
-struct BackwardPass {
-  /// The earliest frame of the chain: the pass decodes up to it.
-  let target: DecodedFrame
-  /// Where this attempt seeks, and how much further back the next one goes if this one finds nothing before the
-  /// target (the keyframe was the target itself).
-  var seekPoint: Double
-  var backoff: Double
-  /// The attempt has sought and is decoding forward.
-  var decoding = false
-  var startedAt = 0.0
-  var foundBefore = 0
-  /// The last frames before the target, for when the cache holds none of them.
-  var kept: [DecodedFrame] = []
-  /// Host time when the pass started, and the frames it decoded: how fast passes decode, on the wall clock.
-  let startedAtHost = hostSeconds()
-  var decoded = 0
-}
 
 extension PlaybackEngine {
   /// Playing backward a frame is due this long before the clock comes down to its end, so that at a frame's start
@@ -48,12 +29,14 @@ extension PlaybackEngine {
   static let backwardPassMargin = 1.5
 
   /// Whether playback runs backward now.
-  var playsBackward: Bool { playing && !atEnd && clock.rate < 0 }
+  var playsBackward: Bool { playing && !atEnd && shared.read { $0.clock.rate } < 0 }
 
-  var backwardAheadLimit: Int { clock.kind == .wall ? wallAheadLimit : Self.framesAhead }
+  var backwardAheadLimit: Int { clockKind == .wall ? wallAheadLimit : Self.framesAhead }
 
   /// Whether playing backward has work to do before anything else: frames to queue or a pass under way.
-  var canDecodeBackward: Bool { !reachedStart && (ahead.count < backwardAheadLimit || backwardPass != nil) }
+  var canDecodeBackward: Bool {
+    !reverse.reachedStart && (ahead.count < backwardAheadLimit || reverse.pass != nil)
+  }
 
   /// Where the start is on the timeline of the pass on screen: the first frame's time (not below 0).
   var startPosition: Double { max(firstFrameTime, 0) }
@@ -62,19 +45,14 @@ extension PlaybackEngine {
   /// dropped, and played forward again the decoder follows the frame on screen (see `followFromCache`).
   func alignAhead(backward wanted: Bool? = nil) {
     let wanted = wanted ?? playsBackward
-    guard wanted != aheadBackward else { return }
+    guard wanted != reverse.isBackward else { return }
     catchUp()
     ahead.removeAll()
     refilling = false
-    aheadBackward = wanted
-    reachedStart = false
-    if backwardPass != nil { source?.discardNonReferenceBefore = nil }  // a pass left half-way
-    backwardPass = nil
-    lastBackwardPassTarget = nil
-    let offset = withLock { presentedOffset }
+    if reverse.turn(backward: wanted) { source?.discardNonReferenceBefore = nil }  // a pass left half-way
+    let offset = presentedOffset
     decodeOffset = offset
     previousPassOffset = offset
-    backwardStarting = wanted
     if !wanted {
       decoderDetached = true
       sourceEnded = false
@@ -85,17 +63,15 @@ extension PlaybackEngine {
   /// One turn of the play loop playing backward: show the frames due, queue or decode more, reach the start, finish
   /// a wait, or sleep until something is due.
   func runBackwardOnce() {
-    if backwardStarting {
-      backwardStarting = false
-      holdClockForFirstPass()
-    }
-    let now = withLock { self.now() }
+    if reverse.takeStarting() { holdClockForFirstPass() }
+    let now = self.now()
     var due: Double?
     if let head = ahead.first {
       if presentDueFrames(now: now) { return }
-      due = withLock { clock.dueTime(of: head.due) } ?? .infinity
-    } else if reachedStart {
-      let startDue = withLock { clock.dueTime(of: presentedOffset + startPosition) } ?? .infinity
+      due = shared.read { $0.clock.dueTime(of: head.due) } ?? .infinity
+    } else if reverse.reachedStart {
+      let start = startPosition
+      let startDue = shared.read { $0.clock.dueTime(of: $0.presentedOffset + start) } ?? .infinity
       if startDue <= now {
         reachStart()
         return
@@ -105,10 +81,10 @@ extension PlaybackEngine {
       decodeBackward()
       return
     }
-    let paced = clock.kind == .wall
+    let paced = clockKind == .wall
     let wantsFrames =
       ahead.count < backwardAheadLimit && (!paced || refilling || ahead.count <= Self.refillBelow)
-    if !reachedStart && (wantsFrames || backwardPass != nil || backwardPassTarget() != nil) {
+    if !reverse.reachedStart && (wantsFrames || reverse.pass != nil || backwardPassTarget() != nil) {
       refilling = wantsFrames
       decodeBackward()
       return
@@ -122,13 +98,13 @@ extension PlaybackEngine {
   /// One unit of backward work: queue frames the cache holds, decode one frame of the pass under way, or start one.
   func decodeBackward() {
     defer { publishCounters() }
-    guard let earliest = ahead.last?.frame ?? withLock({ current }) else {
-      reachedStart = true
+    guard let earliest = ahead.last?.frame ?? current else {
+      reverse.markReachedStart()
       return
     }
     if ahead.count < backwardAheadLimit {
-      if earliest.pts == firstFramePTS && backwardPass == nil {
-        if !loopFromEnd() { reachedStart = true }
+      if earliest.pts == firstFramePTS && reverse.pass == nil {
+        if !loopFromEnd() { reverse.markReachedStart() }
         return
       }
       let chain = cachedFrames(before: earliest, count: backwardAheadLimit - ahead.count)
@@ -138,7 +114,7 @@ extension PlaybackEngine {
         return
       }
     }
-    if backwardPass != nil {
+    if reverse.pass != nil {
       advanceBackwardPass()
     } else if let target = backwardPassTarget() {
       startBackwardPass(for: target)
@@ -151,12 +127,12 @@ extension PlaybackEngine {
   /// the frames queued, when that chain is short (see `backwardLowWaterCap`) and not at the start. A pass that could
   /// not lengthen the chain is not run again for the same frame until it is the earliest one queued.
   func backwardPassTarget() -> DecodedFrame? {
-    guard backwardPass == nil, !reachedStart, let earliest = ahead.last?.frame ?? withLock({ current }) else {
+    guard reverse.pass == nil, !reverse.reachedStart, let earliest = ahead.last?.frame ?? current else {
       return nil
     }
     let capacity = frameCache.budget / max(earliest.byteCount, 1)
     let least = max(backwardAheadLimit + 1, capacity / 2)
-    let most = clock.kind == .wall ? max(least, capacity * 3 / 4) : least
+    let most = clockKind == .wall ? max(least, capacity * 3 / 4) : least
     let chain =
       earliest.pts == firstFramePTS
       ? [] : cachedFrames(before: earliest, count: min(most, Self.backwardLowWaterCap))
@@ -164,12 +140,12 @@ extension PlaybackEngine {
     // The pass's own length decides (the one for a keyframe's predecessors decodes the GOP before it), not the one
     // for the frames queued.
     var lowWater = least
-    if clock.kind == .wall, let needed = framesShownDuringPass(before: target) {
+    if clockKind == .wall, let needed = framesShownDuringPass(before: target) {
       lowWater = max(lowWater, min(needed, most))
     }
     lowWater = min(lowWater, Self.backwardLowWaterCap)
     guard target.pts != firstFramePTS, ahead.count + chain.count < lowWater else { return nil }
-    if target.pts == lastBackwardPassTarget && target !== earliest { return nil }
+    if reverse.wasLastPassTarget(target.pts) && target !== earliest { return nil }
     return target
   }
 
@@ -179,20 +155,20 @@ extension PlaybackEngine {
   /// frame the cache has nothing before (a scrub 200 frames into a GOP: about 150 frames to decode) would leave every
   /// frame due meanwhile late. A newer seek or a shutdown ends the hold; the pass then goes on between frames.
   func holdClockForFirstPass() {
-    guard clock.kind == .wall, ahead.isEmpty, backwardPass == nil, let target = backwardPassTarget(),
-      let onScreen = withLock({ current })
+    guard clockKind == .wall, ahead.isEmpty, reverse.pass == nil, let target = backwardPassTarget(),
+      let onScreen = current
     else { return }
     let held = target === onScreen ? 0 : cachedFrames(before: onScreen, count: Self.backwardLowWaterCap).count
     if let needed = framesShownDuringPass(before: target), held >= needed { return }
-    let (position, start) = withLock { (clock.position(at: now()), now()) }
+    let (position, start) = shared.read { ($0.clock.position(at: $0.now()), $0.now()) }
     startBackwardPass(for: target)
-    while backwardPass != nil && withLock({ mailbox.interruption() }) == .none {
+    while reverse.pass != nil && mailbox.interruption() == .none {
       advanceBackwardPass()
     }
-    withLock {
-      let now = self.now()
-      clock.jump(to: position, at: now)
-      firstPassHolds = (firstPassHolds.count + 1, firstPassHolds.seconds + now - start)
+    shared.update { state in
+      let now = state.now()
+      state.clock.jump(to: position, at: now)
+      state.firstPassHolds = (state.firstPassHolds.count + 1, state.firstPassHolds.seconds + now - start)
     }
     publishCounters()
   }
@@ -200,25 +176,25 @@ extension PlaybackEngine {
   /// Wall clock: about how many frames are shown while a pass for the frames before `frame` decodes, at the pace the
   /// last passes decoded (nil before one has): its frames from the keyframe, by the container's index.
   func framesShownDuringPass(before frame: DecodedFrame) -> Int? {
-    guard let pace = backwardPassPace, pace > 0, frame.duration > 0, let source else { return nil }
+    guard let pace = reverse.passPace, pace > 0, frame.duration > 0, let source else { return nil }
     // The pass for a keyframe's predecessors starts at the keyframe before it. The index keeps decode times, which
     // come before the keyframe's own time with B-frames: the entry just before the frame can be its own.
     var keyframe = source.keyframeTime(atOrBefore: frame.time - frame.duration / 2) ?? 0
     if frame.isKeyframe { keyframe = source.keyframeTime(atOrBefore: keyframe - frame.duration / 2) ?? 0 }
     let passFrames = max(1, (frame.time - keyframe) / frame.duration)
-    let rate = abs(withLock { clock.rate })
+    let rate = abs(shared.read { $0.clock.rate })
     return Int((passFrames / pace * rate / frame.duration * Self.backwardPassMargin).rounded(.up))
   }
 
   func startBackwardPass(for target: DecodedFrame) {
     frameCache.recordMiss()
-    backwardPass = BackwardPass(target: target, seekPoint: target.time, backoff: max(0.5, target.duration * 2))
+    reverse.beginPass(for: target)
     advanceBackwardPass()
   }
 
   /// Decodes one more frame of the pass (the first one of an attempt seeks); at the target, ends it.
   func advanceBackwardPass() {
-    guard var pass = backwardPass else { return }
+    guard var pass = reverse.pass else { return }
     var frame: DecodedFrame?
     if !pass.decoding {
       // The frames too far before the target for the cache to keep them are decoded only if something references
@@ -241,7 +217,7 @@ extension PlaybackEngine {
       pass.kept.append(frame)
       let keep = frameCache.isEnabled ? Self.backwardPassKeptWithCache : Self.stepFramesKept
       if pass.kept.count > keep { pass.kept.removeFirst() }
-      backwardPass = pass
+      reverse.update(pass)
       return
     }
     // At the target (or the end of the stream).
@@ -250,18 +226,15 @@ extension PlaybackEngine {
       pass.seekPoint = max(0, pass.startedAt - pass.backoff)
       pass.backoff *= 2
       pass.decoding = false
-      backwardPass = pass
+      reverse.update(pass)
       return
     }
-    backwardPass = nil
+    reverse.finish(pass, at: hostSeconds())
     source?.discardNonReferenceBefore = nil
-    lastBackwardPassTarget = target.pts
-    let seconds = hostSeconds() - pass.startedAtHost
-    if pass.decoded > 8, seconds > 0 { backwardPassPace = Double(pass.decoded) / seconds }
-    let isEarliest = (ahead.last?.frame ?? withLock({ current }))?.pts == target.pts
+    let isEarliest = (ahead.last?.frame ?? current)?.pts == target.pts
     guard isEarliest else { return }
     if pass.foundBefore == 0 {
-      reachedStart = true  // nothing comes before it
+      reverse.markReachedStart()  // nothing comes before it
       return
     }
     syncFrameCache()
@@ -274,7 +247,7 @@ extension PlaybackEngine {
 
   /// Puts frames at the end of `ahead`, latest first, to be shown backward.
   func queueBackward(_ frames: [DecodedFrame]) {
-    let now = withLock { self.now() }
+    let now = self.now()
     ahead += frames.map { ScheduledFrame(frame: $0, offset: decodeOffset, decodedAt: now, backward: true) }
   }
 
@@ -303,15 +276,15 @@ extension PlaybackEngine {
   func reachStart() {
     atEnd = true
     let start = startPosition
-    let loopsNow = withLock {
-      let now = self.now()
-      clock.pause(at: now)
-      clock.jump(to: start + presentedOffset, at: now)
-      loops += 1
-      return loops
+    let loopsNow = shared.update { state in
+      let now = state.now()
+      state.clock.pause(at: now)
+      state.clock.jump(to: start + state.presentedOffset, at: now)
+      state.loops += 1
+      return state.loops
     }
     publishCounters()
     emit(.ended(start, loops: loopsNow, direction: .backward))
-    _ = finishWaitIfDone(now: withLock { self.now() })
+    _ = finishWaitIfDone(now: now())
   }
 }

@@ -51,7 +51,7 @@ extension PlaybackEngine {
   /// An exact seek forward within the frames' own GOP: decoding on from where the decoder is passes fewer frames than
   /// a seek back to the keyframe would. Frames already decoded ahead up to the target are taken as they are.
   private func decodeOnFromHere(to target: Double, for request: SeekRequest) -> DecodeOnOutcome {
-    withLock { lateness.removeAll() }
+    shared.update { $0.lateness.removeAll() }
     decoderDetached = false  // the decoder follows the frames held (`canDecodeOn`)
     var shown: DecodedFrame?
     while let head = ahead.first, head.frame.time <= target + TimeTolerance.frameTime {
@@ -63,7 +63,7 @@ extension PlaybackEngine {
       shown = frame ?? shown
     }
     // Nothing new up to the target: it lies within the frame on screen, which stays.
-    return .reached(shown ?? withLock { current })
+    return .reached(shown ?? current)
   }
 
   /// A seek back to the keyframe at or before the target, from which an exact seek decodes on to it. An exact seek
@@ -86,18 +86,16 @@ extension PlaybackEngine {
   /// Clears what was decoded ahead and the loop bookkeeping: playback continues from a new point.
   func resetForNewPosition() {
     ahead.removeAll()
-    aheadBackward = false
-    reachedStart = false
-    backwardPass = nil
+    reverse.reset()
     decoderDetached = false
     sourceEnded = false
     atEnd = false
     decodeOffset = 0
     decodedPassEnd = 0
     previousPassOffset = 0
-    withLock {
-      presentedOffset = 0
-      lateness.removeAll()
+    shared.update {
+      $0.presentedOffset = 0
+      $0.lateness.removeAll()
     }
   }
 
@@ -152,7 +150,7 @@ extension PlaybackEngine {
     var shown: DecodedFrame?
     while true {
       if let request {
-        switch withLock({ mailbox.interruption() }) {
+        switch mailbox.interruption() {
         case .none: break
         case .newerSeek(let newer):
           emit(.superseded(request.id, by: newer))
@@ -182,7 +180,7 @@ extension PlaybackEngine {
   /// closer to the target is skipped. Not across loop passes, and not without an index (MPEG-TS, raw streams).
   func canDecodeOn(to target: Double) -> Bool {
     guard let source, !sourceEnded, !atEnd, decodeOffset == 0, previousPassOffset == 0 else { return false }
-    let (onScreenFrame, offset) = withLock { (current, presentedOffset) }
+    let (onScreenFrame, offset) = shared.read { ($0.current, $0.presentedOffset) }
     guard offset == 0, let onScreenFrame, onScreenFrame.time < target else { return false }
     let newestHeld = ahead.last?.frame ?? onScreenFrame
     guard let decoderAt = source.newestFramePTS, decoderAt == newestHeld.pts else { return false }
@@ -198,17 +196,17 @@ extension PlaybackEngine {
       for scheduled in ahead { decodedPassEnd = max(decodedPassEnd, scheduled.frame.time + scheduled.frame.duration) }
       present(scheduled(frame, offset: 0), jump: true)
     }
-    withLock { clock.jump(to: position, at: now()) }
+    shared.update { $0.clock.jump(to: position, at: $0.now()) }
     if sourceEnded && ahead.isEmpty { lastFrameEnd = max(lastFrameEnd, position) }
     // Playback that was running (or stopped at the end) runs on from the new position.
-    if playing { withLock { clock.start(at: now()) } }
+    if playing { shared.update { $0.clock.start(at: $0.now()) } }
     progressMarks.turn(backward: false, at: position)
   }
 
   /// Whether `target` is before the frame on screen, after the same keyframe (by the container's index), with the
   /// frame cache on.
   private func isBackwardInGOPOnScreen(_ target: Double) -> Bool {
-    guard frameCache.isEnabled, let source, let onScreen = withLock({ current }), target < onScreen.time,
+    guard frameCache.isEnabled, let source, let onScreen = current, target < onScreen.time,
       let keyframe = source.keyframeTime(atOrBefore: target)
     else { return false }
     return source.keyframeTime(atOrBefore: onScreen.time) == keyframe
@@ -216,6 +214,6 @@ extension PlaybackEngine {
 
   /// Whether a shutdown waits in the mailbox (it stays there for the play loop).
   func isShuttingDown() -> Bool {
-    withLock { mailbox.interruption() } == .shutdown
+    mailbox.interruption() == .shutdown
   }
 }

@@ -9,7 +9,7 @@ extension PlaybackEngine {
   /// Carries out a step of `request.count` frames (negative: backward) and reports how far it moved.
   func stepFrames(_ request: StepRequest) {
     playing = false
-    withLock { clock.pause(at: now()) }
+    shared.update { $0.clock.pause(at: $0.now()) }
     catchUp()
     alignAhead(backward: false)
     let moved = request.count > 0 ? stepForward(request.count) : stepBackward(-request.count)
@@ -41,7 +41,7 @@ extension PlaybackEngine {
     }
     if moved > 0 {
       atEnd = false
-      if let frame = withLock({ current }) { progressMarks.turn(backward: false, at: max(frame.time, 0)) }
+      if let frame = current { progressMarks.turn(backward: false, at: max(frame.time, 0)) }
     }
     return moved
   }
@@ -51,7 +51,7 @@ extension PlaybackEngine {
   /// last frames before it; a step longer than that lands on the frame it found from the cache, or with an exact
   /// seek. Nil on shutdown.
   func stepBackward(_ count: Int) -> Int? {
-    guard let source, let currentFrame = withLock({ current }) else { return 0 }
+    guard let source, let currentFrame = current else { return 0 }
     let chain = cachedFrames(before: currentFrame, count: count)
     if frameCache.isEnabled {
       let reachedStart = (chain.last ?? currentFrame).pts == firstFramePTS

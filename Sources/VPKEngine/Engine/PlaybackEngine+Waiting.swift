@@ -11,13 +11,13 @@ extension PlaybackEngine {
         .waited(WaitResult(id: running.request.id, outcome: .timedOut, position: MediaTime(seconds: currentPosition())))
       )
     }
-    let now = withLock { self.now() }
-    waits.begin(request, now: now, loops: withLock { loops }, clock: clock.kind, position: currentPosition())
+    let now = self.now()
+    waits.begin(request, now: now, loops: shared.read { $0.loops }, clock: clockKind, position: currentPosition())
   }
 
   /// Media position of the clock now.
   func currentPosition() -> Double {
-    withLock { max(0, clock.position(at: now()) - presentedOffset) }
+    shared.read { max(0, $0.clock.position(at: $0.now()) - $0.presentedOffset) }
   }
 
   /// Ends the running wait if its condition holds, it timed out, or it can no longer hold.
@@ -27,7 +27,7 @@ extension PlaybackEngine {
     let position = currentPosition()
     let playback = WaitTracker.Playback(
       position: position, playing: playing, atEnd: atEnd, loopsAtEnd: configuration.loops)
-    guard let (request, outcome) = waits.finish(now: now, playback: playback, loops: withLock { loops }) else {
+    guard let (request, outcome) = waits.finish(now: now, playback: playback, loops: shared.read { $0.loops }) else {
       return false
     }
     settleIfVirtual()

@@ -1,9 +1,11 @@
-// PlaybackEngine: the thread that demuxes, decodes and paces one file.
+// PlaybackEngine: the engine thread's work on one file: it demuxes, decodes and paces it.
 //
-// It owns a thread of its own (not Swift's cooperative pool). Commands arrive through a mailbox
-// that the thread checks between packets, so a seek lands promptly even mid-decode. A few decoded
-// frames wait ahead of the clock; paused, the thread sleeps on a condition with no timeout.
-// Everything it has to say goes out, in order, through `emit`.
+// It runs on a thread of its own (not Swift's cooperative pool), which EngineHandle starts; the thread makes its
+// PlaybackEngine and is the only one ever to touch it (the class is not Sendable). Other threads reach the engine
+// through two things it shares with EngineHandle: a LockedMailbox, where commands arrive (the thread checks it between
+// packets, so a seek lands promptly even mid-decode), and EngineSharedState, where it publishes what `status`, `frame`
+// and `writePicture` read. A few decoded frames wait ahead of the clock; paused, the thread sleeps on the mailbox
+// with no timeout. Everything it has to say goes out, in order, through `emit`.
 //
 // Playing on the wall clock, frames are shown lazily: a frame decoded ahead is on screen for
 // `status` and `frame` from its due time on, whether or not the thread has woken for it. The thread
@@ -15,18 +17,17 @@
 // frame to the next. On the virtual clock the engine also finishes decoding ahead before it
 // answers anything, so what a session observes never depends on thread timing.
 //
-// Where to read on: this file holds the engine's state, what other threads call (`post`, `snapshot`,
-// `currentFrame`, `writePicture`) and the play loop (`run`, `runOnce`, sleeping). The engine thread's work is split by concern:
-// +Commands applies the mailbox, +Decoding decodes ahead, +Presenting puts frames on screen and reaches the end,
-// +Seeking, +Stepping and +Waiting carry out those commands; +Reversing plays backward (a negative rate). State of one concern lives in a leaf type:
-// EngineMailbox, ProgressMarks, LatenessWindow, WaitTracker, RealTimeLoad, ErrorReports. No FFmpeg type is used
-// here: MediaSource (FFmpeg/) is the engine's only way to the file.
+// Where to read on: this file holds the engine thread's state and the play loop (`run`, `runOnce`, sleeping). The
+// work is split by concern: +Commands applies the mailbox, +Decoding decodes ahead, +Presenting puts frames on
+// screen and reaches the end, +Seeking, +Stepping and +Waiting carry out those commands; +Reversing plays backward
+// (a negative rate). State of one concern lives in a leaf type: ReversePlayback, FrameCache, ProgressMarks,
+// LatenessWindow, WaitTracker, RealTimeLoad, ErrorReports. No FFmpeg type is used here: MediaSource (FFmpeg/) is the
+// engine's only way to the file.
 
 import Foundation
-import Synchronization
 import VideoPlaybackKit
 
-final class PlaybackEngine: @unchecked Sendable {
+final class PlaybackEngine {
   typealias Message = EngineMailbox.Message
 
   /// Frames decoded ahead of the clock: paused, seeking, and on the free and virtual clocks.
@@ -50,56 +51,25 @@ final class PlaybackEngine: @unchecked Sendable {
 
   // MARK: - Given at init
 
-  let path: String
+  private let path: String
   let configuration: PlaybackConfiguration
-  let access: MediaAccess
+  private let access: MediaAccess
+  private let stopFlag: StopFlag
   let emit: @Sendable (EngineEvent) -> Void
-
-  // MARK: - Shared with other threads, guarded by `condition`
-
-  let condition = NSCondition()
-  /// Signalled when the engine thread has finished.
-  let finished = DispatchSemaphore(value: 0)
-  /// Interrupts FFmpeg's blocking I/O on shutdown.
-  let stopFlag = StopFlag()
-  /// True while the thread is opening the file.
-  let opening = Atomic<Bool>(true)
-  var mailbox = EngineMailbox()
-  var clock: EngineClock
-  /// The virtual clock's time: moved only by waits.
-  var virtualNow = 0.0
-  var current: DecodedFrame?
-  /// The loop offset of the frame on screen: timeline minus media time.
-  var presentedOffset = 0.0
-  var duration = 0.0
-  var framesDecoded = 0
-  var decodeErrors = 0
-  var loops = 0
-  var hasVideo = false
-  var timeBase: (num: Int32, den: Int32) = (0, 1)
-  /// `lastFrameEnd` as last published to other threads.
-  var lastFrameEndShared = 0.0
-  var lateness = LatenessWindow(capacity: PlaybackEngine.latenessSamples)
-  /// `ahead` as last published to other threads: on the wall clock the frames in it whose time has
-  /// come are on screen before the engine thread presents them.
-  var aheadShared: [ScheduledFrame] = []
-  /// How many times the thread has woken from a sleep: a diagnostic for tests of lazy presentation.
-  var wakeups = 0
-  /// The decoder's threads: a diagnostic for tests of real-time decoding.
-  var decoderThreads = 0
-  /// How many times playing backward held the clock for its first pass (see +Reversing), and for how many host
-  /// seconds in all: a diagnostic for tests.
-  var firstPassHolds = (count: 0, seconds: 0.0)
-  /// `frameCache`'s figures as last published to other threads.
-  var frameCacheReading = FrameCacheReading()
+  /// `configuration.clock`: the kind of the clock in `shared`.
+  let clockKind: ClockKind
+  /// Where other threads' commands arrive.
+  let mailbox: LockedMailbox
+  /// What other threads read: the clock, the frame on screen, the counters (see EngineSharedState).
+  let shared: EngineSharedState
 
   // MARK: - The engine thread's own
 
-  var source: MediaSource?
+  private(set) var source: MediaSource?
   /// Frames decoded and not yet presented, in order.
   var ahead: [ScheduledFrame] = [] {
     // Only the wall clock shows frames the thread has not presented; the other clocks present each one as it comes due.
-    didSet { if clock.kind == .wall { withLock { aheadShared = ahead } } }
+    didSet { if clockKind == .wall { shared.update { [ahead] in $0.ahead = ahead } } }
   }
   var sourceEnded = false
   /// The loop offset of the frames being decoded now, and where the current pass's frames end.
@@ -119,7 +89,7 @@ final class PlaybackEngine: @unchecked Sendable {
   /// A refill of the frames ahead is under way (see `refillBelow`).
   var refilling = false
   /// How many frames playing on the wall clock keeps ahead (from the first frame's size).
-  var wallAheadLimit = PlaybackEngine.framesAhead
+  private(set) var wallAheadLimit = PlaybackEngine.framesAhead
   /// Whether one decoder thread keeps up while playing on the wall clock.
   var realtimeLoad: RealTimeLoad
   /// Decoded frames kept for seeks and backward steps (see FrameCache and +Caching).
@@ -127,141 +97,47 @@ final class PlaybackEngine: @unchecked Sendable {
   /// A seek or step landed on a frame from the cache and the decoder was left where it was: its next frame does not
   /// follow the newest frame held (see `followFromCache`).
   var decoderDetached = false
-  /// Where a seek or a backward step is heading while it decodes: the cache keeps what is near it (nil: the frame on
-  /// screen).
-  var cacheFocus: Double?
-  /// The first frame of the media, where backward steps stop.
-  var firstFramePTS: Int64?
-  /// `ahead` holds frames played backward, latest first (see +Reversing).
-  var aheadBackward = false
-  /// Playing backward: no frame comes before the earliest one held (the start, or a file that gives none).
-  var reachedStart = false
-  /// Playing backward: the decode pass under way for the frames before the earliest one held.
-  var backwardPass: BackwardPass?
-  /// The target of the last pass that ended: one that could not lengthen the chain is not run again at once.
-  var lastBackwardPassTarget: Int64?
-  /// Frames a second the last backward pass decoded (wall clock: when to start the next one).
-  var backwardPassPace: Double?
-  /// Playing backward has just started: its first turn may hold the clock for the first pass (see +Reversing).
-  var backwardStarting = false
-  /// The first frame's time: where playing backward reaches the start.
-  var firstFrameTime = 0.0
+  /// The first frame of the media, where backward steps stop, and its time: where playing backward reaches the start.
+  private(set) var firstFramePTS: Int64?
+  private(set) var firstFrameTime = 0.0
+  /// Playing backward (see +Reversing).
+  var reverse = ReversePlayback()
 
   init(
-    path: String, configuration: PlaybackConfiguration, access: MediaAccess = MediaAccess(),
-    realtimeLoadLimit: Double = PlaybackEngine.realtimeLoadLimit, emit: @escaping @Sendable (EngineEvent) -> Void
+    path: String, configuration: PlaybackConfiguration, access: MediaAccess, realtimeLoadLimit: Double,
+    mailbox: LockedMailbox, shared: EngineSharedState, stopFlag: StopFlag,
+    emit: @escaping @Sendable (EngineEvent) -> Void
   ) {
     self.path = path
     self.configuration = configuration
     self.access = access
+    self.stopFlag = stopFlag
     self.emit = emit
-    self.clock = EngineClock(kind: configuration.clock)
+    self.clockKind = configuration.clock
+    self.mailbox = mailbox
+    self.shared = shared
     self.progressMarks = ProgressMarks(interval: configuration.progressInterval)
     self.realtimeLoad = RealTimeLoad(limit: realtimeLoadLimit)
     self.frameCache = FrameCache(budget: configuration.frameCacheBytes)
   }
 
-  // MARK: - Any thread
+  /// Clock time now.
+  func now() -> Double { shared.now() }
 
-  func start() {
-    let thread = Thread { [self] in
-      // Linux applies a thread's name only from the thread itself (for top, perf, gdb).
-      Thread.current.name = "vpk-engine"
-      run()
-      finished.signal()
-    }
-    thread.name = "vpk-engine"
-    thread.stackSize = 4 << 20
-    thread.start()
-  }
+  /// The frame the engine thread presented last.
+  var current: DecodedFrame? { shared.read { $0.current } }
 
-  /// Asks the thread to stop and waits until it has released the file. FFmpeg's I/O is interrupted,
-  /// so this is prompt; the bound only guards against a decoder that never returns. A thread still
-  /// opening the file may sit in the kernel's open(2) (a FIFO with no writer), where no callback
-  /// reaches it and it holds no FFmpeg state the process's exit could disturb: that wait is short.
-  func stop() {
-    stopFlag.set()
-    post(.shutdown)
-    _ = finished.wait(timeout: .now() + (opening.load(ordering: .acquiring) ? 0.5 : 10))
-  }
+  /// The loop offset of the frame on screen.
+  var presentedOffset: Double { shared.read { $0.presentedOffset } }
 
-  func post(_ message: Message) {
-    condition.lock()
-    mailbox.post(message)
-    condition.signal()
-    condition.unlock()
-  }
-
-  func snapshot() -> PlaybackSnapshot {
-    condition.lock()
-    defer { condition.unlock() }
-    let limit = duration > 0 ? duration : lastFrameEndShared
-    let timeline = clock.position(at: now())
-    let visible = visibleLocked(at: timeline)
-    let position = min(max(0, timeline - visible.offset), limit)
-    let p99 = clock.kind == .wall ? lateness.p99Milliseconds : nil
-    return PlaybackSnapshot(
-      position: MediaTime(seconds: position), framesDecoded: framesDecoded, decodeErrors: decodeErrors,
-      loops: loops + (abs(visible.offset - presentedOffset) > TimeTolerance.sameInstant ? 1 : 0), latenessP99: p99,
-      frameCache: frameCacheReading)
-  }
-
-  /// The frame on screen with its MD5 (computed on the caller's thread), nil with no video frame.
-  func currentFrame() -> FrameIdentity? {
-    let (frame, timeBase) = frameOnScreen()
-    return frame?.identity(timeBase: timeBase)
-  }
-
-  /// The frame on screen (nil with no video frame) and the video stream's time base.
-  func frameOnScreen() -> (frame: DecodedFrame?, timeBase: (num: Int32, den: Int32)) {
-    withLock { (hasVideo ? visibleLocked(at: clock.position(at: now())).frame : nil, timeBase) }
-  }
-
-  /// Writes the frame on screen to `path` as a PNG (made on the caller's thread) and returns it with its identity; nil
-  /// with no video frame.
-  func writePicture(to path: String) throws(PlaybackError) -> FramePicture? {
-    let (frame, timeBase) = frameOnScreen()
-    guard let frame else { return nil }
-    let picture = try frame.png()
-    try PictureEncoder.writeFile(picture.bytes, to: path)
-    return FramePicture(path: path, frame: frame.identity(timeBase: timeBase), pixelFormat: picture.format)
-  }
-
-  /// `wakeups`, read under the lock.
-  var wakeupCount: Int { withLock { wakeups } }
-
-  /// `firstPassHolds`, read under the lock.
-  var firstPassHoldReading: (count: Int, seconds: Double) { withLock { firstPassHolds } }
-
-  /// Threads of the decoder, as last published (for tests).
-  var decoderThreadCount: Int { withLock { decoderThreads } }
-
-  /// The frame on screen at timeline time `timeline` and its loop offset (call with the lock held): the
-  /// newest frame decoded ahead whose time has come, else the one the engine thread presented last.
-  private func visibleLocked(at timeline: Double) -> (frame: DecodedFrame?, offset: Double) {
-    var visible = (frame: current, offset: presentedOffset)
-    for scheduled in aheadShared {
-      guard scheduled.isDue(at: timeline) else { break }
-      visible = (scheduled.frame, scheduled.offset)
-    }
-    return visible
-  }
-
-  /// Clock time now (call with the lock held, or from the engine thread).
-  func now() -> Double {
-    clock.kind == .virtual ? virtualNow : hostSeconds()
-  }
-
-  func withLock<T>(_ body: () -> T) -> T {
-    condition.lock()
-    defer { condition.unlock() }
-    return body()
-  }
+  /// The media's duration (0: unknown).
+  var duration: Double { shared.read { $0.duration } }
 
   // MARK: - The play loop (the engine thread)
 
-  private func run() {
-    guard let source = openSource() else { return }
+  /// Opens the file and plays it until shutdown; `opened` is called once the attempt to open it is over.
+  func run(opened: () -> Void) {
+    guard let source = openSource(opened: opened) else { return }
     self.source = source
     becomeReady(with: source)
     while let work = takeMessages() {
@@ -273,21 +149,21 @@ final class PlaybackEngine: @unchecked Sendable {
     }
     ahead.removeAll()
     frameCache.removeAll()
-    withLock { current = nil }
+    shared.update { $0.current = nil }
     self.source = nil
   }
 
   /// Opens the file; if it cannot be, says so and returns nil.
-  private func openSource() -> MediaSource? {
+  private func openSource(opened: () -> Void) -> MediaSource? {
     do {
       // A session that plays on the wall clock as soon as it is ready starts on the real-time decoder.
       let threading: DecoderThreading =
         configuration.startsPlaying && configuration.clock == .wall ? .realtime : .throughput
       let source = try MediaSource(path: path, access: access, threading: threading, stop: stopFlag)
-      opening.store(false, ordering: .releasing)
+      opened()
       return source
     } catch {
-      opening.store(false, ordering: .releasing)
+      opened()
       emit(.failedToOpen(error))
       return nil
     }
@@ -298,10 +174,11 @@ final class PlaybackEngine: @unchecked Sendable {
   /// first mark (0), at the frame's time: the position `state` and `status` report, which is not 0 when the first
   /// frame starts later (a WebM whose Opus audio is delayed).
   private func becomeReady(with source: MediaSource) {
-    withLock {
-      duration = source.info.duration?.seconds ?? 0  // 0: unknown
-      hasVideo = source.hasVideo
-      timeBase = source.timeBaseParts
+    let (duration, hasVideo, timeBase) = (source.info.duration?.seconds ?? 0, source.hasVideo, source.timeBaseParts)
+    shared.update {
+      $0.duration = duration  // 0: unknown
+      $0.hasVideo = hasVideo
+      $0.timeBase = timeBase
     }
     var firstPosition = 0.0
     if case .frame(let first) = readFrame() {
@@ -331,18 +208,18 @@ final class PlaybackEngine: @unchecked Sendable {
   /// sleep until something is due.
   private func runOnce() {
     alignAhead()
-    if aheadBackward {
+    if reverse.isBackward {
       runBackwardOnce()
       return
     }
-    let now = withLock { self.now() }
+    let now = self.now()
     var due: Double?
     if playing && !atEnd {
       if let head = ahead.first {
         if presentDueFrames(now: now) { return }
-        due = withLock { clock.dueTime(of: head.due) } ?? .infinity
+        due = shared.read { $0.clock.dueTime(of: head.due) } ?? .infinity
       } else if sourceEnded {
-        let endDue = withLock { clock.dueTime(of: lastFrameEnd) } ?? .infinity
+        let endDue = shared.read { [lastFrameEnd] in $0.clock.dueTime(of: lastFrameEnd) } ?? .infinity
         if endDue <= now {
           reachEnd()
           return
@@ -353,7 +230,7 @@ final class PlaybackEngine: @unchecked Sendable {
         return
       }
     }
-    let pacedPlayback = playing && !atEnd && clock.kind == .wall
+    let pacedPlayback = playing && !atEnd && clockKind == .wall
     if canDecodeMore && (!pacedPlayback || refilling || ahead.count <= Self.refillBelow) {
       refilling = true
       decodeOne()
@@ -367,15 +244,16 @@ final class PlaybackEngine: @unchecked Sendable {
   }
 
   /// Playing on the wall clock, with frames ahead: the clock time of the first frame that needs the engine
-  /// thread. Up to then the frames due are on screen without it (see `visibleLocked`).
+  /// thread. Up to then the frames due are on screen without it (see `EngineSharedState.Published.visible`).
   func nextWake() -> Double? {
     guard let last = ahead.last else { return nil }
     // Playing backward, timeline times come down: "earlier" on the clock is the greater one.
-    let backward = aheadBackward
+    let backward = reverse.isBackward
+    let presentedOffset = self.presentedOffset
     func isEarlier(_ time: Double, than other: Double) -> Bool { backward ? time > other : time < other }
     // The frame that leaves `refillBelow` frames ahead; at the end of the stream (the start, backward), the last one.
     let refillIndex = ahead.count - 1 - Self.refillBelow
-    let noMore = backward ? reachedStart && backwardPass == nil : sourceEnded
+    let noMore = backward ? reverse.isAtStartWithNoPass : sourceEnded
     var wake = noMore || refillIndex < 0 ? last.due : ahead[refillIndex].due
     for scheduled in ahead {
       guard isEarlier(scheduled.due, than: wake) else { break }
@@ -401,16 +279,16 @@ final class PlaybackEngine: @unchecked Sendable {
       reaching = nil
     }
     if let reaching, isEarlier(reaching.due, than: wake) { wake = reaching.due }
-    return withLock { clock.dueTime(of: wake) }
+    return shared.read { [wake] in $0.clock.dueTime(of: wake) }
   }
 
   /// Waits until clock time `due` (or a wait's deadline, whichever is first), or forever when there
   /// is neither. On the virtual clock, time jumps there instead, but only while a wait is running.
   func idle(until due: Double?, now: Double) {
     let wake = waits.wakeTime(before: due ?? .infinity)
-    if clock.kind == .virtual {
+    if clockKind == .virtual {
       if waits.isRunning && wake.isFinite {
-        withLock { virtualNow = max(virtualNow, wake) }
+        shared.update { $0.virtualNow = max($0.virtualNow, wake) }
         return
       }
       sleep(seconds: nil)
@@ -421,15 +299,6 @@ final class PlaybackEngine: @unchecked Sendable {
 
   /// Waits for a message, or for `seconds` to pass (forever when nil).
   private func sleep(seconds: Double?) {
-    condition.lock()
-    if mailbox.isEmpty {
-      if let seconds {
-        _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
-      } else {
-        condition.wait()
-      }
-      wakeups += 1
-    }
-    condition.unlock()
+    if mailbox.sleep(seconds: seconds) { shared.update { $0.wakeups += 1 } }
   }
 }

@@ -8,11 +8,11 @@ import Foundation
 import VideoPlaybackKit
 
 /// Describes media files. Blocking: it returns once the file has been opened, probed and closed.
-public enum MediaDescriber {
+package enum MediaDescriber {
   /// The description of the file at `path` (or of a URL, when `access` allows it). Throws the same errors, with the
   /// same codes and words, as opening the file to play it.
   /// - Parameter showsFFmpegWarnings: let FFmpeg write its own warnings to standard error (`--verbose`).
-  public static func describe(path: String, access: MediaAccess = MediaAccess(), showsFFmpegWarnings: Bool = false)
+  package static func describe(path: String, access: MediaAccess = MediaAccess(), showsFFmpegWarnings: Bool = false)
     throws(PlaybackError) -> MediaDescription
   {
     av_log_set_level(showsFFmpegWarnings ? AV_LOG_WARNING : AV_LOG_FATAL)

@@ -9,32 +9,32 @@ import Foundation
 import VideoPlaybackKit
 
 /// A contact sheet made from a file, and where its tiles lie.
-public struct ContactSheet: Sendable {
+package struct ContactSheet: Sendable {
   /// One tile: where its picture lies on the sheet and the frame it shows.
-  public struct Tile: Sendable, Equatable {
-    public var x: Int
-    public var y: Int
+  package struct Tile: Sendable, Equatable {
+    package var x: Int
+    package var y: Int
     /// The time the tile was taken at (the exact seek's target).
-    public var target: MediaTime
+    package var target: MediaTime
     /// The frame's own time and pts: the frame whose display interval holds the target.
-    public var time: MediaTime
-    public var pts: Int64
+    package var time: MediaTime
+    package var pts: Int64
   }
 
-  public var width: Int
-  public var height: Int
-  public var tileWidth: Int
-  public var tileHeight: Int
-  public var tiles: [Tile]
+  package var width: Int
+  package var height: Int
+  package var tileWidth: Int
+  package var tileHeight: Int
+  package var tiles: [Tile]
   /// The PNG file's bytes.
-  public var png: [UInt8]
+  package var png: [UInt8]
 
   /// Pixels around and between tiles.
-  public static let gap = 8
+  package static let gap = 8
   /// The most tiles across or down.
-  public static let maxTilesPerSide = 16
+  package static let maxTilesPerSide = 16
   /// The narrowest and widest tile, in pixels (the narrowest still fits its time label).
-  public static let tileWidths = 80...1920
+  package static let tileWidths = 80...1920
 
   static let background: UInt8 = 24
   static let ink: (UInt8, UInt8, UInt8) = (240, 240, 240)
@@ -43,18 +43,18 @@ public struct ContactSheet: Sendable {
   static func font(forTileWidth width: Int) -> DigitFont { DigitFont(scale: width >= 200 ? 2 : 1) }
 
   /// Height of the strip below each tile that holds its time.
-  public static func labelHeight(forTileWidth width: Int) -> Int { font(forTileWidth: width).height + 6 }
+  package static func labelHeight(forTileWidth width: Int) -> Int { font(forTileWidth: width).height + 6 }
 
   /// Makes the sheet of `columns` x `rows` frames of the file at `path`, taken at the middle of equal parts of its
   /// duration, each `tileWidth` pixels wide (and as high as the picture's display aspect ratio makes it).
   /// `showsFFmpegWarnings`: let FFmpeg write its own warnings to standard error (otherwise only fatal errors).
-  public static func make(
+  package static func make(
     path: String, columns: Int, rows: Int, tileWidth: Int, access: MediaAccess = MediaAccess(),
     showsFFmpegWarnings: Bool = false
   ) throws(PlaybackError) -> ContactSheet {
     setFFmpegLogLevel(showsWarnings: showsFFmpegWarnings)
     let inbox = EngineInbox()
-    let engine = PlaybackEngine(
+    let engine = EngineHandle(
       path: path, configuration: PlaybackConfiguration(clock: .virtual, progressInterval: nil), access: access
     ) { inbox.post($0) }
     engine.start()
@@ -112,7 +112,7 @@ public struct ContactSheet: Sendable {
   }
 
   /// Writes the sheet's PNG to `path` (made or replaced).
-  public func write(to path: String) throws(PlaybackError) {
+  package func write(to path: String) throws(PlaybackError) {
     try PictureEncoder.writeFile(png, to: path)
   }
 }

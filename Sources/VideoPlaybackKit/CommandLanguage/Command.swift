@@ -1,7 +1,7 @@
 // The commands of the command language (stdin, sockets and scripts alike), as values.
 
 /// One command of the command language (stdin and scripts).
-public enum Command: Sendable, Equatable {
+package enum Command: Sendable, Equatable {
   case play
   case pause
   case toggle
@@ -26,7 +26,7 @@ public enum Command: Sendable, Equatable {
   case snapshot(String?)
 
   /// The verb as the user writes it.
-  public var verb: String {
+  package var verb: String {
     switch self {
     case .play: "play"
     case .pause: "pause"
@@ -62,12 +62,12 @@ public struct SourceLine: Sendable, Equatable {
 }
 
 /// A command with the id it was given: its ordinal among the commands received (1, 2, 3 …).
-public struct NumberedCommand: Sendable, Equatable {
-  public var id: Int
-  public var command: Command
-  public var source: SourceLine?
+package struct NumberedCommand: Sendable, Equatable {
+  package var id: Int
+  package var command: Command
+  package var source: SourceLine?
 
-  public init(id: Int, command: Command, source: SourceLine? = nil) {
+  package init(id: Int, command: Command, source: SourceLine? = nil) {
     self.id = id
     self.command = command
     self.source = source

@@ -68,7 +68,7 @@ extension CommandParser {
   /// Parses `83.5`, `1:23.5`, `1:02:03.25`, `-1:30` and (when allowed) `50%`.
   /// Parses a time as `scrub` takes it (`83.5`, `1:23.5`, `1:02:03.25`, `50%`), for options such
   /// as `--start`; the error's message says what is accepted, naming `what`.
-  public static func parseTime(_ text: String, for what: String) -> Result<TimeSpec, PlaybackError> {
+  package static func parseTime(_ text: String, for what: String) -> Result<TimeSpec, PlaybackError> {
     parseTime(text, verb: what, allowPercent: true)
   }
 

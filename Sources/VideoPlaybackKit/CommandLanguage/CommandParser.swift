@@ -16,7 +16,7 @@
 import Foundation
 
 /// What one input line turned out to be.
-public enum ParsedLine: Sendable, Equatable {
+package enum ParsedLine: Sendable, Equatable {
   /// A blank line or a comment: not a command, takes no id.
   case empty
   case command(Command)
@@ -24,7 +24,7 @@ public enum ParsedLine: Sendable, Equatable {
   case invalid(PlaybackError)
 }
 
-public struct CommandParser: Sendable {
+package struct CommandParser: Sendable {
   /// The most frames one `step` moves.
   static let maxStep = 100_000
   /// The longest `wait` or `timeout`, in seconds (one day).
@@ -35,9 +35,9 @@ public struct CommandParser: Sendable {
   /// How much of an input token an error message quotes.
   static let maxQuotedLength = 40
 
-  public init() {}
+  package init() {}
 
-  public func parse(_ line: String) -> ParsedLine {
+  package func parse(_ line: String) -> ParsedLine {
     let tokens = Self.tokenize(line)
     guard let first = tokens.first else { return .empty }
     let arguments = tokens.dropFirst()

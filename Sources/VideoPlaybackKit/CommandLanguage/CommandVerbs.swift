@@ -3,19 +3,19 @@
 // dictionary is made from it, so a verb is added in one place.
 
 /// One verb: how it is written, other spellings accepted for it, and what `help` says of it.
-public struct CommandVerb: Sendable, Equatable {
-  public let name: String
+package struct CommandVerb: Sendable, Equatable {
+  package let name: String
   /// Other spellings that mean this verb (`exit` for `quit`).
-  public let aliases: [String]
+  package let aliases: [String]
   /// The verb with its arguments, as `help` shows it.
-  public let usage: String
+  package let usage: String
   /// What it does, in a few words.
-  public let summary: String
+  package let summary: String
 }
 
-public enum CommandVerbs {
+package enum CommandVerbs {
   /// Every verb, in the order `help` lists them.
-  public static let all: [CommandVerb] = [
+  package static let all: [CommandVerb] = [
     CommandVerb(name: "play", aliases: [], usage: "play", summary: "start or resume playback"),
     CommandVerb(name: "pause", aliases: [], usage: "pause", summary: "pause playback"),
     CommandVerb(name: "toggle", aliases: [], usage: "toggle", summary: "switch between playing and paused"),
@@ -51,18 +51,18 @@ public enum CommandVerbs {
   ]
 
   /// The verbs' names, in `help` order.
-  public static var names: [String] { all.map(\.name) }
+  package static var names: [String] { all.map(\.name) }
 
   /// Words users of other players type, mapped to the verb that does that here. Only suggested,
   /// never accepted: `seek 10` is an error that points at `scrub`.
-  public static let synonyms: [String: String] = [
+  package static let synonyms: [String: String] = [
     "seek": "scrub", "goto": "scrub", "jump": "skip", "jmp": "skip", "forward": "skip", "back": "skip",
     "resume": "play", "start": "play", "unpause": "play", "stop": "pause", "q": "quit", "?": "help",
     "screenshot": "snapshot", "shot": "snapshot",
   ]
 
   /// The verb a (lower-cased) word names, by its name or an alias.
-  public static func named(_ word: String) -> CommandVerb? {
+  package static func named(_ word: String) -> CommandVerb? {
     all.first { $0.name == word || $0.aliases.contains(word) }
   }
 
@@ -71,7 +71,7 @@ public enum CommandVerbs {
 
   /// The verb the user most likely meant: a known synonym, else the nearest verb or alias within
   /// edit distance 2 (the first in `help` order on a tie).
-  public static func suggestion(for word: String) -> String? {
+  package static func suggestion(for word: String) -> String? {
     if let verb = synonyms[word] { return verb }
     let scalars = Array(word.unicodeScalars.prefix(12))
     guard scalars.count <= 10 else { return nil }
@@ -104,7 +104,7 @@ public enum CommandVerbs {
 
   /// One line per verb, `indent` + usage padded to a column + summary: the body of `help` and of
   /// `vpk --help`'s command list.
-  public static func usageLines(indent: String = "  ") -> [String] {
+  package static func usageLines(indent: String = "  ") -> [String] {
     let width = all.map(\.usage.count).max() ?? 0
     return all.map { verb in
       indent + verb.usage + String(repeating: " ", count: width - verb.usage.count + 3) + verb.summary

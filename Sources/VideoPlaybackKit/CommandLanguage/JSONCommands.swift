@@ -14,7 +14,7 @@ extension CommandParser {
   /// `{"command": "scrub", "args": [10, "exact"], "id": "a1"}`. `command` may also hold a whole
   /// line (`"scrub 10 exact"`); `args` and `id` are optional. The id comes back even when the
   /// command is invalid, so the error can carry it.
-  public func parseInput(_ line: String) -> (line: ParsedLine, clientID: ClientID?) {
+  package func parseInput(_ line: String) -> (line: ParsedLine, clientID: ClientID?) {
     let trimmed = line.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
     guard trimmed.hasPrefix("{") else { return (parse(line), nil) }
     return parseJSON(String(trimmed))

@@ -115,25 +115,25 @@ public struct FramePicture: Sendable, Equatable {
 // MARK: - The whole description (`vpk info`)
 
 /// An exact ratio as FFmpeg keeps it (frame rates, time bases, aspect ratios), not reduced: `30000/1001`, `24/1`.
-public struct MediaRational: Sendable, Equatable, Hashable {
-  public var num: Int
-  public var den: Int
+package struct MediaRational: Sendable, Equatable, Hashable {
+  package var num: Int
+  package var den: Int
 
-  public init(_ num: Int, _ den: Int) {
+  package init(_ num: Int, _ den: Int) {
     self.num = num
     self.den = den
   }
 
   /// The ratio as a number; nil when the denominator is 0.
-  public var value: Double? { den != 0 ? Double(num) / Double(den) : nil }
+  package var value: Double? { den != 0 ? Double(num) / Double(den) : nil }
 }
 
 /// One metadata entry of a file, stream or chapter, as the file gives it (keys keep their case: `title`, `ENCODER`).
-public struct MediaTag: Sendable, Equatable {
-  public var key: String
-  public var value: String
+package struct MediaTag: Sendable, Equatable {
+  package var key: String
+  package var value: String
 
-  public init(_ key: String, _ value: String) {
+  package init(_ key: String, _ value: String) {
     self.key = key
     self.value = value
   }
@@ -141,41 +141,41 @@ public struct MediaTag: Sendable, Equatable {
 
 extension [MediaTag] {
   /// The first value whose key is `key`, ignoring case (as FFmpeg's metadata lookups do).
-  public func value(for key: String) -> String? {
+  package func value(for key: String) -> String? {
     first { $0.key.lowercased() == key.lowercased() }?.value
   }
 }
 
 /// What a stream carries, by FFmpeg's media types.
-public enum StreamKind: String, Sendable, Equatable, CaseIterable {
+package enum StreamKind: String, Sendable, Equatable, CaseIterable {
   case video, audio, subtitle, data, attachment, unknown
 }
 
 /// A video stream's picture and timing, as the headers (and FFmpeg's probing) give them. Names are FFmpeg's.
-public struct VideoDescription: Sendable, Equatable {
-  public var width: Int
-  public var height: Int
+package struct VideoDescription: Sendable, Equatable {
+  package var width: Int
+  package var height: Int
   /// Sample (pixel) aspect ratio, from the stream or its codec; nil when neither says.
-  public var sampleAspectRatio: MediaRational?
+  package var sampleAspectRatio: MediaRational?
   /// Display aspect ratio: width × SAR over height, reduced.
-  public var displayAspectRatio: MediaRational?
+  package var displayAspectRatio: MediaRational?
   /// Degrees of the display matrix's rotation (counter-clockwise, as FFmpeg and ffprobe give it); nil with no matrix.
-  public var rotation: Double?
+  package var rotation: Double?
   /// The stream's base frame rate (FFmpeg's `r_frame_rate`): the lowest rate every timestamp fits.
-  public var frameRate: MediaRational?
+  package var frameRate: MediaRational?
   /// The average frame rate (`avg_frame_rate`): frames over duration.
-  public var averageFrameRate: MediaRational?
-  public var pixelFormat: String?
+  package var averageFrameRate: MediaRational?
+  package var pixelFormat: String?
   /// `tv` (limited) or `pc` (full); nil when unspecified.
-  public var colorRange: String?
+  package var colorRange: String?
   /// Matrix coefficients (`bt709`, `bt470bg` …); nil when unspecified.
-  public var colorSpace: String?
-  public var colorTransfer: String?
-  public var colorPrimaries: String?
+  package var colorSpace: String?
+  package var colorTransfer: String?
+  package var colorPrimaries: String?
   /// `progressive`, `tt`, `bb`, `tb`, `bt`; nil when unknown.
-  public var fieldOrder: String?
+  package var fieldOrder: String?
 
-  public init(
+  package init(
     width: Int, height: Int, sampleAspectRatio: MediaRational? = nil, displayAspectRatio: MediaRational? = nil,
     rotation: Double? = nil, frameRate: MediaRational? = nil, averageFrameRate: MediaRational? = nil,
     pixelFormat: String? = nil, colorRange: String? = nil, colorSpace: String? = nil, colorTransfer: String? = nil,
@@ -198,15 +198,15 @@ public struct VideoDescription: Sendable, Equatable {
 }
 
 /// An audio stream's samples, with FFmpeg's names.
-public struct AudioDescription: Sendable, Equatable {
-  public var sampleRate: Int
-  public var channels: Int
+package struct AudioDescription: Sendable, Equatable {
+  package var sampleRate: Int
+  package var channels: Int
   /// `mono`, `stereo`, `5.1(side)` …; nil when the file does not say which channels they are.
-  public var channelLayout: String?
+  package var channelLayout: String?
   /// `fltp`, `s16` …; nil when unknown.
-  public var sampleFormat: String?
+  package var sampleFormat: String?
 
-  public init(sampleRate: Int, channels: Int, channelLayout: String? = nil, sampleFormat: String? = nil) {
+  package init(sampleRate: Int, channels: Int, channelLayout: String? = nil, sampleFormat: String? = nil) {
     self.sampleRate = sampleRate
     self.channels = channels
     self.channelLayout = channelLayout
@@ -215,29 +215,29 @@ public struct AudioDescription: Sendable, Equatable {
 }
 
 /// One stream of a file: what every kind has, and the video or audio details.
-public struct StreamDescription: Sendable, Equatable {
+package struct StreamDescription: Sendable, Equatable {
   /// The stream's index in the file (ffprobe's `index`, FFmpeg's `0:N`).
-  public var index: Int
-  public var kind: StreamKind
+  package var index: Int
+  package var kind: StreamKind
   /// FFmpeg's codec name (`h264`, `aac`, `subrip`); nil when FFmpeg does not know the codec.
-  public var codec: String?
-  public var codecLongName: String?
+  package var codec: String?
+  package var codecLongName: String?
   /// The codec's profile by name (`High`, `LC`), or its number when FFmpeg has no name for it.
-  public var profile: String?
-  public var timeBase: MediaRational
+  package var profile: String?
+  package var timeBase: MediaRational
   /// Seconds; nil when unknown.
-  public var startTime: Double?
-  public var duration: Double?
-  public var bitRate: Int?
+  package var startTime: Double?
+  package var duration: Double?
+  package var bitRate: Int?
   /// Frames (or packets) the container counts; nil when it does not say.
-  public var frameCount: Int?
+  package var frameCount: Int?
   /// The disposition flags that are set, by FFmpeg's names (`default`, `forced`, `hearing_impaired` …).
-  public var disposition: [String]
-  public var tags: [MediaTag]
-  public var video: VideoDescription?
-  public var audio: AudioDescription?
+  package var disposition: [String]
+  package var tags: [MediaTag]
+  package var video: VideoDescription?
+  package var audio: AudioDescription?
 
-  public init(
+  package init(
     index: Int, kind: StreamKind, codec: String?, codecLongName: String? = nil, profile: String? = nil,
     timeBase: MediaRational, startTime: Double? = nil, duration: Double? = nil, bitRate: Int? = nil,
     frameCount: Int? = nil, disposition: [String] = [], tags: [MediaTag] = [], video: VideoDescription? = nil,
@@ -260,20 +260,20 @@ public struct StreamDescription: Sendable, Equatable {
   }
 
   /// The `language` tag (ISO 639-2, `eng`), if any.
-  public var language: String? { tags.value(for: "language") }
+  package var language: String? { tags.value(for: "language") }
   /// The `title` tag, if any.
-  public var title: String? { tags.value(for: "title") }
+  package var title: String? { tags.value(for: "title") }
 }
 
 /// One chapter: its span in its own time base and in seconds, and its tags.
-public struct ChapterDescription: Sendable, Equatable {
-  public var id: Int64
-  public var timeBase: MediaRational
-  public var start: Int64
-  public var end: Int64
-  public var tags: [MediaTag]
+package struct ChapterDescription: Sendable, Equatable {
+  package var id: Int64
+  package var timeBase: MediaRational
+  package var start: Int64
+  package var end: Int64
+  package var tags: [MediaTag]
 
-  public init(id: Int64, timeBase: MediaRational, start: Int64, end: Int64, tags: [MediaTag] = []) {
+  package init(id: Int64, timeBase: MediaRational, start: Int64, end: Int64, tags: [MediaTag] = []) {
     self.id = id
     self.timeBase = timeBase
     self.start = start
@@ -281,29 +281,29 @@ public struct ChapterDescription: Sendable, Equatable {
     self.tags = tags
   }
 
-  public var startTime: Double { Double(start) * (timeBase.value ?? 0) }
-  public var endTime: Double { Double(end) * (timeBase.value ?? 0) }
-  public var title: String? { tags.value(for: "title") }
+  package var startTime: Double { Double(start) * (timeBase.value ?? 0) }
+  package var endTime: Double { Double(end) * (timeBase.value ?? 0) }
+  package var title: String? { tags.value(for: "title") }
 }
 
 /// Everything `vpk info` says about a file: the container, every stream and every chapter, as FFmpeg reads them
 /// (the same values `ffprobe -show_format -show_streams -show_chapters` prints).
-public struct MediaDescription: Sendable, Equatable {
-  public var path: String
+package struct MediaDescription: Sendable, Equatable {
+  package var path: String
   /// The demuxer's short name(s) (`mov,mp4,m4a,3gp,3g2,mj2`) and long name (`QuickTime / MOV`).
-  public var formatName: String
-  public var formatLongName: String?
+  package var formatName: String
+  package var formatLongName: String?
   /// Seconds; nil when the container does not say.
-  public var duration: Double?
-  public var startTime: Double?
-  public var bitRate: Int?
+  package var duration: Double?
+  package var startTime: Double?
+  package var bitRate: Int?
   /// Bytes; nil when the input's size is unknown.
-  public var size: Int64?
-  public var tags: [MediaTag]
-  public var streams: [StreamDescription]
-  public var chapters: [ChapterDescription]
+  package var size: Int64?
+  package var tags: [MediaTag]
+  package var streams: [StreamDescription]
+  package var chapters: [ChapterDescription]
 
-  public init(
+  package init(
     path: String, formatName: String, formatLongName: String? = nil, duration: Double? = nil,
     startTime: Double? = nil, bitRate: Int? = nil, size: Int64? = nil, tags: [MediaTag] = [],
     streams: [StreamDescription] = [], chapters: [ChapterDescription] = []
@@ -321,5 +321,5 @@ public struct MediaDescription: Sendable, Equatable {
   }
 
   /// The container's `title` tag, if any.
-  public var title: String? { tags.value(for: "title") }
+  package var title: String? { tags.value(for: "title") }
 }

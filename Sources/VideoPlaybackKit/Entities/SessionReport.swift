@@ -1,21 +1,21 @@
 // What a session leaves behind for whoever ran it, and the exit statuses it ends with.
 
 /// What a session leaves behind for whoever ran it (`vpk test` reads it to pass or fail a script).
-public struct SessionReport: Sendable, Equatable {
+package struct SessionReport: Sendable, Equatable {
   /// One thing that went wrong, tied to the command (and line) that caused it.
-  public struct Failure: Sendable, Equatable {
-    public var commandID: Int?
-    public var source: SourceLine?
-    public var error: PlaybackError
+  package struct Failure: Sendable, Equatable {
+    package var commandID: Int?
+    package var source: SourceLine?
+    package var error: PlaybackError
     /// For a failed expect: the expected and actual values, as the presenter would show them.
-    public var expected: ExpectValue?
-    public var actual: ExpectValue?
+    package var expected: ExpectValue?
+    package var actual: ExpectValue?
     /// For a failed `expect frame.*`: the PNG of the frame that was on screen, where it was written.
-    public var picture: String?
+    package var picture: String?
 
-    public var code: PlaybackError.Code { error.code }
+    package var code: PlaybackError.Code { error.code }
 
-    public init(
+    package init(
       commandID: Int?, source: SourceLine?, error: PlaybackError, expected: ExpectValue? = nil,
       actual: ExpectValue? = nil, picture: String? = nil
     ) {
@@ -28,7 +28,7 @@ public struct SessionReport: Sendable, Equatable {
     }
 
     /// A failure worded where it arose (the engine, the parser).
-    public init(
+    package init(
       commandID: Int?, source: SourceLine?, code: PlaybackError.Code, expected: ExpectValue? = nil,
       actual: ExpectValue? = nil, message: String
     ) {
@@ -38,45 +38,45 @@ public struct SessionReport: Sendable, Equatable {
   }
 
   /// Failed expects and waits: what makes a session's exit status 1.
-  public var failedChecks: [Failure] = []
+  package var failedChecks: [Failure] = []
   /// Commands answered with an `error` and not acknowledged by an `expect error == <code>` after them.
-  public var commandErrors: [Failure] = []
-  public var commandCount = 0
-  public var expectCount = 0
+  package var commandErrors: [Failure] = []
+  package var commandCount = 0
+  package var expectCount = 0
   /// The `--start` time lay outside the media: what was asked for and where playback started instead.
-  public var startClamped: Clamp?
+  package var startClamped: Clamp?
   /// Why the file the session started with could not be opened (the session then ended, status 3). A failed `open`
   /// command is not here: it is one of `commandErrors`, and the session goes on.
-  public var openFailure: PlaybackError?
+  package var openFailure: PlaybackError?
 
   /// A time asked for that lay outside the media, and the time it was clamped to.
-  public struct Clamp: Sendable, Equatable {
-    public var requested: MediaTime
-    public var target: MediaTime
+  package struct Clamp: Sendable, Equatable {
+    package var requested: MediaTime
+    package var target: MediaTime
 
-    public init(requested: MediaTime, target: MediaTime) {
+    package init(requested: MediaTime, target: MediaTime) {
       self.requested = requested
       self.target = target
     }
   }
 
-  public init() {}
+  package init() {}
 }
 
 /// Exit statuses of a playback session (docs/cli.md lists them for users).
-public enum SessionExitCode {
+package enum SessionExitCode {
   /// `quit`, the end of the media, or input ended with nothing left to play.
-  public static let success: Int32 = 0
+  package static let success: Int32 = 0
   /// An `expect` or a `wait` failed (the session otherwise ended normally).
-  public static let checksFailed: Int32 = 1
+  package static let checksFailed: Int32 = 1
   /// The media given on the command line could not be opened (missing, not media …).
-  public static let mediaUnreadable: Int32 = 3
+  package static let mediaUnreadable: Int32 = 3
   /// Hung up (SIGHUP, 128 + 1).
-  public static let hungUp: Int32 = 129
+  package static let hungUp: Int32 = 129
   /// Interrupted by SIGINT (128 + 2).
-  public static let interrupted: Int32 = 130
+  package static let interrupted: Int32 = 130
   /// Terminated by SIGTERM (128 + 15).
-  public static let terminated: Int32 = 143
+  package static let terminated: Int32 = 143
 }
 
 /// Why a session ended, as `shutdown` names it.

@@ -5,14 +5,14 @@
 /// take none; East Asian wide and fullwidth characters and emoji shown as emoji take two;
 /// everything else one. Characters of ambiguous width, such as the status line's glyphs
 /// (`▶ ⏸ ■ … ○`) and bar blocks (`█ ░`), count as one, as terminals outside CJK locales draw them.
-public enum DisplayWidth {
+package enum DisplayWidth {
   /// The columns `text` takes.
-  public static func columns(_ text: some StringProtocol) -> Int {
+  package static func columns(_ text: some StringProtocol) -> Int {
     text.reduce(0) { $0 + columns(of: $1) }
   }
 
   /// The columns one character takes: 0, 1 or 2.
-  public static func columns(of character: Character) -> Int {
+  package static func columns(of character: Character) -> Int {
     var width = 0
     for scalar in character.unicodeScalars {
       // A variation selector 16 asks for emoji presentation: two columns.
@@ -23,7 +23,7 @@ public enum DisplayWidth {
   }
 
   /// The columns one scalar takes on its own.
-  public static func columns(of scalar: Unicode.Scalar) -> Int {
+  package static func columns(of scalar: Unicode.Scalar) -> Int {
     let value = scalar.value
     if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
     if value < 0x300 { return 1 }
@@ -37,7 +37,7 @@ public enum DisplayWidth {
   }
 
   /// The longest prefix of `text` that fits in `limit` columns.
-  public static func prefix(_ text: String, fitting limit: Int) -> Substring {
+  package static func prefix(_ text: String, fitting limit: Int) -> Substring {
     var used = 0
     var end = text.startIndex
     for index in text.indices {
@@ -50,7 +50,7 @@ public enum DisplayWidth {
   }
 
   /// The longest suffix of `text` that fits in `limit` columns.
-  public static func suffix(_ text: Substring, fitting limit: Int) -> Substring {
+  package static func suffix(_ text: Substring, fitting limit: Int) -> Substring {
     var used = 0
     var start = text.endIndex
     while start > text.startIndex {

@@ -4,11 +4,11 @@
 // JSON (ffprobe prints six decimals) and shown to the millisecond in text.
 
 /// The text block and the JSON object of a media description.
-public enum MediaDescriptionText {
+package enum MediaDescriptionText {
   // MARK: - Text
 
   /// The description as aligned `label  value` lines under section headings, ending with a newline.
-  public static func block(_ description: MediaDescription) -> String {
+  package static func block(_ description: MediaDescription) -> String {
     var sections: [(title: String, lines: [(String, String)])] = []
     sections.append(("General", general(description)))
     for stream in description.streams {
@@ -116,7 +116,7 @@ public enum MediaDescriptionText {
   // MARK: - JSON
 
   /// The description as one JSON object on one line (no newline at its end).
-  public static func json(_ description: MediaDescription) -> String {
+  package static func json(_ description: MediaDescription) -> String {
     let format: [(String, JSON)] = [
       ("format_name", .string(description.formatName)),
       ("format_long_name", string(description.formatLongName)),

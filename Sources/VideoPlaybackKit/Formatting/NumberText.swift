@@ -3,18 +3,18 @@
 // the presenter and the script runner write numbers through it, so they agree to the last digit.
 
 /// Numbers as text, and the JSON numbers that match them.
-public enum NumberText {
+package enum NumberText {
   /// What a time that cannot be shown reads as.
-  public static let unknownClock = "--:--:--.---"
+  package static let unknownClock = "--:--:--.---"
 
   /// Seconds with exactly three decimals: `12.345`, `60.000`, `-1.500`. Never `-0.000`.
-  public static func seconds(_ value: Double) -> String {
+  package static func seconds(_ value: Double) -> String {
     fixed(value, decimals: 3)
   }
 
   /// `HH:MM:SS.mmm`, hours growing past two digits when needed; `-` before negative times;
   /// `--:--:--.---` for times that are not finite (or too large to count in milliseconds).
-  public static func clock(_ value: Double) -> String {
+  package static func clock(_ value: Double) -> String {
     guard value.isFinite else { return unknownClock }
     let digits = roundedDigits(value.magnitude, decimals: 3)
     guard digits.count <= 18, let total = Int(String(decoding: digits, as: UTF8.self)) else {
@@ -33,7 +33,7 @@ public enum NumberText {
   /// Rounding works on the shortest decimal form of the number (what `print` shows), so
   /// `59.9995` rounds up to `60.000` although its binary value is a hair below. Non-finite
   /// values read `nan`, `inf`, `-inf`.
-  public static func fixed(_ value: Double, decimals: Int) -> String {
+  package static func fixed(_ value: Double, decimals: Int) -> String {
     guard value.isFinite else { return value.isNaN ? "nan" : value < 0 ? "-inf" : "inf" }
     var digits = roundedDigits(value.magnitude, decimals: decimals)
     let isZero = digits.allSatisfy { $0 == UInt8(ascii: "0") }
@@ -47,7 +47,7 @@ public enum NumberText {
   }
 
   /// Like `fixed`, with trailing zeros (and a bare point) removed: `29.97`, `30`, `23.976`.
-  public static func trimmed(_ value: Double, decimals: Int) -> String {
+  package static func trimmed(_ value: Double, decimals: Int) -> String {
     let text = fixed(value, decimals: decimals)
     guard text.contains("."), value.isFinite else { return text }
     var result = Substring(text)
@@ -58,7 +58,7 @@ public enum NumberText {
 
   /// The number JSON should carry for a value shown with `decimals` places: the same rounding
   /// as the text, so `12.345000000001` becomes `12.345`. Non-finite values stay as they are.
-  public static func rounded(_ value: Double, decimals: Int) -> Double {
+  package static func rounded(_ value: Double, decimals: Int) -> Double {
     guard value.isFinite else { return value }
     return Double(fixed(value, decimals: decimals)) ?? value
   }
@@ -104,7 +104,7 @@ public enum NumberText {
 
   /// The value as an integer when it is a whole number small enough to be exact (`2`, `-7`), else nil:
   /// what the command language and the events write without a decimal point.
-  public static func wholeNumber(_ value: Double) -> Int64? {
+  package static func wholeNumber(_ value: Double) -> Int64? {
     value == value.rounded() && abs(value) < 1e15 ? Int64(value) : nil
   }
 }

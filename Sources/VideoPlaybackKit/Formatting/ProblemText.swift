@@ -11,8 +11,8 @@ extension PlaybackError {
   }
 }
 
-public enum ProblemText {
-  public static func message(for problem: SessionProblem) -> String {
+package enum ProblemText {
+  package static func message(for problem: SessionProblem) -> String {
     switch problem {
     case .noMedia(let verb, idle: true):
       "no media is loaded; \(verb) needs a file: open one with open <path>"

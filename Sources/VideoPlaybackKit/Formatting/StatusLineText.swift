@@ -1,10 +1,10 @@
 // StatusLineText: the one-line status a terminal shows in place, and the glyph for each state.
 
-public enum StatusLineText {
+package enum StatusLineText {
 
   /// `▶ 00:01:23.456 / 00:05:00.000  27.8%  [█████░░░░░░░░░░░░░]`; with no known (or a zero)
   /// duration, `▶ 00:01:23.456 / --:--:--.---` and no percentage or bar.
-  public static func line(
+  package static func line(
     state: PlaybackState, position: MediaTime, duration: MediaTime?
   ) -> String {
     let head = "\(glyph(state)) \(NumberText.clock(position.seconds)) / "
@@ -21,12 +21,12 @@ public enum StatusLineText {
     return line
   }
 
-  public static let barCells = 18
+  package static let barCells = 18
 
   /// The status line in every form, longest first, for a view to pick the longest that fits its
   /// width: the full line; without the bar; without the percentage; the glyph and the position.
   /// Shorter forms that would repeat a longer one are left out.
-  public static func forms(
+  package static func forms(
     state: PlaybackState, position: MediaTime, duration: MediaTime?
   ) -> [String] {
     let full = line(state: state, position: position, duration: duration)
@@ -42,7 +42,7 @@ public enum StatusLineText {
     return forms
   }
 
-  public static func glyph(_ state: PlaybackState) -> String {
+  package static func glyph(_ state: PlaybackState) -> String {
     switch state {
     case .playing: "▶"
     case .paused: "⏸"
@@ -53,7 +53,7 @@ public enum StatusLineText {
   }
 
   /// The last component of a path (the path itself when it has none).
-  public static func fileName(_ path: String) -> String {
+  package static func fileName(_ path: String) -> String {
     let name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init)
     return name ?? path
   }

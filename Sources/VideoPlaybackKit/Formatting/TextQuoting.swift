@@ -3,11 +3,11 @@
 // - `value`: an event field after `key=`: bare when safe, else double-quoted with escapes.
 // - `excerpt`: a piece of input quoted in a message: single-quoted, cut short, controls replaced.
 
-public enum TextQuoting {
+package enum TextQuoting {
 
   /// A string as it appears after `key=` in an event line: bare when it is safe to, else double-quoted with
   /// `\"`, `\\`, `\n`, `\r`, `\t` and `\u{XX}` escapes.
-  public static func value(_ value: String) -> String {
+  package static func value(_ value: String) -> String {
     let needsQuotes =
       value.isEmpty
       || value.unicodeScalars.contains { scalar in
@@ -28,7 +28,7 @@ public enum TextQuoting {
 
   /// `value` with its control characters escaped (`\n`, `\t`, `\u{1B}` …) and nothing else changed:
   /// safe to write to a terminal.
-  public static func escapingControls(_ value: String) -> String {
+  package static func escapingControls(_ value: String) -> String {
     guard value.unicodeScalars.contains(where: isControl) else { return value }
     return value.unicodeScalars.map(escaped).joined()
   }
@@ -53,7 +53,7 @@ public enum TextQuoting {
   /// `'text'`: a piece of input as a message quotes it, cut to `maxCharacters` (then `…`), with
   /// control, format and line-separator characters replaced by `?`, so a hostile line cannot make a
   /// huge or multi-line message.
-  public static func excerpt(_ text: String, maxCharacters: Int) -> String {
+  package static func excerpt(_ text: String, maxCharacters: Int) -> String {
     var result = String.UnicodeScalarView()
     var count = 0
     for scalar in text.unicodeScalars {

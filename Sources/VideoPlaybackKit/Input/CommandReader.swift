@@ -18,9 +18,9 @@ import Foundation
 /// any other read error (`EBADF`, `EIO` …) counts as the end of input. The thread hands lines over
 /// through a queue of at most `queueCapacity` lines and stops reading while the queue is full, so a
 /// burst of input costs bounded memory (lines are at most `maxLineBytes` each).
-public final class CommandReader: Sendable {
+package final class CommandReader: Sendable {
   /// How many lines may wait for the consumer before the reading thread pauses.
-  public static let queueCapacity = 256
+  package static let queueCapacity = 256
   /// How many bytes one `read(2)` asks for.
   static let readSize = 16_384
 
@@ -36,7 +36,7 @@ public final class CommandReader: Sendable {
   ///   reporting what is typed to the `onTyped` given when reading starts. Call `restoreTerminal()`
   ///   before leaving.
   /// - Parameter history: where the lines typed at a terminal are kept between sessions (nil: nowhere).
-  public init(
+  package init(
     fileDescriptor: Int32 = 0, maxLineBytes: Int = 65_536, editsTerminal: Bool = false,
     history: CommandHistory? = nil
   ) {
@@ -48,15 +48,15 @@ public final class CommandReader: Sendable {
   }
 
   /// Whether vpk edits the input line itself (`editsTerminal` was asked for and the input is a terminal).
-  public var editsTerminalInput: Bool { terminalMode != nil }
+  package var editsTerminalInput: Bool { terminalMode != nil }
 
   /// Puts the terminal's settings back as they were (no effect when they were not changed).
-  public func restoreTerminal() {
+  package func restoreTerminal() {
     terminalMode?.restore()
   }
 
   /// Puts vpk's own terminal settings back, after the process was stopped and continued (`fg`).
-  public func reapplyTerminal() {
+  package func reapplyTerminal() {
     terminalMode?.reapply()
   }
 
@@ -65,7 +65,7 @@ public final class CommandReader: Sendable {
   /// If the consumer stops (its task is cancelled, or it drops the stream), the reading thread
   /// stops after its current `read(2)` returns.
   /// - Parameter onTyped: while vpk edits a terminal's line, what is typed (called on the reading thread).
-  public func lines(onTyped: (@Sendable (TypedInput) -> Void)? = nil) -> AsyncStream<InputLine> {
+  package func lines(onTyped: (@Sendable (TypedInput) -> Void)? = nil) -> AsyncStream<InputLine> {
     guard channel.claim() else { return AsyncStream { $0.finish() } }
     let channel = self.channel
     let fileDescriptor = self.fileDescriptor
@@ -94,7 +94,7 @@ public final class CommandReader: Sendable {
   /// `echo` sees each line just before the handler does (a terminal view shows what was typed), and
   /// `onTyped` what is being typed (see `lines(onTyped:)`).
   @MainActor
-  public func run(
+  package func run(
     forwardingTo handler: any PlaybackViewEventHandler, echo: (@MainActor (InputLine) -> Void)? = nil,
     onTyped: (@Sendable (TypedInput) -> Void)? = nil
   ) async {

@@ -24,8 +24,8 @@ import Foundation
 /// - A line holding a NUL byte is reported as `.invalidUTF8` too: NUL is valid UTF-8 but never part
 ///   of a command, and passing it on would let a C-string consumer see a different line than the
 ///   parser did.
-public struct LineSplitter: Sendable {
-  public let maxLineBytes: Int
+package struct LineSplitter: Sendable {
+  package let maxLineBytes: Int
   /// The current line's bytes while it is within the limit (at most `maxLineBytes + 1` of them,
   /// the extra one being a possible `\r`).
   private var buffer: [UInt8] = []
@@ -34,12 +34,12 @@ public struct LineSplitter: Sendable {
   /// Whether the dropped line's last byte so far is `\r`.
   private var overflowEndsWithCR = false
 
-  public init(maxLineBytes: Int = 65_536) {
+  package init(maxLineBytes: Int = 65_536) {
     self.maxLineBytes = max(0, maxLineBytes)
   }
 
   /// Takes the next bytes of input and returns the lines they complete, in order.
-  public mutating func feed(_ bytes: some Collection<UInt8>) -> [InputLine] {
+  package mutating func feed(_ bytes: some Collection<UInt8>) -> [InputLine] {
     var lines: [InputLine] = []
     let contiguous: Void? = bytes.withContiguousStorageIfAvailable { append($0, to: &lines) }
     if contiguous == nil {
@@ -59,7 +59,7 @@ public struct LineSplitter: Sendable {
   }
 
   /// The input has ended: returns the last line if it had no `\n`, and resets the splitter.
-  public mutating func finish() -> [InputLine] {
+  package mutating func finish() -> [InputLine] {
     guard !buffer.isEmpty || overflowLength != nil else { return [] }
     return [endLine()]
   }

@@ -10,7 +10,7 @@
 // status line, in one write from one actor.
 
 /// What typing at the terminal produced.
-public enum TypedInput: Sendable, Equatable {
+package enum TypedInput: Sendable, Equatable {
   /// The line being typed changed (or its cursor moved): the text before and after the cursor.
   case editing(before: String, after: String)
   /// This line was submitted (Enter); shown when the command reader hands it on, so it comes in order.
@@ -30,8 +30,8 @@ public enum TypedInput: Sendable, Equatable {
 /// (CR or LF) submits the line; ^D on an empty line ends the input. Arrows, Home, End and Delete
 /// are understood in both the CSI (`ESC [ D`, `ESC [ 1 ~`, `ESC [ 1;5 D` …) and SS3 (`ESC O D`)
 /// forms terminals send; other escape sequences are ignored. At most `maxLineBytes` bytes are kept.
-public struct TerminalLineEditor: Sendable {
-  public enum Output: Sendable, Equatable {
+package struct TerminalLineEditor: Sendable {
+  package enum Output: Sendable, Equatable {
     case line(InputLine)
     case typed(TypedInput)
     case endOfInput
@@ -40,25 +40,25 @@ public struct TerminalLineEditor: Sendable {
   private enum Escape: Sendable { case none, started, controlSequence([UInt8]), singleShift }
 
   /// How many submitted lines the history keeps (the oldest go first).
-  public static let historyLimit = 1000
+  package static let historyLimit = 1000
 
-  public let maxLineBytes: Int
+  package let maxLineBytes: Int
   /// The line's bytes (UTF-8 as typed) and the cursor, a byte offset on a character boundary.
   private var bytes: [UInt8] = []
   private var cursor = 0
   private var escape = Escape.none
   /// Submitted lines, oldest first.
-  public private(set) var history: [String]
+  package private(set) var history: [String]
   /// Which history entry is shown (nil: the line being typed), and that line while one is.
   private var historyIndex: Int?
   private var draft: [UInt8] = []
 
-  public init(maxLineBytes: Int = 65_536, history: [String] = []) {
+  package init(maxLineBytes: Int = 65_536, history: [String] = []) {
     self.maxLineBytes = maxLineBytes
     self.history = Array(history.suffix(Self.historyLimit))
   }
 
-  public mutating func feed(_ input: some Collection<UInt8>) -> [Output] {
+  package mutating func feed(_ input: some Collection<UInt8>) -> [Output] {
     var outputs: [Output] = []
     var changed = false
     for byte in input {
@@ -134,7 +134,7 @@ public struct TerminalLineEditor: Sendable {
   }
 
   /// The line as the view shows it: the text before and after the cursor.
-  public var typed: TypedInput {
+  package var typed: TypedInput {
     .editing(
       before: String(decoding: bytes[..<cursor], as: UTF8.self),
       after: String(decoding: bytes[cursor...], as: UTF8.self))

@@ -22,7 +22,7 @@
 import Foundation
 
 /// How the status view writes events.
-public enum OutputFormat: String, Sendable {
+package enum OutputFormat: String, Sendable {
   /// Text for people: in place on a terminal, one line per event elsewhere.
   case text
   /// JSON lines for programs.
@@ -33,7 +33,7 @@ public enum OutputFormat: String, Sendable {
 }
 
 /// Where a session's commands come from.
-public enum InputSource: Sendable {
+package enum InputSource: Sendable {
   /// Standard input, line by line; on a terminal (with a terminal view) vpk edits the line itself.
   case standardInput
   /// These lines, then the end of input; standard input is left alone.
@@ -53,7 +53,7 @@ public enum PlaybackBuilder {
   ///   - hasClients: the session serves clients of a control socket besides standard input and output (see
   ///     `attachClient`): it ends only on `quit` or a signal.
   ///   - onClose: called once with the exit status and the session's report when it is over.
-  public static func build(
+  package static func build(
     path: String?, options: PlaybackOptions, format: OutputFormat, input: InputSource,
     environment: [String: String], baseDirectory: String? = nil, hasClients: Bool = false,
     makeManager: @escaping @MainActor () -> any PlaybackManager,
@@ -72,7 +72,7 @@ public enum PlaybackBuilder {
   /// - Parameters:
   ///   - columns: the terminal's width (nil: unknown); the text view reads it again on a resize.
   ///   - history: where lines typed at a terminal are kept between sessions (nil: nowhere).
-  public static func build(
+  package static func build(
     path: String?, options: PlaybackOptions, format: OutputFormat, input: InputSource, output: any TextOutput,
     isTerminal: Bool, useColor: Bool, columns: @escaping @MainActor () -> Int? = { nil },
     history: CommandHistory? = nil, baseDirectory: String? = nil, hasClients: Bool = false,
@@ -134,7 +134,7 @@ public enum PlaybackBuilder {
   /// Adds a client of the control socket to `module`'s session: a view writing to `output` in `format` (JSON lines
   /// greet the client with `hello` at once), and a presenter of its own for it. Its input goes to the handle's
   /// `eventHandler`; `detach()` (or a write to `output` failing) removes it.
-  public static func attachClient(
+  package static func attachClient(
     to module: PlaybackModule, format: OutputFormat, output: any TextOutput
   ) -> PlaybackClient {
     let fanOut = module.fanOut

@@ -12,14 +12,14 @@
 // decides nothing about playback.
 
 @MainActor
-public final class PlaybackFanOut: PlaybackInteractorOutput {
+package final class PlaybackFanOut: PlaybackInteractorOutput {
   /// A view's identity within the session.
-  public typealias ViewID = VideoPlaybackKit.ViewID
+  package typealias ViewID = VideoPlaybackKit.ViewID
 
   /// The input side for one view's presenter: the interactor, with each command's origin noted.
   @MainActor
-  public final class Port: PlaybackInteractorInput {
-    public let viewID: ViewID
+  package final class Port: PlaybackInteractorInput {
+    package let viewID: ViewID
     /// Weak: the fan-out holds the presenters, which hold their ports.
     private weak var fanOut: PlaybackFanOut?
 
@@ -28,18 +28,18 @@ public final class PlaybackFanOut: PlaybackInteractorOutput {
       self.fanOut = fanOut
     }
 
-    public func start() { fanOut?.interactor.start() }
-    @discardableResult public func submit(_ command: Command, source: SourceLine?, from sender: CommandSender?) -> Int {
+    package func start() { fanOut?.interactor.start() }
+    @discardableResult package func submit(_ command: Command, source: SourceLine?, from sender: CommandSender?) -> Int {
       fanOut?.submit(from: viewID) { $0.submit(command, source: source, from: sender) } ?? 0
     }
-    @discardableResult public func submitInvalid(
+    @discardableResult package func submitInvalid(
       _ error: PlaybackError, source: SourceLine?, from sender: CommandSender?
     ) -> Int {
       fanOut?.submit(from: viewID) { $0.submitInvalid(error, source: source, from: sender) } ?? 0
     }
-    public func inputEnded() { fanOut?.inputEnded(from: viewID) }
-    public func terminate(_ signal: TerminationSignal) { fanOut?.interactor.terminate(signal) }
-    public func outputClosed() { fanOut?.outputClosed(from: viewID) }
+    package func inputEnded() { fanOut?.inputEnded(from: viewID) }
+    package func terminate(_ signal: TerminationSignal) { fanOut?.interactor.terminate(signal) }
+    package func outputClosed() { fanOut?.outputClosed(from: viewID) }
   }
 
   /// The interactor, held strongly: it holds its output (this) weakly.
@@ -59,35 +59,35 @@ public final class PlaybackFanOut: PlaybackInteractorOutput {
 
   /// - Parameters:
   ///   - outlivesPrimaryView: the session ends only on `quit` or a signal (a session with a control socket).
-  public init(interactor: any PlaybackInteractorInput, outlivesPrimaryView: Bool = false) {
+  package init(interactor: any PlaybackInteractorInput, outlivesPrimaryView: Bool = false) {
     self.interactor = interactor
     self.outlivesPrimaryView = outlivesPrimaryView
     self.primary = .primary
   }
 
   /// The primary view's id (standard input and output); attach its presenter with `attach(_:as:)`.
-  public var primaryViewID: ViewID { primary }
+  package var primaryViewID: ViewID { primary }
 
   /// A new view's id, for a client that connects.
-  public func makeViewID() -> ViewID {
+  package func makeViewID() -> ViewID {
     lastViewNumber += 1
     return ViewID(value: lastViewNumber)
   }
 
   /// The port a view's presenter submits through.
-  public func port(for viewID: ViewID) -> Port {
+  package func port(for viewID: ViewID) -> Port {
     Port(viewID: viewID, fanOut: self)
   }
 
   /// Adds a view's presenter: from now on it gets its replies and every shared event.
-  public func attach(_ presenter: any PlaybackInteractorOutput, as viewID: ViewID) {
+  package func attach(_ presenter: any PlaybackInteractorOutput, as viewID: ViewID) {
     presenters.removeAll { $0.id == viewID }
     presenters.append((viewID, presenter))
   }
 
   /// Removes a view (its client left): what its commands still cause is dropped; the shared events they cause still
   /// reach the other views.
-  public func detach(_ viewID: ViewID) {
+  package func detach(_ viewID: ViewID) {
     // Its commands' replies find no presenter of its now: they reach no one, not everyone.
     presenters.removeAll { $0.id == viewID }
     whenAnswered[viewID] = nil
@@ -95,13 +95,13 @@ public final class PlaybackFanOut: PlaybackInteractorOutput {
 
   /// Calls `action` once every command `viewID` has sent has had its reply (at once if none is running). A client
   /// that sends no more is closed this way, after the replies it is owed.
-  public func whenAnswered(_ viewID: ViewID, _ action: @escaping @MainActor () -> Void) {
+  package func whenAnswered(_ viewID: ViewID, _ action: @escaping @MainActor () -> Void) {
     guard running[viewID, default: 0] > 0 else { return action() }
     whenAnswered[viewID] = action
   }
 
   /// How many views are attached.
-  public var viewCount: Int { presenters.count }
+  package var viewCount: Int { presenters.count }
 
   /// How many commands sent through the ports are not yet answered.
   var runningCommandCount: Int { running.values.reduce(0, +) }
@@ -128,7 +128,7 @@ public final class PlaybackFanOut: PlaybackInteractorOutput {
 
   // MARK: - Routing (PlaybackInteractorOutput)
 
-  public func present(_ event: SessionEvent, origin: CommandOrigin?) {
+  package func present(_ event: SessionEvent, origin: CommandOrigin?) {
     for presenter in audience(of: event, origin: origin) { presenter.present(event, origin: origin) }
     if event.isReply, let view = origin?.sender?.view { answered(view) }
   }

@@ -7,7 +7,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     manager.map { $0 === reporter } ?? false
   }
 
-  public func playbackManager(_ manager: any PlaybackManager, didBecomeReady info: MediaInfo) {
+  package func playbackManager(_ manager: any PlaybackManager, didBecomeReady info: MediaInfo) {
     guard isCurrent(manager), phase == .loading else { return }
     var info = info
     // The session names its file as written (relative to the script's folder), not as the manager opened it.
@@ -31,7 +31,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     drain()
   }
 
-  public func playbackManager(_ manager: any PlaybackManager, didFailToOpen error: PlaybackError) {
+  package func playbackManager(_ manager: any PlaybackManager, didFailToOpen error: PlaybackError) {
     guard isCurrent(manager), phase == .loading else { return }
     let commandID = openCommandID
     let error = namingFileAsWritten(error)
@@ -53,14 +53,14 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     }
   }
 
-  public func playbackManager(_ manager: any PlaybackManager, didReachProgress position: MediaTime) {
+  package func playbackManager(_ manager: any PlaybackManager, didReachProgress position: MediaTime) {
     // While a seek is pending, positions are about to be replaced: never show a pre-seek one.
     guard isCurrent(manager), phase == .ready, outstandingSeeks.isEmpty else { return }
     emit(
       .progress(ProgressMark(position: position, duration: info?.duration, state: state, rate: rate)), answering: nil)
   }
 
-  public func playbackManager(_ manager: any PlaybackManager, didFinishSeek result: SeekResult) {
+  package func playbackManager(_ manager: any PlaybackManager, didFinishSeek result: SeekResult) {
     guard isCurrent(manager), phase == .ready else { return }
     outstanding.removeAll { if case .seek(let request) = $0 { request.id == result.id } else { false } }
     let requested = requestedBeforeClamp.removeValue(forKey: result.id)
@@ -73,7 +73,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     drain()
   }
 
-  public func playbackManager(_ manager: any PlaybackManager, didSupersedeSeek id: Int, by newerID: Int) {
+  package func playbackManager(_ manager: any PlaybackManager, didSupersedeSeek id: Int, by newerID: Int) {
     guard isCurrent(manager), phase == .ready else { return }
     outstanding.removeAll { if case .seek(let request) = $0 { request.id == id } else { false } }
     requestedBeforeClamp[id] = nil
@@ -83,14 +83,14 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     drain()
   }
 
-  public func playbackManager(_ manager: any PlaybackManager, didFinishStep result: StepResult) {
+  package func playbackManager(_ manager: any PlaybackManager, didFinishStep result: StepResult) {
     guard isCurrent(manager), phase == .ready else { return }
     outstanding.removeAll { if case .step(result.id) = $0 { true } else { false } }
     emit(.stepped(result, duration: info?.duration), answering: result.id)
     drain()
   }
 
-  public func playbackManager(_ manager: any PlaybackManager, didFinishWait result: WaitResult) {
+  package func playbackManager(_ manager: any PlaybackManager, didFinishWait result: WaitResult) {
     guard isCurrent(manager), phase == .ready else { return }
     guard
       let index = outstanding.firstIndex(where: { if case .wait(result.id, _) = $0 { true } else { false } }),
@@ -119,13 +119,13 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     drain()
   }
 
-  public func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int) {
+  package func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int) {
     playbackManager(manager, didReachEnd: position, loops: loops, direction: .forward)
   }
 
   /// Playing backward, the end is the start; the policies at the end apply there as well (looping goes on from the
   /// end, backward).
-  public func playbackManager(
+  package func playbackManager(
     _ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int, direction: PlaybackDirection
   ) {
     // An end reached before a pending seek landed is stale: the seek moves playback away from it.
@@ -153,7 +153,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     }
   }
 
-  public func playbackManager(_ manager: any PlaybackManager, didEncounter error: PlaybackError) {
+  package func playbackManager(_ manager: any PlaybackManager, didEncounter error: PlaybackError) {
     // Damage can show in the very first frame, before `ready`: report it then too.
     guard isCurrent(manager), phase == .ready || phase == .loading else { return }
     reportError(namingFileAsWritten(error), commandID: nil, source: nil)

@@ -22,15 +22,15 @@
 // read by every command's rule: split further, each part would need all of them.
 
 @MainActor
-public final class PlaybackInteractor: PlaybackInteractorInput {
+package final class PlaybackInteractor: PlaybackInteractorInput {
   /// The presenter: a back-reference, held weakly (the presenter owns the interactor), set once by the Builder.
-  public weak var presenter: (any PlaybackInteractorOutput)?
+  package weak var presenter: (any PlaybackInteractorOutput)?
   /// Where the session goes next, and the one place that makes playback managers.
   let router: any PlaybackRouting
 
   var manager: (any PlaybackManager)? { didSet { publishStatus() } }
   /// What a `status` now would say, for views that read it from another thread; kept current by `publishStatus()`.
-  public let statusBoard = PlaybackStatusBoard()
+  package let statusBoard = PlaybackStatusBoard()
   /// The file given when the session started (nil: start idle).
   let initialPath: String?
   let options: PlaybackOptions
@@ -89,7 +89,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
   ///   - path: the file to open at start, nil to start idle (`vpk play --idle`, scripts).
   ///   - router: makes the playback manager for every file, and closes the session.
   ///   - openGrace: real seconds `quit` waits for a file that is still opening before interrupting it.
-  public init(
+  package init(
     path: String?, options: PlaybackOptions, baseDirectory: String? = nil, router: any PlaybackRouting,
     openGrace: Double = 2
   ) {
@@ -105,7 +105,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
 
   // MARK: - PlaybackInteractorInput
 
-  public func start() {
+  package func start() {
     guard phase == .idle, state == .idle else { return }
     if let initialPath {
       load(initialPath, commandID: nil)
@@ -114,7 +114,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     }
   }
 
-  @discardableResult public func submit(_ command: Command, source: SourceLine?, from sender: CommandSender?) -> Int {
+  @discardableResult package func submit(_ command: Command, source: SourceLine?, from sender: CommandSender?) -> Int {
     lastCommandID += 1
     guard phase != .closed else { return lastCommandID }
     senders[lastCommandID] = sender
@@ -123,7 +123,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     return lastCommandID
   }
 
-  @discardableResult public func submitInvalid(
+  @discardableResult package func submitInvalid(
     _ error: PlaybackError, source: SourceLine?, from sender: CommandSender?
   ) -> Int {
     lastCommandID += 1
@@ -134,12 +134,12 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     return lastCommandID
   }
 
-  public func inputEnded() {
+  package func inputEnded() {
     inputHasEnded = true
     closeIfNothingCanHappen()
   }
 
-  public func terminate(_ signal: TerminationSignal) {
+  package func terminate(_ signal: TerminationSignal) {
     let code: Int32
     switch signal {
     case .interrupt: code = SessionExitCode.interrupted
@@ -149,7 +149,7 @@ public final class PlaybackInteractor: PlaybackInteractorInput {
     close(reason: .signal(signal), exitCode: code, commandID: nil)
   }
 
-  public func outputClosed() {
+  package func outputClosed() {
     // Nobody is listening any more: stop quietly. Nothing can be shown, so nothing is presented.
     guard phase != .closed else { return }
     phase = .closed

@@ -2,13 +2,13 @@
 // session runs, and starts it: loading the media and reading commands.
 
 @MainActor
-public final class PlaybackModule {
+package final class PlaybackModule {
   /// Where view events enter the module (the command reader, signals).
-  public var eventHandler: any PlaybackViewEventHandler { presenter }
+  package var eventHandler: any PlaybackViewEventHandler { presenter }
 
   /// Puts standard input's terminal back as it was before vpk changed it; safe to call from any
   /// thread (a signal watchdog does), and a no-op when vpk did not change it.
-  public nonisolated let restoreTerminal: @Sendable () -> Void
+  package nonisolated let restoreTerminal: @Sendable () -> Void
 
   private let view: any PlaybackView
   /// The text view when it draws on a terminal (resizes, ^Z and `fg` concern it only).
@@ -42,26 +42,26 @@ public final class PlaybackModule {
   }
 
   /// The terminal's window changed size (SIGWINCH): the status line is fitted to it again.
-  public func terminalResized() {
+  package func terminalResized() {
     terminalView?.displayResize()
   }
 
   /// The process is about to stop (SIGTSTP): the last line is cleared and the terminal's settings are
   /// put back, so the shell gets the terminal as it gave it.
-  public func terminalWillStop() {
+  package func terminalWillStop() {
     terminalView?.displaySuspend()
     reader?.restoreTerminal()
   }
 
   /// The process continued (SIGCONT, after `fg`): vpk's terminal settings come back (the shell put its
   /// own) and the last line is drawn again.
-  public func terminalDidContinue() {
+  package func terminalDidContinue() {
     reader?.reapplyTerminal()
     terminalView?.displayContinue()
   }
 
   /// Starts loading the media and reading commands.
-  public func start() {
+  package func start() {
     presenter.onStart()
     if let scriptedInput {
       for line in scriptedInput { presenter.onInputLine(.text(line)) }

@@ -8,9 +8,9 @@
 import Foundation
 
 @MainActor
-public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteractorOutput {
+package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteractorOutput {
   /// The view: a back-reference, held weakly (the module owns the view), set once by the Builder.
-  public weak var view: (any PlaybackView)?
+  package weak var view: (any PlaybackView)?
   /// The interactor, held strongly: it holds the presenter weakly.
   private let interactor: any PlaybackInteractorInput
 
@@ -38,7 +38,7 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
   ///   - maxLineBytes: the command reader's line limit, for the error a longer line gets.
   ///   - viewID: the view this presenter serves (its commands' sender).
   ///   - sharesSession: other views share the session's interactor: their commands' events carry no id here.
-  public init(
+  package init(
     interactor: any PlaybackInteractorInput, parser: CommandParser = CommandParser(), maxLineBytes: Int = 65_536,
     viewID: ViewID, sharesSession: Bool = false
   ) {
@@ -51,11 +51,11 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
 
   // MARK: - PlaybackViewEventHandler
 
-  public func onStart() {
+  package func onStart() {
     interactor.start()
   }
 
-  public func onInputLine(_ line: InputLine) {
+  package func onInputLine(_ line: InputLine) {
     lineNumber += 1
     switch line {
     case .text(let text):
@@ -80,7 +80,7 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
 
   /// A command a Swift view sends as a value, not as a line; its events carry `clientID`, by which the view knows its
   /// answer.
-  public func onCommand(_ command: Command, clientID: ClientID) {
+  package func onCommand(_ command: Command, clientID: ClientID) {
     interactor.submit(command, source: nil, from: nextSender(clientID))
   }
 
@@ -90,21 +90,21 @@ public final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInteract
     return CommandSender(view: viewID, number: ownCommandCount, clientID: clientID)
   }
 
-  public func onInputEnded() {
+  package func onInputEnded() {
     interactor.inputEnded()
   }
 
-  public func onSignal(_ signal: TerminationSignal) {
+  package func onSignal(_ signal: TerminationSignal) {
     interactor.terminate(signal)
   }
 
-  public func onOutputClosed() {
+  package func onOutputClosed() {
     interactor.outputClosed()
   }
 
   // MARK: - PlaybackInteractorOutput
 
-  public func present(_ event: SessionEvent, origin: CommandOrigin?) {
+  package func present(_ event: SessionEvent, origin: CommandOrigin?) {
     switch event {
     case .loading(let path):
       shownState = .loading

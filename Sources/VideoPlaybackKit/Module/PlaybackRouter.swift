@@ -3,15 +3,15 @@
 // the session is over it hands the exit status and the report to the app that owns the module.
 
 @MainActor
-public final class PlaybackRouter: PlaybackRouting {
+package final class PlaybackRouter: PlaybackRouting {
   /// Receives the reports of every manager this router makes (the interactor).
-  public weak var managerDelegate: (any PlaybackManagerDelegate)?
+  package weak var managerDelegate: (any PlaybackManagerDelegate)?
 
   private let makeManager: @MainActor () -> any PlaybackManager
   private let onClose: @MainActor (Int32, SessionReport) -> Void
   private var closed = false
 
-  public init(
+  package init(
     makeManager: @escaping @MainActor () -> any PlaybackManager,
     onClose: @escaping @MainActor (Int32, SessionReport) -> Void
   ) {
@@ -19,7 +19,7 @@ public final class PlaybackRouter: PlaybackRouting {
     self.onClose = onClose
   }
 
-  public func gotoMedia(replacing current: (any PlaybackManager)?, wantsNew: Bool) -> (any PlaybackManager)? {
+  package func gotoMedia(replacing current: (any PlaybackManager)?, wantsNew: Bool) -> (any PlaybackManager)? {
     if let current {
       // Nothing the old manager still has to say may reach the session.
       current.delegate = nil
@@ -31,7 +31,7 @@ public final class PlaybackRouter: PlaybackRouting {
     return manager
   }
 
-  public func closeSession(exitCode: Int32, report: SessionReport) {
+  package func closeSession(exitCode: Int32, report: SessionReport) {
     guard !closed else { return }
     closed = true
     onClose(exitCode, report)

@@ -9,7 +9,7 @@
 
 import Foundation
 
-public final class PlaybackStatusBoard: @unchecked Sendable {
+package final class PlaybackStatusBoard: @unchecked Sendable {
   /// What the interactor last published.
   struct Published {
     /// A `status` submitted now would run at once (and these fields are what it would report besides the position).
@@ -24,14 +24,14 @@ public final class PlaybackStatusBoard: @unchecked Sendable {
   private let lock = NSLock()
   private var published = Published()
 
-  public init() {}
+  package init() {}
 
   func publish(_ update: Published) {
     lock.withLock { published = update }
   }
 
   /// The status a `status` command submitted now would report; nil when it would not be answered at once.
-  public func statusNow() -> PlaybackStatus? {
+  package func statusNow() -> PlaybackStatus? {
     let now = lock.withLock { published }
     guard now.answersAtOnce else { return nil }
     let snapshot = now.snapshot?() ?? PlaybackSnapshot(position: .zero, framesDecoded: 0, decodeErrors: 0)

@@ -3,20 +3,20 @@
 
 /// Writes what it is asked to show as display lines (see `DisplayLine`), for a view in another process.
 @MainActor
-public final class DisplayLinesView: PlaybackView {
+package final class DisplayLinesView: PlaybackView {
   private let output: any TextOutput
   private let onClosed: @MainActor () -> Void
   private var closed = false
 
   /// - Parameter onClosed: called once, when a write first fails (the reader went away).
-  public init(output: any TextOutput, onClosed: @escaping @MainActor () -> Void) {
+  package init(output: any TextOutput, onClosed: @escaping @MainActor () -> Void) {
     self.output = output
     self.onClosed = onClosed
   }
 
-  public func displayEvent(_ event: EventViewModel) { emit(.event(event)) }
-  public func displayStatusLine(_ status: StatusLineViewModel) { emit(.statusLine(status)) }
-  public func displayFinish() { emit(.finish) }
+  package func displayEvent(_ event: EventViewModel) { emit(.event(event)) }
+  package func displayStatusLine(_ status: StatusLineViewModel) { emit(.statusLine(status)) }
+  package func displayFinish() { emit(.finish) }
 
   private func emit(_ line: DisplayLine) {
     guard !closed else { return }

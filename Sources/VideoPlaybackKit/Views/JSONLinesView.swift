@@ -6,11 +6,11 @@
 // integers without a decimal point, other numbers in Swift's shortest form, non-finite ones as null.
 
 @MainActor
-public final class JSONLinesView: PlaybackView {
+package final class JSONLinesView: PlaybackView {
   /// The version of this JSON-lines protocol, announced in `hello`.
-  public static let protocolVersion = 2
+  package static let protocolVersion = 2
   /// What this vpk understands beyond protocol 1, announced in `hello`.
-  public static let capabilities = [
+  package static let capabilities = [
     "json-commands", "client-ids", "virtual-clock", "wait", "expect", "step", "rate", "open-close", "loop", "snapshot",
   ]
 
@@ -23,7 +23,7 @@ public final class JSONLinesView: PlaybackView {
   /// - Parameters:
   ///   - version: vpk's version, announced in `hello`.
   ///   - onClosed: called once, when a write first fails (the reader went away).
-  public init(
+  package init(
     output: any TextOutput, version: String = VideoPlaybackKitVersion.current, onClosed: @escaping @MainActor () -> Void
   ) {
     self.output = output
@@ -33,22 +33,22 @@ public final class JSONLinesView: PlaybackView {
 
   // MARK: - PlaybackView
 
-  public func displayEvent(_ event: EventViewModel) {
+  package func displayEvent(_ event: EventViewModel) {
     sayHello()
     emit(Self.encode(event) + "\n")
   }
 
   /// Not shown; the first call (the session starting) says hello.
-  public func displayStatusLine(_ status: StatusLineViewModel) {
+  package func displayStatusLine(_ status: StatusLineViewModel) {
     sayHello()
   }
 
-  public func displayFinish() {
+  package func displayFinish() {
     sayHello()
   }
 
   /// Writes `hello` now, if it has not been written (a socket client is greeted as it connects).
-  public func displayGreeting() {
+  package func displayGreeting() {
     sayHello()
   }
 

@@ -5,23 +5,23 @@
 ///
 /// It never takes more than `width - 1` columns: a line that reached the last column would leave
 /// the cursor pending a wrap, and some terminals would scroll at the next write.
-public struct StatusLineLayout: Sendable, Equatable {
+package struct StatusLineLayout: Sendable, Equatable {
   /// The text to draw (no control characters).
-  public var text: String
+  package var text: String
   /// The column (from 0) where the cursor belongs: after the text, or on the typed command's cursor.
-  public var cursorColumn: Int
+  package var cursorColumn: Int
 
   /// Columns of the field the typed command keeps at least (when it is that long) before the status
   /// line gives up a longer form for a shorter one.
-  public static let minimumField = 16
-  public static let prompt = "› "
+  package static let minimumField = 16
+  package static let prompt = "› "
   static let gap = "  "
 
   /// - Parameters:
   ///   - forms: the status line, longest first (nil: none yet).
   ///   - typed: the command being typed, before and after its cursor (nil: no prompt).
   ///   - width: the window's columns (nil: unknown, nothing is cut).
-  public init(forms: [String]?, typed: (before: String, after: String)?, width: Int?) {
+  package init(forms: [String]?, typed: (before: String, after: String)?, width: Int?) {
     let limit = width.map { max(0, $0 - 1) } ?? Int.max
     guard let typed else {
       let forms = forms ?? [""]

@@ -8,10 +8,10 @@
   import Darwin
 #endif
 
-public enum TerminalSize {
+package enum TerminalSize {
   /// The columns of the terminal on `fileDescriptor` (TIOCGWINSZ), or nil when it is not a
   /// terminal or does not say.
-  public static func columns(fileDescriptor: Int32) -> Int? {
+  package static func columns(fileDescriptor: Int32) -> Int? {
     var size = winsize()
     guard ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
     return Int(size.ws_col)

@@ -10,7 +10,7 @@
 
 /// Where a view writes its text.
 @MainActor
-public protocol TextOutput: AnyObject {
+package protocol TextOutput: AnyObject {
   /// Writes all of `text`. Returns false when it could not, because the reader is gone or the
   /// output failed; from then on it writes nothing and keeps returning false.
   func write(_ text: String) -> Bool
@@ -19,21 +19,21 @@ public protocol TextOutput: AnyObject {
 /// Writes to a file descriptor with `write(2)`, whole strings at a time. Ignoring SIGPIPE is the
 /// caller's job; with it ignored, a reader that went away shows as a failed write.
 @MainActor
-public final class FileDescriptorOutput: TextOutput {
-  public let fileDescriptor: Int32
+package final class FileDescriptorOutput: TextOutput {
+  package let fileDescriptor: Int32
   /// True once a write failed; nothing is written after that.
-  public private(set) var isClosed = false
+  package private(set) var isClosed = false
 
-  public init(fileDescriptor: Int32) {
+  package init(fileDescriptor: Int32) {
     self.fileDescriptor = fileDescriptor
   }
 
   /// Standard output (file descriptor 1).
-  public static func standardOutput() -> FileDescriptorOutput {
+  package static func standardOutput() -> FileDescriptorOutput {
     FileDescriptorOutput(fileDescriptor: STDOUT_FILENO)
   }
 
-  public func write(_ text: String) -> Bool {
+  package func write(_ text: String) -> Bool {
     guard !isClosed else { return false }
     var text = text
     let written = text.withUTF8 { bytes in

@@ -6,7 +6,7 @@
 // (red errors, bold notices) when colour is allowed.
 
 @MainActor
-public final class TextStatusView: PlaybackView {
+package final class TextStatusView: PlaybackView {
   private let output: any TextOutput
   private let isTerminal: Bool
   private let useColor: Bool
@@ -30,7 +30,7 @@ public final class TextStatusView: PlaybackView {
   ///   - useColor: colour errors and notices (only used on a terminal).
   ///   - columns: the terminal's width now (nil: unknown, nothing is cut); read again on `displayResize()`.
   ///   - onClosed: called once, when a write first fails (the reader went away).
-  public init(
+  package init(
     output: any TextOutput, isTerminal: Bool, useColor: Bool, columns: @escaping @MainActor () -> Int? = { nil },
     onClosed: @escaping @MainActor () -> Void
   ) {
@@ -43,7 +43,7 @@ public final class TextStatusView: PlaybackView {
   }
 
   /// Whether output to a descriptor that is (or is not) a terminal gets in-place redraw and colour.
-  nonisolated public static func terminalTraits(isTTY: Bool, environment: [String: String]) -> (
+  nonisolated package static func terminalTraits(isTTY: Bool, environment: [String: String]) -> (
     isTerminal: Bool, useColor: Bool
   ) {
     let isTerminal = isTTY && environment["TERM"] != "dumb"
@@ -53,7 +53,7 @@ public final class TextStatusView: PlaybackView {
 
   // MARK: - PlaybackView
 
-  public func displayEvent(_ event: EventViewModel) {
+  package func displayEvent(_ event: EventViewModel) {
     guard isTerminal else {
       emit(event.text + "\n")
       return
@@ -63,7 +63,7 @@ public final class TextStatusView: PlaybackView {
     emit(Self.clearLine + painted(event) + "\n" + bottomLine())
   }
 
-  public func displayStatusLine(_ status: StatusLineViewModel) {
+  package func displayStatusLine(_ status: StatusLineViewModel) {
     guard isTerminal, status.forms != statusForms else { return }
     statusForms = status.forms
     emit(Self.clearLine + bottomLine())
@@ -71,7 +71,7 @@ public final class TextStatusView: PlaybackView {
 
   /// Shows what is being typed after the status line, and each submitted command above it, so the
   /// screen keeps a record of what was asked. Only on a terminal.
-  public func displayTypedInput(_ input: TypedInput) {
+  package func displayTypedInput(_ input: TypedInput) {
     // After the last event, keystrokes still on their way from the reader's thread draw nothing: the
     // prompt would come back after the shutdown line.
     guard isTerminal, !finished else { return }
@@ -93,7 +93,7 @@ public final class TextStatusView: PlaybackView {
   /// that rewraps its lines (tmux, VTE, kitty …) may have split the old line at the new width and
   /// put the cursor on a lower row of it; the redraw goes up to the row the old line began on and
   /// clears from there, so no piece of it is left behind.
-  public func displayResize() {
+  package func displayResize() {
     guard isTerminal else { return }
     columns = readColumns()
     var text = "\r"
@@ -105,7 +105,7 @@ public final class TextStatusView: PlaybackView {
 
   /// The process is about to stop (^Z): clears the last line and resets colours, so the shell's
   /// prompt starts on a clean line.
-  public func displaySuspend() {
+  package func displaySuspend() {
     guard isTerminal else { return }
     cursorColumn = 0
     emit(Self.clearLine + (useColor ? Self.reset : ""))
@@ -113,7 +113,7 @@ public final class TextStatusView: PlaybackView {
 
   /// The process continued (`fg`): reads the width again (it may have changed meanwhile) and draws
   /// the last line again.
-  public func displayContinue() {
+  package func displayContinue() {
     guard isTerminal else { return }
     columns = readColumns()
     emit(Self.clearLine + bottomLine())
@@ -121,7 +121,7 @@ public final class TextStatusView: PlaybackView {
 
   /// Clears the status line rather than printing it again: the last event (`shutdown`) already says
   /// where playback ended, and a copy of the line after it would only disagree with it.
-  public func displayFinish() {
+  package func displayFinish() {
     guard isTerminal else { return }
     finished = true
     var text = Self.clearLine
