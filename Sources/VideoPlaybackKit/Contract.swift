@@ -66,6 +66,14 @@ package protocol PlaybackInteractorOutput: AnyObject {
   func present(_ event: SessionEvent, origin: CommandOrigin?)
 }
 
+/// Sees every command the views submit, around its submission: a session recorder, which notes what was typed and
+/// may submit commands of its own just before and after it.
+@MainActor
+package protocol PlaybackSubmissionObserver: AnyObject {
+  /// A view submits `submission`; `send` passes it to the interactor and returns its id, which this returns.
+  func observe(_ submission: CommandSubmission, send: () -> Int) -> Int
+}
+
 // MARK: - Interactor
 
 /// What the presenter asks of the interactor: the business side of the session.

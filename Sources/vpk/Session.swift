@@ -8,17 +8,18 @@ import VPKEngine
 import VPKSocket
 import VideoPlaybackKit
 
-/// The exit status when the --socket path cannot be used (EX_CANTCREAT).
+/// The exit status when the --socket path (or the --record file) cannot be used (EX_CANTCREAT).
 let socketUnusableExitCode: Int32 = 73
 
 /// Builds the module for one file and runs it until it closes; returns the exit status.
 /// With `scriptedInput`, those lines are the session's input and standard input is not read. With `socket`, the
 /// session also listens there, and its clients are views of it. With `notifier` (NOTIFY_SOCKET), systemd is told
-/// READY=1 once the session listens and STOPPING=1 when it closes.
+/// READY=1 once the session listens and STOPPING=1 when it closes. With `record`, the session is written there as a
+/// playback test script as it goes.
 @MainActor
 func runSession(
   file: String?, options: PlaybackOptions, output: OutputOptions, access: MediaAccess, scriptedInput: [String]?,
-  socket: ControlSocketServer.Options? = nil, notifier: SystemdNotifier? = nil
+  socket: ControlSocketServer.Options? = nil, notifier: SystemdNotifier? = nil, record: String? = nil
 ) async -> Int32 {
   // A reader that goes away must not kill the process: writes report EPIPE instead.
   signal(SIGPIPE, SIG_IGN)
@@ -32,6 +33,7 @@ func runSession(
   // terminal (a pipe, a file), a person reading the terminal is told on stderr as well, from the session's report.
   let toldOnStderr = file != nil && isatty(STDOUT_FILENO) == 0
   var terminalSignals: TerminalSignals?
+  var recording: FileDescriptorOutput?
   let server = socket.map { socket in
     ControlSocketServer(options: socket, log: { StandardStreams.writeError("vpk: \($0)") })
   }
@@ -54,6 +56,20 @@ func runSession(
         closedContinuation.finish()
       })
     module = built
+    if let record {
+      let descriptor = open(record, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+      guard descriptor >= 0 else {
+        let reason = String(cString: strerror(errno))
+        built.restoreTerminal()
+        StandardStreams.writeError(
+          "vpk play: --record: cannot write \(record): \(reason); name a file in a folder you can write to")
+        return socketUnusableExitCode
+      }
+      recording = FileDescriptorOutput(fileDescriptor: descriptor)
+      let folder = URL(fileURLWithPath: record).deletingLastPathComponent().path
+      PlaybackBuilder.attachRecorder(
+        to: built, output: recording!, scriptDirectory: folder, startsPlaying: options.autoplay)
+    }
     if let server {
       // Listening before the session starts: a path that cannot be used stops vpk before anything plays.
       do {
@@ -93,6 +109,7 @@ func runSession(
   notify(notifier, "STOPPING=1")
   // Every client gets the session's last events; the socket file goes.
   await server?.stop()
+  if let recording { close(recording.fileDescriptor) }
   withExtendedLifetime((module, signals, terminalSignals)) {}
   return code
 }

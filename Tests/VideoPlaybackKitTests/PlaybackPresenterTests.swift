@@ -526,6 +526,7 @@ struct PlaybackPresenterEventTests {
           status                                                 report state, position and counters
           info                                                   report the media: container, duration, streams, codecs
           frame                                                  report the frame on screen: pts, time, key flag, md5
+          mark                                                   report state, position and the frame on screen (md5) at once
           snapshot [path]                                        write the frame on screen as a PNG (default: <file>-<position>.png)
           open <path>                                            load another file
           close                                                  unload the file and go idle
@@ -538,7 +539,8 @@ struct PlaybackPresenterEventTests {
       event.fields == [
         .init(
           "commands",
-          .string("play pause toggle scrub skip step rate status info frame snapshot open close wait expect help quit"))
+          .string(
+            "play pause toggle scrub skip step rate status info frame mark snapshot open close wait expect help quit"))
       ])
   }
 

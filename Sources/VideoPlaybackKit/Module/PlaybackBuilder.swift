@@ -172,6 +172,28 @@ public enum PlaybackBuilder {
     return PlaybackClient(viewID: viewID, view: view, presenter: presenter, fanOut: fanOut)
   }
 
+  /// Records `module`'s session as a playback test script written to `output` (`vpk play --record`): a recorder
+  /// attached as a view of its own and as the fan-out's submission observer. Paths in the script are relative to
+  /// `scriptDirectory` when they lie below it. Call before `start()`, so it sees the first file open.
+  package static func attachRecorder(
+    to module: PlaybackModule, output: any TextOutput, scriptDirectory: String, startsPlaying: Bool
+  ) {
+    let fanOut = module.fanOut
+    let viewID = fanOut.makeViewID()
+    let workingDirectory = FileManager.default.currentDirectoryPath
+    let recorder = SessionRecorder(
+      viewID: viewID, output: output, version: VideoPlaybackKitVersion.current, startsPlaying: startsPlaying,
+      scriptPath: {
+        RecordedScriptText.mediaPath($0, workingDirectory: workingDirectory, scriptDirectory: scriptDirectory)
+      },
+      fileSize: { path in
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+      })
+    recorder.interactor = fanOut.port(for: viewID)
+    fanOut.attach(recorder, as: viewID)
+    fanOut.submissionObserver = recorder
+  }
+
   /// The command reader for standard input (none for scripted lines). On a terminal, with the text
   /// view, it edits the typed line itself.
   private static func makeReader(

@@ -1,0 +1,59 @@
+// RecordedScriptText: the lines of a playback test script as a session recorder writes them: the header, `open`,
+// `wait` and `expect` lines, with times written so a replay on the virtual clock lands where the recording says.
+
+import Foundation
+
+enum RecordedScriptText {
+  /// The comment that opens a recorded script: who wrote it, and the file it was recorded on.
+  static func header(version: String, path: String?, bytes: Int?, duration: MediaTime?) -> [String] {
+    var lines = ["# Recorded by vpk \(version) (vpk play --record); replay with: vpk test <this file>"]
+    if let path {
+      var media = "# Media: \(path)"
+      if let bytes { media += ", \(bytes) bytes" }
+      if let duration { media += ", duration \(NumberText.seconds(duration.seconds)) s" }
+      lines.append(media)
+    }
+    return lines
+  }
+
+  /// `seconds` with six decimals, trailing zeros dropped down to three (`2.5` → `2.500`, `1.9666667` → `1.966667`).
+  static func time(_ seconds: Double) -> String {
+    var text = String(format: "%.6f", seconds == 0 ? 0 : seconds)
+    while text.hasSuffix("0"), let dot = text.firstIndex(of: "."), text.distance(from: dot, to: text.endIndex) > 4 {
+      text.removeLast()
+    }
+    return text == "-0.000" ? "0.000" : text
+  }
+
+  /// `seconds` rounded to `decimals` places.
+  static func rounded(_ seconds: Double, decimals: Int) -> Double {
+    let scale = pow(10, Double(decimals))
+    return (seconds * scale).rounded() / scale
+  }
+
+  /// `path` (as the session names it: relative to `workingDirectory`, or absolute) as a script in `scriptDirectory`
+  /// opens it: relative to the script's folder when it lies below it, else absolute.
+  static func mediaPath(_ path: String, workingDirectory: String, scriptDirectory: String) -> String {
+    let absolute = standardized(path.hasPrefix("/") ? path : join(workingDirectory, path))
+    let folder = standardized(scriptDirectory)
+    let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+    return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
+  }
+
+  private static func join(_ folder: String, _ path: String) -> String {
+    (folder.hasSuffix("/") ? folder : folder + "/") + path
+  }
+
+  /// `path` with `.` and `..` components resolved and repeated slashes removed.
+  private static func standardized(_ path: String) -> String {
+    var parts: [Substring] = []
+    for part in path.split(separator: "/") {
+      switch part {
+      case ".": continue
+      case "..": if !parts.isEmpty { parts.removeLast() }
+      default: parts.append(part)
+      }
+    }
+    return "/" + parts.joined(separator: "/")
+  }
+}

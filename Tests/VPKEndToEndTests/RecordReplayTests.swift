@@ -1,0 +1,91 @@
+// End to end: a session played by hand on the wall clock (commands through stdin with real pauses between them) is
+// recorded with `vpk play --record`, replays green with `vpk test` with the same transcript every time, and turns red
+// naming the failing `expect` once the file is re-encoded.
+
+import Foundation
+import Testing
+import VPKTestSupport
+
+@Suite struct RecordReplayTests {
+  /// What a person does: commands, and real seconds of waiting (`nil` command) between them. Seeks, steps and rate
+  /// changes, backward play at a negative rate, marks, a typo, and a play to the end.
+  static let session: [(command: String?, sleep: Double)] = [
+    (nil, 0.4), ("pause", 0), ("scrub 2", 0), ("step", 0), ("step 3", 0), ("step -2", 0), ("mark", 0),
+    ("play", 0.5), ("rate 2", 0.5), ("pause", 0), ("scrub 8.5", 0), ("rate -1", 0), ("play", 0.6), ("pause", 0),
+    ("step -1", 0), ("mark", 0), ("rate 0.5", 0), ("play", 0.4), ("toggle", 0), ("scrub 50%", 0),
+    ("skip +1.5", 0), ("skip -0.25", 0), ("seek 3", 0), ("scrub 1:00 keyframe", 0), ("scrub 3", 0), ("rate 1", 0),
+    ("status", 0), ("play", 0.3), ("mark", 0.2), ("pause", 0), ("scrub 9.3", 0), ("play", 0),
+  ]
+
+  @Test func aSessionRecordedByHandReplaysGreenTwiceAndRedOnAReencodedFile() throws {
+    // Given a person's session on a 10 s clip, typed into vpk play --record with real time between the commands
+    let folder = try ScriptFolder()
+    defer { folder.remove() }
+    let script = folder.path("by-hand.vpk")
+    let live = try VPKSession(["play", folder.path("clip.mp4"), "--record", script])
+    _ = try live.waitForLine(containing: "ready")
+    var commands = 0
+    for step in Self.session {
+      if let command = step.command {
+        #expect(live.send(command))
+        commands += 1
+      }
+      if step.sleep > 0 { Thread.sleep(forTimeInterval: step.sleep) }
+    }
+    // With input closed, playback goes on from 9.3 s to the end, and vpk leaves there.
+    live.closeInput()
+    let played = try live.waitForExit(timeout: 120)
+    #expect(played.status == 0, "\(played.stderr)")
+    #expect(commands >= 20)
+    let recorded = try String(contentsOfFile: script, encoding: .utf8)
+    let lines = recorded.split(separator: "\n").map(String.init)
+    #expect(lines.first?.hasPrefix("# Recorded by vpk ") == true)
+    #expect(lines.contains("open clip.mp4"))
+    #expect(lines.contains { $0.hasPrefix("expect frame.md5 == ") })
+    #expect(lines.contains("rate -1"))
+    #expect(lines.contains("wait ended"))
+    #expect(lines.contains("expect error == unknown_command"))
+
+    // When vpk test replays it twice
+    let first = try VPKProcess.run(["test", script, "--transcript", folder.path("t1")])
+    let second = try VPKProcess.run(["test", script, "--transcript", folder.path("t2")])
+    // Then it passes both times, with byte-identical transcripts
+    #expect(first.status == 0, "\(first.stdout)\n\(recorded)")
+    #expect(second.status == 0, "\(second.stdout)")
+    let transcript = try transcriptText(in: folder.path("t1"))
+    #expect(transcript == (try transcriptText(in: folder.path("t2"))))
+    // And the transcript shows each mark with its line
+    #expect(transcript.split(separator: "\n").filter { $0.hasPrefix("mark ") && $0.contains(" line=") }.count == 3)
+
+    // When the file is re-encoded at another quality and swapped in
+    let reencoded = folder.path("reencoded.mp4")
+    try runFFmpeg([
+      "-i", folder.path("clip.mp4"), "-map", "0", "-c:v", "libx264", "-preset", "veryfast", "-crf", "38", "-bf",
+      "3", "-g", "250", "-pix_fmt", "yuv420p", "-c:a", "copy", reencoded,
+    ])
+    try FileManager.default.removeItem(atPath: folder.path("clip.mp4"))
+    try FileManager.default.moveItem(atPath: reencoded, toPath: folder.path("clip.mp4"))
+    let red = try VPKProcess.run(["test", script])
+    // Then the replay fails, naming a frame's expect by its line
+    #expect(red.status == 1)
+    #expect(red.stdout.contains("FAIL \(script)"))
+    #expect(red.stdoutLines.contains { $0.hasPrefix("  \(script):") && $0.contains(": expect frame.md5 == ") })
+  }
+
+  /// The transcript files in `folder`, in name order, as one string.
+  private func transcriptText(in folder: String) throws -> String {
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    return try names.map { try String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }.joined()
+  }
+
+  private func runFFmpeg(_ arguments: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw TestSupportError("ffmpeg failed re-encoding the clip (status \(process.terminationStatus))")
+    }
+  }
+}

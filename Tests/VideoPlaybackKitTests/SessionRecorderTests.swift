@@ -1,0 +1,125 @@
+// The session recorder over the real interactor, fan-out and presenter, with a fake manager standing in for the
+// engine: what it writes for commands typed while playing and paused, and how it rounds waits to the frame shown.
+
+import Foundation
+import Testing
+import VPKTestSupport
+
+@testable import VideoPlaybackKit
+
+@MainActor
+@Suite("Session recorder: a session as a playback test script")
+struct SessionRecorderTests {
+  /// A playing session on a fake manager (30 fps, 10 s), recorded into `script`.
+  @MainActor
+  final class Harness {
+    let manager = FakePlaybackManager()
+    let script = CapturedTextOutput()
+    let module: PlaybackModule
+
+    init(autoplay: Bool = true) {
+      let manager = manager
+      module = PlaybackBuilder.build(
+        path: "clip.mp4", options: PlaybackOptions(autoplay: autoplay), format: .text, input: .lines([]),
+        output: CapturedTextOutput(), isTerminal: false, useColor: false, makeManager: { manager },
+        onClose: { _, _ in })
+      PlaybackBuilder.attachRecorder(
+        to: module, output: script, scriptDirectory: FileManager.default.currentDirectoryPath,
+        startsPlaying: autoplay)
+      // Started without ending the input (a paused session would close when it ends).
+      module.eventHandler.onStart()
+      manager.becomeReady(duration: 10)
+    }
+
+    /// Playback is at `position`, showing the frame that starts at `frameTime`.
+    func at(_ position: Double, frame frameTime: Double, md5: String) {
+      manager.position = MediaTime(seconds: position)
+      manager.frame = FrameIdentity(
+        pts: Int64((frameTime * 15360).rounded()), timeBase: (1, 15360), time: MediaTime(seconds: frameTime),
+        isKeyframe: false, width: 320, height: 240, pixelFormat: "yuv420p", md5: md5)
+    }
+
+    func type(_ line: String) {
+      module.eventHandler.onInputLine(.text(line))
+    }
+
+    /// The script's lines after its header comments.
+    var lines: [String] {
+      script.text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
+    }
+  }
+
+  @Test func playingThenPausingIsAWaitForTheMediaTimeThenThePauseAndItsFrame() {
+    // Given a session that plays from 0 and, at 3.01 s, shows the frame at 3.0
+    let harness = Harness()
+    harness.at(3.01, frame: 3.0, md5: "aaa")
+    // When the person pauses there
+    harness.type("pause")
+    // Then the script opens the file, waits the 3.01 s, pauses, and pins the position and the frame
+    #expect(
+      harness.lines == [
+        "open clip.mp4", "wait 3.010", "pause", "expect position == 3.010", "expect frame.md5 == aaa",
+      ])
+    #expect(harness.script.text.hasPrefix("# Recorded by vpk \(VideoPlaybackKitVersion.current)"))
+  }
+
+  @Test func aWaitIsRoundedIntoTheFrameTheWallClockShowedLate() {
+    // Given a session at 3.1 s still showing the frame at 3.0 (one frame lasts 1/30 s: it was shown late)
+    let harness = Harness()
+    harness.at(3.1, frame: 3.0, md5: "late")
+    // When the person pauses
+    harness.type("pause")
+    // Then the replay waits into the middle of the frame at 3.0, not to 3.1
+    let wait = harness.lines[1]
+    let seconds = Double(wait.dropFirst("wait ".count)) ?? 0
+    #expect(seconds > 3.0 && seconds < 3.0 + 1.0 / 30)
+    #expect(harness.lines.contains("expect frame.md5 == late"))
+  }
+
+  @Test func pausedCommandsHaveNoWaitsAndSeeksArePinned() {
+    // Given a paused session
+    let harness = Harness(autoplay: false)
+    // When the person scrubs and the seek lands on the frame at 5.0
+    harness.at(0, frame: 0, md5: "first")
+    harness.type("scrub 5")
+    harness.at(5, frame: 5, md5: "five")
+    harness.manager.land(harness.manager.seeks[0])
+    // And marks it, then types a line that is not a command
+    harness.type("mark")
+    harness.type("seek 3")
+    // Then no time passes in the script, and each frame shown is pinned
+    #expect(
+      harness.lines == [
+        "open clip.mp4", "pause", "scrub 5", "expect position == 5.000", "expect frame.md5 == five", "mark",
+        "expect state == paused", "expect position == 5.000", "expect frame.md5 == five", "seek 3",
+        "expect error == unknown_command",
+      ])
+  }
+
+  @Test func theRateScalesTheWaitAndBackwardPlayWaitsForMediaTimeGoingDown() {
+    // Given playback at rate 2 from 0: at 4.01 s of media, 2.005 s of the clock have passed
+    let harness = Harness()
+    harness.at(0, frame: 0, md5: "first")
+    harness.type("rate 2")
+    harness.at(4.01, frame: 4.0, md5: "four")
+    harness.type("rate -1")
+    // When it plays backward down to 3.01
+    harness.at(3.01, frame: 3.0, md5: "three")
+    harness.type("pause")
+    // Then each wait is the clock's time at its rate
+    #expect(
+      harness.lines == [
+        "open clip.mp4", "rate 2", "wait 2.005", "rate -1", "wait 1.000", "pause", "expect position == 3.010",
+        "expect frame.md5 == three",
+      ])
+  }
+
+  @Test func mediaPathsAreRelativeToTheScriptsFolderWhenBelowIt() {
+    #expect(
+      RecordedScriptText.mediaPath("media/clip.mp4", workingDirectory: "/w", scriptDirectory: "/w") == "media/clip.mp4")
+    #expect(RecordedScriptText.mediaPath("../m/c.mp4", workingDirectory: "/w/x", scriptDirectory: "/w") == "m/c.mp4")
+    #expect(RecordedScriptText.mediaPath("c.mp4", workingDirectory: "/w", scriptDirectory: "/w/checks") == "/w/c.mp4")
+    #expect(RecordedScriptText.time(2.5) == "2.500")
+    #expect(RecordedScriptText.time(1.9666667) == "1.966667")
+  }
+}
