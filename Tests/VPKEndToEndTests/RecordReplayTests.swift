@@ -72,6 +72,62 @@ import VPKTestSupport
     #expect(red.stdoutLines.contains { $0.hasPrefix("  \(script):") && $0.contains(": expect frame.md5 == ") })
   }
 
+  @Test func withASocketEveryClientsCommandsAreRecordedAndReplayGreen() throws {
+    // Given a session with a control socket, recorded, and two clients steering it in turn with time between
+    let folder = try ScriptFolder()
+    defer { folder.remove() }
+    let script = folder.path("two-clients.vpk")
+    let socket = "/tmp/vpk-rec-\(UUID().uuidString.prefix(8))"
+    defer { unlink(socket) }
+    let daemon = try VPKSession(
+      ["play", folder.path("clip.mp4"), "--socket", socket, "--record", script], input: .closed)
+    let a = try UnixSocketClient.connect(to: socket)
+    let b = try UnixSocketClient.connect(to: socket)
+    try a.waitForLine(containing: #"{"event":"hello""#)
+    try b.waitForLine(containing: #"{"event":"hello""#)
+    Thread.sleep(forTimeInterval: 0.4)
+    a.send("pause")
+    try a.waitForLine(containing: #""event":"state","id":1"#)
+    a.send("scrub 2")
+    try a.waitForLine(containing: #""event":"seeked","id":2"#)
+    b.send(#"{"command":"step","args":[2],"id":"b1"}"#)
+    try b.waitForLine(containing: #""event":"stepped","id":"b1""#)
+    b.send("rate -1")
+    try b.waitForLine(containing: #""event":"rate","id":2"#)
+    a.send("play")
+    try a.waitForLine(containing: #""event":"state","id":3"#)
+    Thread.sleep(forTimeInterval: 0.4)
+    b.send("pause")
+    try b.waitForLine(containing: #""event":"state","id":3"#)
+    a.send("mark")
+    try a.waitForLine(containing: #""event":"mark","id":4"#)
+    b.send("quit")
+    let played = try daemon.waitForExit(timeout: 120)
+    #expect(played.status == 0, "\(played.stderr)")
+    let recorded = try String(contentsOfFile: script, encoding: .utf8)
+    let lines = recorded.split(separator: "\n").map(String.init)
+    #expect(lines.contains(#"{"command":"step","args":[2],"id":"b1"}"#))
+    #expect(lines.filter { $0.hasPrefix("expect frame.md5 == ") }.count == 5)
+    // When vpk test replays it twice, Then it passes with the same transcript
+    let first = try VPKProcess.run(["test", script, "--transcript", folder.path("t1")])
+    let second = try VPKProcess.run(["test", script, "--transcript", folder.path("t2")])
+    #expect(first.status == 0, "\(first.stdout)\n\(recorded)")
+    #expect(second.status == 0, "\(second.stdout)")
+    #expect(try transcriptText(in: folder.path("t1")) == (try transcriptText(in: folder.path("t2"))))
+  }
+
+  @Test func aRecordFileThatCannotBeWrittenStopsVPKBeforeAnythingPlays() throws {
+    // Given a --record path in a folder that does not exist
+    let folder = try ScriptFolder()
+    defer { folder.remove() }
+    // When vpk play is started with it
+    let result = try VPKProcess.run(["play", folder.path("clip.mp4"), "--record", folder.path("no/such/dir/s.vpk")])
+    // Then it exits 73 (EX_CANTCREAT), saying which file and why, and plays nothing
+    #expect(result.status == 73)
+    #expect(result.stderr.contains("vpk play: --record: cannot write \(folder.path("no/such/dir/s.vpk"))"))
+    #expect(!result.stdout.contains("ready"))
+  }
+
   /// The transcript files in `folder`, in name order, as one string.
   private func transcriptText(in folder: String) throws -> String {
     let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
