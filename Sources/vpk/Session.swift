@@ -68,7 +68,7 @@ func runSession(
       recording = FileDescriptorOutput(fileDescriptor: descriptor)
       let folder = URL(fileURLWithPath: record).deletingLastPathComponent().path
       PlaybackBuilder.attachRecorder(
-        to: built, output: recording!, scriptDirectory: folder, startsPlaying: options.autoplay)
+        to: built, output: recording!, scriptDirectory: folder, options: options)
     }
     if let server {
       // Listening before the session starts: a path that cannot be used stops vpk before anything plays.

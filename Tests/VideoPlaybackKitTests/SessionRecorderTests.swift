@@ -17,15 +17,15 @@ struct SessionRecorderTests {
     let script = CapturedTextOutput()
     let module: PlaybackModule
 
-    init(autoplay: Bool = true) {
+    init(autoplay: Bool = true, start: TimeSpec? = nil, seekMode: SeekMode = .exact) {
       let manager = manager
+      let options = PlaybackOptions(autoplay: autoplay, start: start, seekMode: seekMode)
       module = PlaybackBuilder.build(
-        path: "clip.mp4", options: PlaybackOptions(autoplay: autoplay), format: .text, input: .lines([]),
+        path: "clip.mp4", options: options, format: .text, input: .lines([]),
         output: CapturedTextOutput(), isTerminal: false, useColor: false, makeManager: { manager },
         onClose: { _, _ in })
       PlaybackBuilder.attachRecorder(
-        to: module, output: script, scriptDirectory: FileManager.default.currentDirectoryPath,
-        startsPlaying: autoplay)
+        to: module, output: script, scriptDirectory: FileManager.default.currentDirectoryPath, options: options)
       // Started without ending the input (a paused session would close when it ends).
       module.eventHandler.onStart()
       manager.becomeReady(duration: 10)
@@ -114,11 +114,32 @@ struct SessionRecorderTests {
       ])
   }
 
+  @Test func theSessionsStartAndSeekModeAreWrittenAsTheReplayNeedsThem() async {
+    // Given a session started at 50% with keyframe seeks by default, whose start lands on the keyframe at 4.0
+    let harness = Harness(autoplay: false, start: .percent(50), seekMode: .keyframe)
+    await Task.yield()
+    harness.at(4, frame: 4, md5: "key")
+    harness.manager.land(harness.manager.seeks[0], at: 4)
+    // When the person scrubs with no mode, and the seek lands
+    harness.type("scrub 2")
+    harness.manager.land(harness.manager.seeks[1])
+    // Then the script starts where the session did, and the scrub names the session's mode
+    #expect(
+      harness.lines.prefix(6) == [
+        "open clip.mp4", "pause", "scrub 5.000 keyframe", "expect position == 4.000", "expect frame.md5 == key",
+        "scrub 2 keyframe",
+      ])
+  }
+
   @Test func mediaPathsAreRelativeToTheScriptsFolderWhenBelowIt() {
     #expect(
       RecordedScriptText.mediaPath("media/clip.mp4", workingDirectory: "/w", scriptDirectory: "/w") == "media/clip.mp4")
     #expect(RecordedScriptText.mediaPath("../m/c.mp4", workingDirectory: "/w/x", scriptDirectory: "/w") == "m/c.mp4")
-    #expect(RecordedScriptText.mediaPath("c.mp4", workingDirectory: "/w", scriptDirectory: "/w/checks") == "/w/c.mp4")
+    #expect(
+      RecordedScriptText.mediaPath("media/c.mp4", workingDirectory: "/w", scriptDirectory: "checks") == "../media/c.mp4"
+    )
+    #expect(
+      RecordedScriptText.mediaPath("/m/c.mp4", workingDirectory: "/w", scriptDirectory: "/w/checks") == "/m/c.mp4")
     #expect(RecordedScriptText.time(2.5) == "2.500")
     #expect(RecordedScriptText.time(1.9666667) == "1.966667")
   }

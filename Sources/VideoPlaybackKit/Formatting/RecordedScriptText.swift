@@ -32,28 +32,31 @@ enum RecordedScriptText {
   }
 
   /// `path` (as the session names it: relative to `workingDirectory`, or absolute) as a script in `scriptDirectory`
-  /// opens it: relative to the script's folder when it lies below it, else absolute.
+  /// opens it: relative to the script's folder when it lies below it, or beside it under a common folder other than
+  /// `/` (`../media/movie.mp4`); else absolute.
   static func mediaPath(_ path: String, workingDirectory: String, scriptDirectory: String) -> String {
-    let absolute = standardized(path.hasPrefix("/") ? path : join(workingDirectory, path))
-    let folder = standardized(scriptDirectory)
-    let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-    return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
+    let file = components(path.hasPrefix("/") ? path : join(workingDirectory, path))
+    let folder = components(scriptDirectory.hasPrefix("/") ? scriptDirectory : join(workingDirectory, scriptDirectory))
+    let shared = zip(file.dropLast(), folder).prefix { $0 == $1 }.count
+    guard shared > 0 else { return "/" + file.joined(separator: "/") }
+    let up = Array(repeating: "..", count: folder.count - shared)
+    return (up + file.dropFirst(shared)).joined(separator: "/")
   }
 
   private static func join(_ folder: String, _ path: String) -> String {
     (folder.hasSuffix("/") ? folder : folder + "/") + path
   }
 
-  /// `path` with `.` and `..` components resolved and repeated slashes removed.
-  private static func standardized(_ path: String) -> String {
-    var parts: [Substring] = []
+  /// The folders and name of an absolute `path`, with `.` and `..` resolved and repeated slashes removed.
+  private static func components(_ path: String) -> [String] {
+    var parts: [String] = []
     for part in path.split(separator: "/") {
       switch part {
       case ".": continue
       case "..": if !parts.isEmpty { parts.removeLast() }
-      default: parts.append(part)
+      default: parts.append(String(part))
       }
     }
-    return "/" + parts.joined(separator: "/")
+    return parts
   }
 }

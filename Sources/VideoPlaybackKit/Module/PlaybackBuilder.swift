@@ -174,15 +174,17 @@ public enum PlaybackBuilder {
 
   /// Records `module`'s session as a playback test script written to `output` (`vpk play --record`): a recorder
   /// attached as a view of its own and as the fan-out's submission observer. Paths in the script are relative to
-  /// `scriptDirectory` when they lie below it. Call before `start()`, so it sees the first file open.
+  /// `scriptDirectory` when they share a folder. `options` are the session's (autoplay, `--start`, `--seek`). Call
+  /// before `start()`, so it sees the first file open.
   package static func attachRecorder(
-    to module: PlaybackModule, output: any TextOutput, scriptDirectory: String, startsPlaying: Bool
+    to module: PlaybackModule, output: any TextOutput, scriptDirectory: String, options: PlaybackOptions
   ) {
     let fanOut = module.fanOut
     let viewID = fanOut.makeViewID()
     let workingDirectory = FileManager.default.currentDirectoryPath
     let recorder = SessionRecorder(
-      viewID: viewID, output: output, version: VideoPlaybackKitVersion.current, startsPlaying: startsPlaying,
+      viewID: viewID, output: output, version: VideoPlaybackKitVersion.current,
+      startsPlaying: options.autoplay, start: options.start, seekMode: options.seekMode,
       scriptPath: {
         RecordedScriptText.mediaPath($0, workingDirectory: workingDirectory, scriptDirectory: scriptDirectory)
       },

@@ -6,7 +6,7 @@
 // a `mark` of its own (invisible to the other views): the one before says where playback was when the command came,
 // the one after what the command put on screen. From these it writes, in order:
 //
-// - `open <path>` for each file that opened (relative to the script's folder when it lies below it);
+// - `open <path>` for each file that opened (relative to the script's folder when they share a folder);
 // - before each command, while playing, a `wait` for the media time that passed since the last line, rounded so the
 //   replay lands on the frame that was on screen (the wall clock may have shown it late);
 // - each command as it was written;
@@ -30,6 +30,10 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
   private let fileSize: (String) -> Int?
   /// Whether the session starts each file playing (a replay does; a recording that starts paused writes `pause`).
   private let startsPlaying: Bool
+  /// Where the session starts the command line's file (`--start`), when not at its beginning.
+  private let start: TimeSpec?
+  /// The session's seek mode for a `scrub` or `skip` that names none (a replay's is `exact`).
+  private let seekMode: SeekMode
   private let version: String
 
   /// A command (or the end of the media) whose lines are written once what they need has come.
@@ -85,13 +89,15 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
   private var frameDuration: Double?
 
   package init(
-    viewID: ViewID, output: any TextOutput, version: String, startsPlaying: Bool,
-    scriptPath: @escaping (String) -> String, fileSize: @escaping (String) -> Int?
+    viewID: ViewID, output: any TextOutput, version: String, startsPlaying: Bool, start: TimeSpec? = nil,
+    seekMode: SeekMode = .exact, scriptPath: @escaping (String) -> String, fileSize: @escaping (String) -> Int?
   ) {
     self.viewID = viewID
     self.output = output
     self.version = version
     self.startsPlaying = startsPlaying
+    self.start = start
+    self.seekMode = seekMode
     self.scriptPath = scriptPath
     self.fileSize = fileSize
   }
@@ -112,7 +118,7 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     }
     // `quit` ends the script where it is; a typed `wait` is replayed by the waits before the next command.
     if command == .quit { return send() }
-    let entry = Entry(.command(text: text, command), sender: submission.sender)
+    let entry = Entry(.command(text: namingSeekMode(text, command), command), sender: submission.sender)
     entries.append(entry)
     if case .wait = command {
       entry.submitted = true
@@ -126,6 +132,15 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     return id
   }
 
+  /// `text` with the session's seek mode named when it is not the replay's (`--seek keyframe`) and the seek names none.
+  private func namingSeekMode(_ text: String, _ command: Command) -> String {
+    guard seekMode != .exact, !text.hasPrefix("{") else { return text }
+    switch command {
+    case .scrub(_, nil), .skip(_, nil): return text + " " + seekMode.rawValue
+    default: return text
+    }
+  }
+
   /// Commands after which the recorder pins the frame on screen.
   private static func showsNewFrame(_ command: Command) -> Bool {
     switch command {
@@ -134,9 +149,11 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     }
   }
 
-  private func requestMark(for entry: Entry, before: Bool) {
+  /// `reserved`: the entry already counts this mark as awaited.
+  private func requestMark(for entry: Entry, before: Bool, reserved: Bool = false) {
+    guard !closed else { return }
     ownCount += 1
-    entry.marksAwaited += 1
+    if !reserved { entry.marksAwaited += 1 }
     awaited[ownCount] = (entry, before)
     interactor?.submit(.mark, source: nil, from: CommandSender(view: viewID, number: ownCount))
   }
@@ -165,7 +182,15 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       frameDuration = info.video?.frameRate.flatMap { $0 > 0 ? 1 / $0 : nil }
       if let entry = entries.first(where: { $0.isOpen && $0.loadingPath != nil && $0.ready == nil }) {
         entry.ready = (info, position)
-        if case .initialOpen = entry.kind { entry.submitted = true }
+        if case .initialOpen = entry.kind {
+          if start != nil {
+            // Where the session's own seek to `--start` landed: the mark is sent once that seek is under way (it
+            // starts after `ready`), so it is answered when it lands.
+            entry.marksAwaited += 1
+            Task { @MainActor [weak self] in self?.requestMark(for: entry, before: false, reserved: true) }
+          }
+          entry.submitted = true
+        }
       }
     case .seeked(let outcome):
       entry(answering: origin)?.seeked = outcome
@@ -307,6 +332,14 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     here = ready.position.seconds
     atEnd = false
     if !startsPlaying { lines.append("pause") }
+    if case .initialOpen = entry.kind, let start {
+      // The session's own seek to `--start`, as the script's first scrub: exact, it lands on its target; to a
+      // keyframe, on the frame the mark after it saw.
+      let target = clamped(start.resolved(duration: ready.info.duration).seconds)
+      here = seekMode == .exact ? target : entry.after?.frame?.time.seconds ?? target
+      lines.append(namingSeekMode("scrub \(RecordedScriptText.time(target))", .scrub(.seconds(target), nil)))
+      lines += expectations(of: entry.after, position: here)
+    }
     return lines
   }
 
