@@ -116,6 +116,38 @@ import VPKTestSupport
     #expect(try transcriptText(in: folder.path("t1")) == (try transcriptText(in: folder.path("t2"))))
   }
 
+  @Test func keystrokesTypedAtATerminalAreRecordedAndReplayGreen() throws {
+    // Given vpk playing with --record in a real terminal (tmux): what a person types goes through the line editor
+    let folder = try ScriptFolder()
+    defer { folder.remove() }
+    let script = folder.path("typed.vpk")
+    let terminal = try TmuxTerminal(width: 120)
+    try terminal.type("cd '\(folder.url.path)' && vpk play clip.mp4 --record typed.vpk")
+    try terminal.press("Enter")
+    try terminal.waitForScreen("playback past 0.5 s") { $0.last?.hasPrefix("▶ 00:00:00.5") == true }
+    // When the person types commands, with a pause between two of them, and quits
+    for line in ["pause", "scrub 2", "step", "mark", "rate -1", "play"] {
+      try terminal.type(line)
+      try terminal.press("Enter")
+    }
+    Thread.sleep(forTimeInterval: 0.4)
+    for line in ["pause", "quit"] {
+      try terminal.type(line)
+      try terminal.press("Enter")
+    }
+    try terminal.waitForScreen("the shell's prompt after vpk") { $0.last(where: { !$0.isEmpty }) == "$" }
+    // Then the script has each typed command, and vpk test replays it green
+    let recorded = try String(contentsOfFile: script, encoding: .utf8)
+    let commands = recorded.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasPrefix("expect") }
+    #expect(
+      commands.filter { !$0.hasPrefix("wait") } == [
+        "open clip.mp4", "pause", "scrub 2", "step", "mark", "rate -1", "play", "pause",
+      ], "\(recorded)")
+    #expect(commands.filter { $0.hasPrefix("wait ") }.count == 2, "\(recorded)")
+    let replay = try VPKProcess.run(["test", script])
+    #expect(replay.status == 0, "\(replay.stdout)\n\(recorded)")
+  }
+
   @Test func aRecordFileThatCannotBeWrittenStopsVPKBeforeAnythingPlays() throws {
     // Given a --record path in a folder that does not exist
     let folder = try ScriptFolder()
