@@ -141,6 +141,10 @@ struct SessionRecorderTests {
     #expect(
       RecordedScriptText.mediaPath("/m/c.mp4", workingDirectory: "/w", scriptDirectory: "/w/checks") == "/m/c.mp4")
     #expect(RecordedScriptText.time(2.5) == "2.500")
+    #expect(RecordedScriptText.line(for: .skip(-0.25, .keyframe)) == "skip -0.250 keyframe")
+    #expect(RecordedScriptText.line(for: .scrub(.percent(12.5), nil)) == "scrub 12.5%")
+    #expect(RecordedScriptText.line(for: .rate(-1)) == "rate -1")
+    #expect(RecordedScriptText.line(for: .step(-3)) == "step -3")
     #expect(RecordedScriptText.time(1.9666667) == "1.966667")
   }
 }

@@ -16,6 +16,31 @@ enum RecordedScriptText {
     return lines
   }
 
+  /// A command sent as a value, with no line (an mpv client's, the `Player`'s), as a script writes it; a comment for
+  /// one a script line cannot say as it was sent.
+  static func line(for command: Command) -> String {
+    func mode(_ mode: SeekMode?) -> String { mode.map { " " + $0.rawValue } ?? "" }
+    switch command {
+    case .scrub(.seconds(let seconds), let seekMode): return "scrub \(time(seconds))" + mode(seekMode)
+    case .scrub(.percent(let percent), let seekMode): return "scrub \(number(percent))%" + mode(seekMode)
+    case .skip(let delta, let seekMode): return "skip \(delta < 0 ? "-" : "+")\(time(abs(delta)))" + mode(seekMode)
+    case .step(let count): return "step \(count)"
+    case .rate(let rate): return "rate \(number(rate))"
+    case .open(let path): return "open \(path)"
+    case .snapshot(let path): return path.map { "snapshot \($0)" } ?? "snapshot"
+    case .wait, .expect: return "# \(command.verb) (sent as a value, not a line)"
+    default: return command.verb
+    }
+  }
+
+  /// A plain number: as few decimals as it needs, up to six.
+  private static func number(_ value: Double) -> String {
+    var text = String(format: "%.6f", value)
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text
+  }
+
   /// `seconds` with six decimals, trailing zeros dropped down to three (`2.5` → `2.500`, `1.9666667` → `1.966667`).
   static func time(_ seconds: Double) -> String {
     var text = String(format: "%.6f", seconds == 0 ? 0 : seconds)

@@ -106,7 +106,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
 
   package func observe(_ submission: CommandSubmission, send: () -> Int) -> Int {
     guard submission.view != viewID, !closed else { return send() }
-    let text = submission.source?.text.trimmingSpaces ?? submission.command?.verb ?? ""
+    let text =
+      submission.source?.text.trimmingSpaces ?? submission.command.map(RecordedScriptText.line(for:)) ?? ""
     guard let command = submission.command else {
       let entry = Entry(
         .invalid(text: text, submission.error ?? PlaybackError(.badInput, text)), sender: submission.sender)
