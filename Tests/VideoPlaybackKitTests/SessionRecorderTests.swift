@@ -96,6 +96,16 @@ struct SessionRecorderTests {
       ])
   }
 
+  @Test func aCommandRefusedAtRunTimeIsAcknowledgedSoTheReplayPasses() {
+    // Given a session whose file was closed
+    let harness = Harness(autoplay: false)
+    harness.type("close")
+    // When the person plays with nothing loaded (refused: not_ready)
+    harness.type("play")
+    // Then the script says the error was meant
+    #expect(harness.lines.suffix(3) == ["close", "play", "expect error == not_ready"])
+  }
+
   @Test func theRateScalesTheWaitAndBackwardPlayWaitsForMediaTimeGoingDown() {
     // Given playback at rate 2 from 0: at 4.01 s of media, 2.005 s of the clock have passed
     let harness = Harness()

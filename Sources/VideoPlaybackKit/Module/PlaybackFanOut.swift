@@ -138,6 +138,7 @@ package final class PlaybackFanOut: PlaybackInteractorOutput {
 
   package func present(_ event: SessionEvent, origin: CommandOrigin?) {
     for presenter in audience(of: event, origin: origin) { presenter.present(event, origin: origin) }
+    if event.isReply { submissionObserver?.observe(reply: event, origin: origin) }
     if event.isReply, let view = origin?.sender?.view { answered(view) }
   }
 

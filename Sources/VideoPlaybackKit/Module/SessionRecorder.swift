@@ -56,6 +56,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     var ready: (info: MediaInfo, position: MediaTime)?
     var seeked: SeekOutcome?
     var stepped: StepResult?
+    /// The error the command was answered with.
+    var error: PlaybackError?
 
     init(_ kind: Kind, sender: CommandSender? = nil) {
       self.kind = kind
@@ -159,6 +161,11 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     interactor?.submit(.mark, source: nil, from: CommandSender(view: viewID, number: ownCount))
   }
 
+  package func observe(reply: SessionEvent, origin: CommandOrigin?) {
+    guard !closed, case .error(let error) = reply, let entry = entry(answering: origin) else { return }
+    entry.error = error
+  }
+
   // MARK: - PlaybackInteractorOutput
 
   package func present(_ event: SessionEvent, origin: CommandOrigin?) {
@@ -248,7 +255,10 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       atEnd = true
       return ["wait ended"] + expectations(of: entry.after, position: here)
     case .command(let text, let command):
-      return lines(for: command, text: text, entry)
+      let lines = lines(for: command, text: text, entry)
+      // A command refused at run time (a `play` with nothing loaded): the replay is told it was meant.
+      guard let error = entry.error, !command.isOpen, !command.isWait else { return lines }
+      return lines + ["expect error == \(error.code.rawValue)"]
     }
   }
 
@@ -389,6 +399,10 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
 extension Command {
   fileprivate var isOpen: Bool {
     if case .open = self { true } else { false }
+  }
+
+  fileprivate var isWait: Bool {
+    if case .wait = self { true } else { false }
   }
 
   /// Its outcome depends on the position it starts from.
