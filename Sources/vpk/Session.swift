@@ -33,7 +33,7 @@ func runSession(
   // terminal (a pipe, a file), a person reading the terminal is told on stderr as well, from the session's report.
   let toldOnStderr = file != nil && isatty(STDOUT_FILENO) == 0
   var terminalSignals: TerminalSignals?
-  var recording: FileDescriptorOutput?
+  var stopRecording: (@MainActor () -> Void)?
   let server = socket.map { socket in
     ControlSocketServer(options: socket, log: { StandardStreams.writeError("vpk: \($0)") })
   }
@@ -57,18 +57,13 @@ func runSession(
       })
     module = built
     if let record {
-      let descriptor = open(record, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-      guard descriptor >= 0 else {
-        let reason = String(cString: strerror(errno))
+      switch startRecording(built, to: record, options: options, joining: false) {
+      case .success(let stop): stopRecording = stop
+      case .failure(let error):
         built.restoreTerminal()
-        StandardStreams.writeError(
-          "vpk play: --record: cannot write \(record): \(reason); name a file in a folder you can write to")
+        StandardStreams.writeError("vpk play: --record: \(error.message)")
         return socketUnusableExitCode
       }
-      recording = FileDescriptorOutput(fileDescriptor: descriptor)
-      let folder = URL(fileURLWithPath: record).deletingLastPathComponent().path
-      PlaybackBuilder.attachRecorder(
-        to: built, output: recording!, scriptDirectory: folder, options: options)
     }
     if let server {
       // Listening before the session starts: a path that cannot be used stops vpk before anything plays.
@@ -81,6 +76,10 @@ func runSession(
           attachMPV: { [weak built] output in
             guard let built else { preconditionFailure("a client connected after the session ended") }
             return PlaybackBuilder.attachMPVClient(to: built, output: output)
+          },
+          record: { [weak built] path in
+            guard let built else { return .failure(PlaybackError(.badInput, "the session has ended")) }
+            return startRecording(built, to: path, options: options, joining: true)
           })
       } catch {
         built.restoreTerminal()
@@ -109,9 +108,40 @@ func runSession(
   notify(notifier, "STOPPING=1")
   // Every client gets the session's last events; the socket file goes.
   await server?.stop()
-  if let recording { close(recording.fileDescriptor) }
+  stopRecording?()
   withExtendedLifetime((module, signals, terminalSignals)) {}
   return code
+}
+
+/// Records `module`'s session to the file at `path` as a playback test script (`--record`, or a control-socket
+/// client's `record`; `joining` a session that runs). Returns what stops the recording and closes the file.
+@MainActor
+private func startRecording(
+  _ module: PlaybackModule, to path: String, options: PlaybackOptions, joining: Bool
+) -> Result<@MainActor () -> Void, PlaybackError> {
+  guard !module.isRecorded else {
+    return .failure(PlaybackError(.badInput, "the session is being recorded already; one recording at a time"))
+  }
+  let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+  guard descriptor >= 0 else {
+    let reason = String(cString: strerror(errno))
+    return .failure(
+      PlaybackError(.cannotWrite, "cannot write \(path): \(reason); name a file in a folder you can write to"))
+  }
+  let output = FileDescriptorOutput(fileDescriptor: descriptor)
+  let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+  guard
+    let stop = PlaybackBuilder.attachRecorder(
+      to: module, output: output, scriptDirectory: folder, options: options, joining: joining,
+      unrecordedClientIDs: [AttachClient.endMarkerID, AttachClient.startMarkerID])
+  else {
+    close(descriptor)
+    return .failure(PlaybackError(.badInput, "the session is being recorded already; one recording at a time"))
+  }
+  return .success({
+    stop()
+    close(output.fileDescriptor)
+  })
 }
 
 /// Tells systemd `state`; a failure is logged and the session goes on (as sd_notify's callers do).

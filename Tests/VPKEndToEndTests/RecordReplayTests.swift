@@ -116,6 +116,49 @@ import VPKTestSupport
     #expect(try transcriptText(in: folder.path("t1")) == (try transcriptText(in: folder.path("t2"))))
   }
 
+  @Test func vpkAttachRecordRecordsTheSessionFromWhereItIsUntilItLeaves() throws {
+    // Given a daemon playing the clip, and vpk attach --record joining it a moment later
+    let folder = try ScriptFolder()
+    defer { folder.remove() }
+    let script = folder.path("attached.vpk")
+    let socket = "/tmp/vpk-rec-\(UUID().uuidString.prefix(8))"
+    defer { unlink(socket) }
+    let daemon = try VPKSession(
+      ["play", folder.path("clip.mp4"), "--socket", socket, "--at-end", "pause"], input: .closed)
+    let watcher = try UnixSocketClient.connect(to: socket)
+    try watcher.waitForLine(containing: #"{"event":"hello""#)
+    Thread.sleep(forTimeInterval: 0.5)
+    let attach = try VPKSession(["attach", socket, "--record", script])
+    // When the person types into attach, with time between two commands, and attach leaves
+    Thread.sleep(forTimeInterval: 0.3)
+    for line in ["pause", "scrub 2", "step 2", "rate -1", "play"] { #expect(attach.send(line)) }
+    Thread.sleep(forTimeInterval: 0.4)
+    for line in ["pause", "mark"] { #expect(attach.send(line)) }
+    attach.closeInput()
+    #expect(try attach.waitForExit(timeout: 120).status == 0)
+    // And another client then asks for a recording while none runs, and a second one while it runs
+    watcher.send("record \(folder.path("second.vpk"))")
+    let other = try UnixSocketClient.connect(to: socket)
+    try other.waitForLine(containing: #"{"event":"hello""#)
+    other.send("record \(folder.path("third.vpk"))")
+    try other.waitForLine(containing: "one recording at a time")
+    watcher.send("quit")
+    #expect(try daemon.waitForExit(timeout: 120).status == 0)
+    // Then the script starts where the session was, holds what attach sent (not its own end marker), and replays
+    let recorded = try String(contentsOfFile: script, encoding: .utf8)
+    let lines = recorded.split(separator: "\n").map(String.init)
+    #expect(lines.contains("open clip.mp4"))
+    #expect(lines.contains { $0.hasPrefix("scrub ") } && lines.contains("step 2") && lines.contains("mark"))
+    #expect(!recorded.contains("vpk-attach"))
+    let first = try VPKProcess.run(["test", script, "--transcript", folder.path("t1")])
+    let second = try VPKProcess.run(["test", script, "--transcript", folder.path("t2")])
+    #expect(first.status == 0, "\(first.stdout)\n\(recorded)")
+    #expect(second.status == 0, "\(second.stdout)")
+    #expect(try transcriptText(in: folder.path("t1")) == (try transcriptText(in: folder.path("t2"))))
+    #expect(FileManager.default.fileExists(atPath: folder.path("second.vpk")))
+    #expect(!FileManager.default.fileExists(atPath: folder.path("third.vpk")))
+  }
+
   @Test func keystrokesTypedAtATerminalAreRecordedAndReplayGreen() throws {
     // Given vpk playing with --record in a real terminal (tmux): what a person types goes through the line editor
     let folder = try ScriptFolder()

@@ -35,6 +35,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
   /// The session's seek mode for a `scrub` or `skip` that names none (a replay's is `exact`).
   private let seekMode: SeekMode
   private let version: String
+  /// Client ids of commands a client sends for itself, not for the person (`vpk attach`'s markers): not recorded.
+  private let unrecordedClientIDs: Set<String>
 
   /// A command (or the end of the media) whose lines are written once what they need has come.
   private final class Entry {
@@ -43,6 +45,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       case invalid(text: String, PlaybackError)
       /// The file the session opened by itself (the command line's).
       case initialOpen
+      /// The session as the recorder found it, joining it while it ran (`vpk attach --record`).
+      case joined
       case ended(EndReached)
     }
     let kind: Kind
@@ -77,6 +81,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
   private var entries: [Entry] = []
   /// The recorder's own marks not yet answered: which entry asked, and whether before its command.
   private var awaited: [Int: (entry: Entry, before: Bool)] = [:]
+  /// The recorder's own `info` not yet answered, and the entry that asked.
+  private var awaitedInfo: (number: Int, entry: Entry)?
   private var ownCount = 0
   private var closed = false
   private var wroteHeader = false
@@ -92,7 +98,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
 
   package init(
     viewID: ViewID, output: any TextOutput, version: String, startsPlaying: Bool, start: TimeSpec? = nil,
-    seekMode: SeekMode = .exact, scriptPath: @escaping (String) -> String, fileSize: @escaping (String) -> Int?
+    seekMode: SeekMode = .exact, unrecordedClientIDs: Set<String> = [], scriptPath: @escaping (String) -> String,
+    fileSize: @escaping (String) -> Int?
   ) {
     self.viewID = viewID
     self.output = output
@@ -100,14 +107,42 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     self.startsPlaying = startsPlaying
     self.start = start
     self.seekMode = seekMode
+    self.unrecordedClientIDs = unrecordedClientIDs
     self.scriptPath = scriptPath
     self.fileSize = fileSize
+  }
+
+  /// Starts recording a session that is running: asks where it is (`info`, and a mark), and writes the `open`,
+  /// `rate` and `scrub` that bring a replay there. Call once, after the recorder is attached.
+  package func join() {
+    let entry = Entry(.joined)
+    entries.append(entry)
+    ownCount += 1
+    entry.marksAwaited += 1
+    awaitedInfo = (ownCount, entry)
+    interactor?.submit(.info, source: nil, from: CommandSender(view: viewID, number: ownCount))
+    requestMark(for: entry, before: false)
+    entry.submitted = true
+    flush()
+  }
+
+  /// Writes what it has and records no more (the session ended, or the recording was stopped).
+  package func finish() {
+    guard !closed else { return }
+    closed = true
+    for entry in entries {
+      entry.submitted = true
+      entry.marksAwaited = 0
+    }
+    flush()
+    if !wroteHeader { write(RecordedScriptText.header(version: version, path: nil, bytes: nil, duration: nil)) }
   }
 
   // MARK: - PlaybackSubmissionObserver
 
   package func observe(_ submission: CommandSubmission, send: () -> Int) -> Int {
     guard submission.view != viewID, !closed else { return send() }
+    if case .string(let id)? = submission.sender?.clientID, unrecordedClientIDs.contains(id) { return send() }
     let text =
       submission.source?.text.trimmingSpaces ?? submission.command.map(RecordedScriptText.line(for:)) ?? ""
     guard let command = submission.command else {
@@ -177,6 +212,19 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       else { break }
       if before { entry.before = mark } else { entry.after = mark }
       entry.marksAwaited -= 1
+    case .info(let info) where origin?.sender?.view == viewID:
+      guard let (number, entry) = awaitedInfo, origin?.sender?.number == number else { break }
+      awaitedInfo = nil
+      duration = info.duration
+      frameDuration = info.video?.frameRate.flatMap { $0 > 0 ? 1 / $0 : nil }
+      entry.loadingPath = info.path
+      entry.ready = (info, .zero)
+      entry.marksAwaited -= 1
+    case .error where origin?.sender?.view == viewID:
+      // Nothing loaded: the recorder's `info` is refused.
+      guard let (number, entry) = awaitedInfo, origin?.sender?.number == number else { break }
+      awaitedInfo = nil
+      entry.marksAwaited -= 1
     case .loading(let path):
       if let entry = entries.first(where: { $0.isOpen && $0.loadingPath == nil && $0.ready == nil }) {
         entry.loadingPath = path
@@ -210,13 +258,7 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       requestMark(for: entry, before: false)
       entry.submitted = true
     case .shutdown:
-      closed = true
-      for entry in entries {
-        entry.submitted = true
-        entry.marksAwaited = 0
-      }
-      flush()
-      if !wroteHeader { write(RecordedScriptText.header(version: version, path: nil, bytes: nil, duration: nil)) }
+      finish()
       return
     default:
       break
@@ -250,6 +292,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       return [text, "expect error == \(error.code.rawValue)"]
     case .initialOpen:
       return openLines(entry)
+    case .joined:
+      return joinedLines(entry)
     case .ended(let end):
       here = end.position.seconds
       atEnd = true
@@ -351,6 +395,25 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       lines.append(namingSeekMode("scrub \(RecordedScriptText.time(target))", .scrub(.seconds(target), nil)))
       lines += expectations(of: entry.after, position: here)
     }
+    return lines
+  }
+
+  /// A replay brought to where the session was when the recorder joined it: its file, rate, position and state.
+  private func joinedLines(_ entry: Entry) -> [String] {
+    guard let path = entry.loadingPath, let ready = entry.ready, let mark = entry.after else {
+      wroteHeader = true
+      return RecordedScriptText.header(version: version, path: nil, bytes: nil, duration: nil)
+    }
+    wroteHeader = true
+    var lines = RecordedScriptText.header(
+      version: version, path: scriptPath(path), bytes: fileSize(path), duration: ready.info.duration)
+    lines.append("open \(scriptPath(path))")
+    if mark.state != .playing { lines.append("pause") }
+    if mark.rate != 1 { lines.append(RecordedScriptText.line(for: .rate(mark.rate))) }
+    here = mark.position.seconds
+    atEnd = false
+    lines.append("scrub \(RecordedScriptText.time(here))")
+    if mark.state != .playing { lines += expectations(of: mark, position: here) }
     return lines
   }
 
