@@ -6,7 +6,7 @@ import Foundation
 enum RecordedScriptText {
   /// The comment that opens a recorded script: who wrote it, and the file it was recorded on.
   static func header(version: String, path: String?, bytes: Int?, duration: MediaTime?) -> [String] {
-    var lines = ["# Recorded by vpk \(version) (vpk play --record); replay with: vpk test <this file>"]
+    var lines = ["# Recorded by vpk \(version); replay with: vpk test <this file>"]
     if let path {
       var media = "# Media: \(path)"
       if let bytes { media += ", \(bytes) bytes" }
