@@ -16,19 +16,33 @@ struct SessionRecorderTests {
     let manager = FakePlaybackManager()
     let script = CapturedTextOutput()
     let module: PlaybackModule
+    let options: PlaybackOptions
 
-    init(autoplay: Bool = true, start: TimeSpec? = nil, seekMode: SeekMode = .exact) {
+    /// - Parameter recordsFromStart: false: nothing records the session until `join()`.
+    init(
+      autoplay: Bool = true, start: TimeSpec? = nil, seekMode: SeekMode = .exact, recordsFromStart: Bool = true
+    ) {
       let manager = manager
       let options = PlaybackOptions(autoplay: autoplay, start: start, seekMode: seekMode)
+      self.options = options
       module = PlaybackBuilder.build(
         path: "clip.mp4", options: options, format: .text, input: .lines([]),
         output: CapturedTextOutput(), isTerminal: false, useColor: false, makeManager: { manager },
         onClose: { _, _ in })
-      PlaybackBuilder.attachRecorder(
-        to: module, output: script, scriptDirectory: FileManager.default.currentDirectoryPath, options: options)
+      if recordsFromStart {
+        PlaybackBuilder.attachRecorder(
+          to: module, output: script, scriptDirectory: FileManager.default.currentDirectoryPath, options: options)
+      }
       // Started without ending the input (a paused session would close when it ends).
       module.eventHandler.onStart()
       manager.becomeReady(duration: 10)
+    }
+
+    /// Starts recording the running session (as a control-socket client's `record` does); returns what stops it.
+    func join() -> (@MainActor () -> Void)? {
+      PlaybackBuilder.attachRecorder(
+        to: module, output: script, scriptDirectory: FileManager.default.currentDirectoryPath, options: options,
+        joining: true, unrecordedClientIDs: ["marker"])
     }
 
     /// Playback is at `position`, showing the frame that starts at `frameTime`.
@@ -138,6 +152,27 @@ struct SessionRecorderTests {
       harness.lines.prefix(6) == [
         "open clip.mp4", "pause", "scrub 5.000 keyframe", "expect position == 4.000", "expect frame.md5 == key",
         "scrub 2 keyframe",
+      ])
+  }
+
+  @Test func joiningARunningSessionStartsTheScriptWhereItIsAndStopsWhenAsked() throws {
+    // Given a session playing backward, at 6.01 s showing the frame at 6.0, that nothing records
+    let harness = Harness(recordsFromStart: false)
+    harness.type("rate -1")
+    harness.at(6.01, frame: 6.0, md5: "six")
+    // When a recording joins it, the person pauses at 5.01, a client sends a query of its own, and the recording stops
+    let stop = try #require(harness.join())
+    #expect(harness.join() == nil, "one recording at a time")
+    harness.at(5.01, frame: 5.0, md5: "five")
+    harness.type("pause")
+    harness.module.eventHandler.onInputLine(.text(#"{"command":"status","id":"marker"}"#))
+    stop()
+    harness.type("play")
+    // Then the script opens the file and brings the replay to the rate and position it found, then what followed
+    #expect(
+      harness.lines == [
+        "open clip.mp4", "rate -1", "scrub 6.010", "wait 1.000", "pause", "expect position == 5.010",
+        "expect frame.md5 == five",
       ])
   }
 
