@@ -20,9 +20,9 @@ import VideoPlaybackKit
 
 package enum AttachClient {
   /// The client id of the `status` that marks the end of what attach sent.
-  static let endMarkerID = "vpk-attach-end"
+  package static let endMarkerID = "vpk-attach-end"
   /// The client id of the `status` attach on a terminal sends as it connects, to draw its status line at once.
-  static let startMarkerID = "vpk-attach-start"
+  package static let startMarkerID = "vpk-attach-start"
   /// The daemon's lines read and not yet written out, past which attach stops reading the socket.
   static let maxLinesInFlight = 64
 
@@ -36,21 +36,23 @@ package enum AttachClient {
   /// `log` writes one line to standard error.
   /// - Parameter terminal: show the status line and edit the input line (standard input and output are a terminal);
   ///   `print` is not used then.
+  /// - Parameter record: an absolute path the daemon records the session to (as a playback test script) while this
+  ///   client is attached.
   package static func run(
     path: String, json: Bool, terminal: AttachTerminal.Options? = nil, inputDescriptor: Int32 = 0,
-    print: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void
+    record: String? = nil, print: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void
   ) async -> Int32 {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let code = await run(
-      path: path, json: json, terminal: terminal, inputDescriptor: inputDescriptor, group: group, print: print,
-      log: log)
+      path: path, json: json, terminal: terminal, inputDescriptor: inputDescriptor, record: record, group: group,
+      print: print, log: log)
     try? await group.shutdownGracefully()
     return code
   }
 
   @MainActor
   private static func run(
-    path: String, json: Bool, terminal: AttachTerminal.Options?, inputDescriptor: Int32,
+    path: String, json: Bool, terminal: AttachTerminal.Options?, inputDescriptor: Int32, record: String?,
     group: MultiThreadedEventLoopGroup, print: @escaping @Sendable (String) -> Void,
     log: @escaping @Sendable (String) -> Void
   ) async -> Int32 {
@@ -81,14 +83,15 @@ package enum AttachClient {
     if let terminal {
       let ending = await AttachTerminal.run(
         options: terminal, inputDescriptor: inputDescriptor, channel: channel, events: continuation,
-        received: &received)
+        received: &received, firstLines: record.map { "record \($0)\n" } ?? "")
       switch ending {
       case .answered: return 0
       case .signal(let number): return 128 + number
       case .daemonClosed(let reason): return leaving(reason: reason, log: log)
       }
     }
-    if !json { channel.writeAndFlush(ByteBuffer(string: "format text\n"), promise: nil) }
+    let recordLine = record.map { "record \($0)\n" } ?? ""
+    channel.writeAndFlush(ByteBuffer(string: (json ? "" : "format text\n") + recordLine), promise: nil)
     forwardInput(from: inputDescriptor, to: channel)
 
     var reason: String?

@@ -37,9 +37,10 @@ package enum AttachTerminal {
   }
 
   /// Switches the connection to display lines, shows them until attach ends, and leaves the terminal as it found it.
+  /// `firstLines`: lines sent after the format's (a `record` line).
   static func run(
     options: Options, inputDescriptor: Int32, channel: any Channel, events: AsyncStream<AttachEvent>.Continuation,
-    received: inout AsyncStream<AttachEvent>.Iterator
+    received: inout AsyncStream<AttachEvent>.Iterator, firstLines: String = ""
   ) async -> Ending {
     let view = TextStatusView(
       output: FileDescriptorOutput.standardOutput(), isTerminal: true, useColor: options.useColor,
@@ -50,7 +51,8 @@ package enum AttachTerminal {
     defer { reader.restoreTerminal() }
     let send: @Sendable (String) -> Void = { channel.writeAndFlush(ByteBuffer(string: $0), promise: nil) }
     // The display format, and a status whose reply draws the status line at once (it is not shown as an event).
-    send("format display\n" + #"{"command":"status","id":"\#(AttachClient.startMarkerID)"}"# + "\n")
+    send(
+      "format display\n" + firstLines + #"{"command":"status","id":"\#(AttachClient.startMarkerID)"}"# + "\n")
     if reader.editsTerminalInput { view.displayTypedInput(.editing(before: "", after: "")) }
     let input = Task { @MainActor [weak view] in
       let lines = reader.lines { typed in

@@ -57,6 +57,16 @@ package protocol PlaybackInteractorOutput: AnyObject {
   func present(_ event: SessionEvent, origin: CommandOrigin?)
 }
 
+/// Sees every command the views submit, around its submission, and every command's reply: a session recorder, which
+/// notes what was typed and what it was answered, and may submit commands of its own just before and after it.
+@MainActor
+package protocol PlaybackSubmissionObserver: AnyObject {
+  /// A view submits `submission`; `send` passes it to the interactor and returns its id, which this returns.
+  func observe(_ submission: CommandSubmission, send: () -> Int) -> Int
+  /// A command's one reply (which goes to its sender's view only, when it is an error or a query's answer).
+  func observe(reply: SessionEvent, origin: CommandOrigin?)
+}
+
 // MARK: - Interactor
 
 /// What the presenter asks of the interactor: the business side of the session.

@@ -21,6 +21,13 @@ struct PlayCommand: AsyncParsableCommand {
       replies, and what changes for everyone). The session then ends only on
       quit (from any client) or a signal, not when standard input ends.
 
+      With --record SCRIPT, what you do is written to SCRIPT as a playback
+      test script as you go: the open, each command as typed, a wait for the
+      media time between commands, and after each seek, step, pause, mark
+      and the end the expects that pin the position and the frame on screen
+      (its MD5). `vpk test SCRIPT` replays it on the virtual clock; with
+      --socket, every client's commands are recorded.
+
       Under systemd: with NOTIFY_SOCKET set, vpk sends READY=1 once the
       control socket listens (Type=notify) and STOPPING=1 on its way out; with
       socket activation (LISTEN_FDS), vpk serves the socket systemd passed as
@@ -31,6 +38,7 @@ struct PlayCommand: AsyncParsableCommand {
         printf 'scrub 1:30\\nframe\\n' | vpk play movie.mp4 --paused --clock free
         vpk play movie.mp4 --json --progress 0.5
         vpk play --idle --socket /tmp/vpk.sock </dev/null
+        vpk play movie.mp4 --record checks/by-hand.vpk
       """)
 
   @Argument(help: "The media file to play (omit it with --idle).", completion: .file())
@@ -71,6 +79,13 @@ struct PlayCommand: AsyncParsableCommand {
       "Also listen on a Unix-domain control socket at this path (mode 0600); the session then ends on quit or a signal.",
       valueName: "path"))
   var socket: String?
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Record the session as a playback test script at this path, for vpk test to replay.", valueName: "script"),
+    completion: .file())
+  var record: String?
 
   @Option(
     name: .customLong("max-clients"),
@@ -121,7 +136,7 @@ struct PlayCommand: AsyncParsableCommand {
       }
     let code = await runSession(
       file: file, options: options, output: output, access: access.mediaAccess, scriptedInput: nil,
-      socket: socketOptions, notifier: systemd.notifySocket.map { SystemdNotifier(address: $0) })
+      socket: socketOptions, notifier: systemd.notifySocket.map { SystemdNotifier(address: $0) }, record: record)
     throw ExitCode(code)
   }
 }

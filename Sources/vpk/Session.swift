@@ -9,17 +9,18 @@ import VPKMPV
 import VPKSocket
 import VideoPlaybackKit
 
-/// The exit status when the --socket path cannot be used (EX_CANTCREAT).
+/// The exit status when the --socket path (or the --record file) cannot be used (EX_CANTCREAT).
 let socketUnusableExitCode: Int32 = 73
 
 /// Builds the module for one file and runs it until it closes; returns the exit status.
 /// With `scriptedInput`, those lines are the session's input and standard input is not read. With `socket`, the
 /// session also listens there, and its clients are views of it. With `notifier` (NOTIFY_SOCKET), systemd is told
-/// READY=1 once the session listens and STOPPING=1 when it closes.
+/// READY=1 once the session listens and STOPPING=1 when it closes. With `record`, the session is written there as a
+/// playback test script as it goes.
 @MainActor
 func runSession(
   file: String?, options: PlaybackOptions, output: OutputOptions, access: MediaAccess, scriptedInput: [String]?,
-  socket: ControlSocketServer.Options? = nil, notifier: SystemdNotifier? = nil
+  socket: ControlSocketServer.Options? = nil, notifier: SystemdNotifier? = nil, record: String? = nil
 ) async -> Int32 {
   // A reader that goes away must not kill the process: writes report EPIPE instead.
   signal(SIGPIPE, SIG_IGN)
@@ -33,6 +34,7 @@ func runSession(
   // terminal (a pipe, a file), a person reading the terminal is told on stderr as well, from the session's report.
   let toldOnStderr = file != nil && isatty(STDOUT_FILENO) == 0
   var terminalSignals: TerminalSignals?
+  var stopRecording: (@MainActor () -> Void)?
   let server = socket.map { socket in
     ControlSocketServer(options: socket, log: { StandardStreams.writeError("vpk: \($0)") })
   }
@@ -55,6 +57,15 @@ func runSession(
         closedContinuation.finish()
       })
     module = built
+    if let record {
+      switch startRecording(built, to: record, options: options, joining: false) {
+      case .success(let stop): stopRecording = stop
+      case .failure(let error):
+        built.restoreTerminal()
+        StandardStreams.writeError("vpk play: --record: \(error.message)")
+        return socketUnusableExitCode
+      }
+    }
     if let server {
       // Listening before the session starts: a path that cannot be used stops vpk before anything plays.
       do {
@@ -66,6 +77,10 @@ func runSession(
           attachMPV: { [weak built] output in
             guard let built else { preconditionFailure("a client connected after the session ended") }
             return PlaybackBuilder.attachMPVClient(to: built, output: output)
+          },
+          record: { [weak built] path in
+            guard let built else { return .failure(PlaybackError(.badInput, "the session has ended")) }
+            return startRecording(built, to: path, options: options, joining: true)
           })
       } catch {
         built.restoreTerminal()
@@ -94,8 +109,40 @@ func runSession(
   notify(notifier, "STOPPING=1")
   // Every client gets the session's last events; the socket file goes.
   await server?.stop()
+  stopRecording?()
   withExtendedLifetime((module, signals, terminalSignals)) {}
   return code
+}
+
+/// Records `module`'s session to the file at `path` as a playback test script (`--record`, or a control-socket
+/// client's `record`; `joining` a session that runs). Returns what stops the recording and closes the file.
+@MainActor
+private func startRecording(
+  _ module: PlaybackModule, to path: String, options: PlaybackOptions, joining: Bool
+) -> Result<@MainActor () -> Void, PlaybackError> {
+  guard !module.isRecorded else {
+    return .failure(PlaybackError(.badInput, "the session is being recorded already; one recording at a time"))
+  }
+  let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+  guard descriptor >= 0 else {
+    let reason = String(cString: strerror(errno))
+    return .failure(
+      PlaybackError(.cannotWrite, "cannot write \(path): \(reason); name a file in a folder you can write to"))
+  }
+  let output = FileDescriptorOutput(fileDescriptor: descriptor)
+  let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+  guard
+    let stop = PlaybackBuilder.attachRecorder(
+      to: module, output: output, scriptDirectory: folder, options: options, joining: joining,
+      unrecordedClientIDs: [AttachClient.endMarkerID, AttachClient.startMarkerID])
+  else {
+    close(descriptor)
+    return .failure(PlaybackError(.badInput, "the session is being recorded already; one recording at a time"))
+  }
+  return .success({
+    stop()
+    close(output.fileDescriptor)
+  })
 }
 
 /// Tells systemd `state`; a failure is logged and the session goes on (as sd_notify's callers do).

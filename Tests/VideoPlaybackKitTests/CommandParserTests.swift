@@ -30,14 +30,14 @@ private func parseError(_ line: String) -> PlaybackError? {
   @Test(arguments: [
     ("play", Command.play), ("pause", .pause), ("toggle", .toggle), ("status", .status),
     ("info", .info),
-    ("frame", .frame), ("help", .help), ("quit", .quit), ("exit", .quit),
+    ("frame", .frame), ("mark", .mark), ("help", .help), ("quit", .quit), ("exit", .quit),
   ])
   func everyVerbWithoutArgumentsParses(line: String, expected: Command) {
     // Given a verb that takes no arguments, When it is parsed, Then it is that command.
     #expect(parser.parse(line) == .command(expected))
   }
 
-  @Test(arguments: ["play", "pause", "toggle", "status", "info", "frame", "help", "quit", "exit"])
+  @Test(arguments: ["play", "pause", "toggle", "status", "info", "frame", "mark", "help", "quit", "exit"])
   func verbWithoutArgumentsRejectsArguments(verb: String) throws {
     // Given a verb that takes none, When it gets an argument, Then the error names the verb.
     let error = try #require(parseError("\(verb) now"))
@@ -64,8 +64,8 @@ private func parseError(_ line: String) -> PlaybackError? {
   @Test func verbListIsTheCanonicalVerbs() {
     #expect(
       CommandVerbs.names == [
-        "play", "pause", "toggle", "scrub", "skip", "step", "rate", "status", "info", "frame", "snapshot", "open",
-        "close", "wait", "expect", "help", "quit",
+        "play", "pause", "toggle", "scrub", "skip", "step", "rate", "status", "info", "frame", "mark", "snapshot",
+        "open", "close", "wait", "expect", "help", "quit",
       ])
     // Every listed verb parses (with an argument where one is needed).
     let arguments = [

@@ -183,6 +183,24 @@ import VPKTestSupport
     #expect(h.output.lines == ["state #1 playing 0.0", "state #2 paused 0.0"])
   }
 
+  @Test func markReportsStatePositionAndFrameTogetherWithoutChangingPlayback() {
+    // Given a paused session at 4.5 s showing a frame, and one that is idle
+    let h = InteractorHarness.ready()
+    h.manager.position = MediaTime(seconds: 4.5)
+    h.manager.frame = FrameIdentity(
+      pts: 135, timeBase: (1, 30), time: MediaTime(seconds: 4.5), isKeyframe: false, width: 1, height: 1,
+      pixelFormat: "gray", md5: "m")
+    // When it is marked, from a line of a script
+    h.interactor.submit(.mark, source: SourceLine(number: 7, text: "mark"))
+    h.interactor.submit(.close)
+    h.interactor.submit(.mark)
+    // Then the mark carries them with its line, nothing moves, and with nothing loaded there is no frame
+    #expect(h.output.lines == ["mark #1 paused 4.5 m", "closed #2", "mark #3 idle 0.0 none"])
+    let sources = h.output.events.compactMap { if case .mark(let mark) = $0.event { mark.source } else { nil } }
+    #expect(sources.map(\.number) == [7])
+    #expect(h.manager.calls.filter { $0 == "play" || $0 == "pause" || $0.hasPrefix("seek") }.isEmpty)
+  }
+
   @Test func frameWithoutVideoIsAClearError() {
     let h = InteractorHarness(options: PlaybackOptions(autoplay: false))
     h.interactor.start()

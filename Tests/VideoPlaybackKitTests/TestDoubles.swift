@@ -45,6 +45,8 @@ final class InteractorOutputSpy: PlaybackInteractorOutput {
       lines.append("status #\(id) \(status.state) \(status.position.seconds)")
     case .info: lines.append("info #\(id)")
     case .frame(let frame): lines.append("frame #\(id) \(frame.pts)")
+    case .mark(let mark):
+      lines.append("mark #\(id) \(mark.state) \(mark.position.seconds) \(mark.frame?.md5 ?? "none")")
     case .snapshot(let picture): lines.append("snapshot #\(id) \(picture.path) \(picture.frame.pts)")
     case .help: lines.append("help #\(id)")
     case .waited(let condition, let position):

@@ -297,7 +297,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .error(let error): failed(error, mine)
     case .status(let status): answer(status, mine)
     case .info(let info): learned(info, mine)
-    case .frame, .snapshot, .help, .waited, .expectation:
+    case .frame, .mark, .snapshot, .help, .waited, .expectation:
       if let mine { pending.removeValue(forKey: mine) }
     case .closed: closed(mine)
     case .shutdown(let shutdown): shutDown(shutdown.reason, mine)

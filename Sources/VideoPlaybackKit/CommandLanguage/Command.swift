@@ -10,6 +10,8 @@ package enum Command: Sendable, Equatable {
   case status
   case info
   case frame
+  /// Report the state, position and frame on screen at once, without changing playback.
+  case mark
   case help
   case quit
   /// Pause and show the frame this many frames after (or before, when negative) the one on screen.
@@ -36,6 +38,7 @@ package enum Command: Sendable, Equatable {
     case .status: "status"
     case .info: "info"
     case .frame: "frame"
+    case .mark: "mark"
     case .help: "help"
     case .quit: "quit"
     case .step: "step"

@@ -227,6 +227,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     case .open(let path): load(path, commandID: id, source: numbered.source)
     case .close: unload(commandID: id)
     case .status: emit(.status(currentStatus()), answering: id)
+    case .mark: emit(.mark(currentMark(source: numbered.source)), answering: id)
     case .wait(let condition, let timeout): wait(for: condition, timeout: timeout, numbered)
     case .expect(let expectation): check(expectation, numbered)
     default: runPlaybackCommand(numbered)
@@ -279,7 +280,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
       reportFrame(id: id, info: info, source: numbered.source)
     case .snapshot(let path):
       writeSnapshot(to: path, id: id, info: info, source: numbered.source)
-    case .help, .quit, .open, .close, .status, .wait, .expect:
+    case .help, .quit, .open, .close, .status, .mark, .wait, .expect:
       break
     }
   }
@@ -350,6 +351,13 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     let snapshot = manager?.snapshot() ?? PlaybackSnapshot(position: .zero, framesDecoded: 0, decodeErrors: 0)
     return PlaybackStatus(
       state: state, duration: info?.duration, rate: rate, snapshot: snapshot, position: outstandingSeeks.last?.target)
+  }
+
+  /// What `mark` reports: the status and the frame on screen, read together (no frame without video or media).
+  func currentMark(source: SourceLine?) -> SessionMark {
+    let status = currentStatus()
+    let frame = phase == .ready && info?.video != nil ? manager?.currentFrame() : nil
+    return SessionMark(state: status.state, position: status.position, rate: rate, frame: frame, source: source)
   }
 
   func presentState(commandID: Int?) {

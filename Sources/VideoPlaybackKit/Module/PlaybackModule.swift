@@ -16,6 +16,8 @@ package final class PlaybackModule {
   private let presenter: PlaybackPresenter
   /// The session's one output, which routes events to the presenters of its views (this one's and the clients').
   package let fanOut: PlaybackFanOut
+  /// Whether a recorder writes the session as a playback test script (`--record`, a client's `record`).
+  package var isRecorded: Bool { fanOut.submissionObserver != nil }
   /// The interactor's status, readable from any thread (for the clients' presenters).
   package let statusBoard: PlaybackStatusBoard
   private let reader: CommandReader?
