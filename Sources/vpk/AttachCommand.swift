@@ -43,7 +43,7 @@ struct AttachCommand: AsyncParsableCommand {
       !json && traits.isTerminal && isatty(STDIN_FILENO) == 1
       ? AttachTerminal.Options(
         useColor: traits.useColor,
-        history: CommandHistory.path(environment: environment).map(CommandHistory.init(path:)))
+        history: CommandHistory.path(environment: environment).map { CommandHistory(path: $0) })
       : nil
     let code = await AttachClient.run(
       path: path, json: json, terminal: terminal, print: { StandardStreams.writeOutput($0 + "\n") },

@@ -29,7 +29,8 @@ package final class PlaybackFanOut: PlaybackInteractorOutput {
     }
 
     package func start() { fanOut?.interactor.start() }
-    @discardableResult package func submit(_ command: Command, source: SourceLine?, from sender: CommandSender?) -> Int {
+    @discardableResult package func submit(_ command: Command, source: SourceLine?, from sender: CommandSender?) -> Int
+    {
       fanOut?.submit(from: viewID) { $0.submit(command, source: source, from: sender) } ?? 0
     }
     @discardableResult package func submitInvalid(
@@ -40,6 +41,8 @@ package final class PlaybackFanOut: PlaybackInteractorOutput {
     package func inputEnded() { fanOut?.inputEnded(from: viewID) }
     package func terminate(_ signal: TerminationSignal) { fanOut?.interactor.terminate(signal) }
     package func outputClosed() { fanOut?.outputClosed(from: viewID) }
+    package func suspend() { fanOut?.interactor.suspend() }
+    package func resumeAfterSuspend() { fanOut?.interactor.resumeAfterSuspend() }
   }
 
   /// The interactor, held strongly: it holds its output (this) weakly.
