@@ -70,9 +70,13 @@ package enum AttachClient {
         }
         .connect(unixDomainSocketPath: path).get()
     } catch {
-      log("vpk attach: cannot connect to \(path): \(error); is a vpk play --socket \(path) running?")
+      log(AttachConnectFailure.message(path: path, error: error))
       return ExitStatus.unavailable
     }
+    // Whatever still reads input once attach is done sends nothing: the event loop goes away after this returns.
+    let gate = AttachChannelGate(channel)
+    defer { gate.shut() }
+    let directory = FileManager.default.currentDirectoryPath
     var received = lines.makeAsyncIterator()
     guard case .line(.text(let hello), let handled) = await received.next(isolation: #isolation), isHello(hello) else {
       log("vpk attach: \(path) does not greet as a vpk control socket")
@@ -82,8 +86,8 @@ package enum AttachClient {
     handled()
     if let terminal {
       let ending = await AttachTerminal.run(
-        options: terminal, inputDescriptor: inputDescriptor, channel: channel, events: continuation,
-        received: &received, firstLines: record.map { "record \($0)\n" } ?? "")
+        options: terminal, inputDescriptor: inputDescriptor, gate: gate, directory: directory,
+        events: continuation, received: &received, firstLines: record.map { "record \($0)\n" } ?? "")
       switch ending {
       case .answered: return 0
       case .signal(let number): return 128 + number
@@ -91,8 +95,9 @@ package enum AttachClient {
       }
     }
     let recordLine = record.map { "record \($0)\n" } ?? ""
-    channel.writeAndFlush(ByteBuffer(string: (json ? "" : "format text\n") + recordLine), promise: nil)
-    forwardInput(from: inputDescriptor, to: channel)
+    let firstLines = (json ? "" : "format text\n") + recordLine
+    if !firstLines.isEmpty { gate.send(ByteBuffer(string: firstLines)) }
+    forwardInput(from: inputDescriptor, to: gate, directory: directory)
 
     var reason: String?
     while let event = await received.next(isolation: #isolation) {
@@ -100,10 +105,7 @@ package enum AttachClient {
       // Written (print blocks while standard output is full) before the handler may read more.
       defer { handled() }
       guard case .text(let text) = line else { continue }
-      if isEndMarkerReply(text, json: json) {
-        channel.close(promise: nil)
-        return 0
-      }
+      if isEndMarkerReply(text, json: json) { return 0 }
       if let said = shutdownReason(in: text, json: json) { reason = said }
       print(text)
     }
@@ -132,23 +134,24 @@ package enum AttachClient {
   }
 
   /// Copies standard input to the daemon as it comes, on a thread of its own (blocking read(2); each write waits
-  /// until the daemon has taken the previous one, so a fast producer is held back, not buffered). At its end, a
-  /// last line without `\n` is ended, and the end marker is sent.
-  private static func forwardInput(from descriptor: Int32, to channel: any Channel) {
+  /// until the daemon has taken the previous one, so a fast producer is held back, not buffered), whole lines at a
+  /// time, relative paths made absolute from `directory` (see AttachPaths). At its end, a last line without `\n` is
+  /// ended, and the end marker is sent.
+  private static func forwardInput(from descriptor: Int32, to gate: AttachChannelGate, directory: String) {
     // (Kept apart from AttachTerminal's: that one gets whole lines from the line editor.)
     let thread = Thread {
       var buffer = [UInt8](repeating: 0, count: 16_384)
-      var lastByte: UInt8 = UInt8(ascii: "\n")
+      var forwarder = AttachInputLines(directory: directory)
       while true {
         let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         if count < 0 && errno == EINTR { continue }
         guard count > 0 else { break }
-        lastByte = buffer[count - 1]
-        guard (try? channel.writeAndFlush(ByteBuffer(bytes: buffer[0..<count])).wait()) != nil else { return }
+        let bytes = forwarder.take(buffer[0..<count])
+        if bytes.isEmpty { continue }
+        guard let written = gate.send(ByteBuffer(bytes: bytes)), (try? written.wait()) != nil else { return }
       }
-      let end =
-        (lastByte == UInt8(ascii: "\n") ? "" : "\n") + #"{"command":"status","id":"\#(endMarkerID)"}"# + "\n"
-      channel.writeAndFlush(ByteBuffer(string: end), promise: nil)
+      let end = forwarder.finish() + Array((#"{"command":"status","id":"\#(endMarkerID)"}"# + "\n").utf8)
+      gate.send(ByteBuffer(bytes: end))
     }
     thread.name = "vpk.attach-input"
     thread.start()

@@ -57,7 +57,7 @@ struct AttachCommand: AsyncParsableCommand {
       !json && traits.isTerminal && isatty(STDIN_FILENO) == 1
       ? AttachTerminal.Options(
         useColor: traits.useColor,
-        history: CommandHistory.path(environment: environment).map(CommandHistory.init(path:)))
+        history: CommandHistory.path(environment: environment).map { CommandHistory(path: $0) })
       : nil
     let recordPath = record.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
     let code = await AttachClient.run(

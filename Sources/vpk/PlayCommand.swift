@@ -2,6 +2,7 @@
 // control socket.
 
 import ArgumentParser
+import Foundation
 import VPKSocket
 import VideoPlaybackKit
 
@@ -67,8 +68,12 @@ struct PlayCommand: AsyncParsableCommand {
   @Option(name: .long, parsing: .unconditional, help: "Media seconds between progress events, or 'off'.")
   var progress: String = "1"
 
-  @Option(name: .customLong("at-end"), help: "What to do at the end of the media: exit, pause or loop.")
-  var atEnd: EndAction = .exit
+  @Option(
+    name: .customLong("at-end"),
+    help: ArgumentHelp(
+      "What to do at the end of the media: exit, pause or loop. Default: pause when standard input and output are a terminal (a person typing), else exit.",
+      valueName: "action"))
+  var atEnd: EndAction?
 
   @Option(name: .long, help: "Default seek mode for scrub and skip: exact or keyframe.")
   var seek: SeekMode = .exact
@@ -113,10 +118,16 @@ struct PlayCommand: AsyncParsableCommand {
     }
   }
 
+  /// At the end of the media a person at a terminal stays on the last frame (the session would otherwise end while
+  /// they type); scripts and pipes leave.
+  static func defaultEndAction() -> EndAction {
+    isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 ? .pause : .exit
+  }
+
   func run() async throws {
     let options = PlaybackOptions(
       autoplay: !paused, start: try startTime(), clock: clock, progressInterval: try ProgressOption.interval(progress),
-      endAction: atEnd, seekMode: seek, frameCacheBytes: try cache.bytes)
+      endAction: atEnd ?? Self.defaultEndAction(), seekMode: seek, frameCacheBytes: try cache.bytes)
     // systemd's variables are read and unset before anything else, so nothing vpk starts inherits them.
     let systemd = SystemdHandover.take()
     let activated: Int32?

@@ -45,12 +45,14 @@ func runSession(
       input: scriptedInput.map { .lines($0) } ?? .standardInput,
       environment: ProcessInfo.processInfo.environment, hasClients: server != nil,
       makeManager: { FFmpegPlaybackManager(showsFFmpegWarnings: output.verbose, access: access) },
+      onStartClamped: { clamp in
+        // Told as the file opens, on a row of its own: on a terminal, in place of the status line (redrawn below).
+        let clearsRow = isatty(STDERR_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 ? "\r\u{1B}[K" : ""
+        StandardStreams.writeErrorAsIs(clearsRow + TextQuoting.escapingControls(startClampedMessage(clamp)) + "\n")
+      },
       onClose: { code, report in
         if toldOnStderr, let failure = report.openFailure {
           StandardStreams.writeError("vpk: \(failure.message) (\(failure.code.rawValue))")
-        }
-        if let clamp = report.startClamped {
-          StandardStreams.writeError(startClampedMessage(clamp))
         }
         logger.debug("session closed", metadata: ["exit": "\(code)"])
         closedContinuation.yield(code)
@@ -87,7 +89,8 @@ func runSession(
         StandardStreams.writeError("vpk play: --socket: \(error)")
         return socketUnusableExitCode
       }
-      logger.debug("control socket listening", metadata: ["path": "\(server.options.path)"])
+      // Whoever started the daemon is told where to attach.
+      StandardStreams.writeError("vpk: listening on \(server.options.path)")
     }
     notify(notifier, "READY=1")
     let restoreTerminal = built.restoreTerminal
@@ -234,6 +237,11 @@ enum StandardStreams {
     write(TextQuoting.escapingControls(line) + "\n", to: STDERR_FILENO)
   }
 
+  /// Writes `text` to standard error as it is (escape codes included).
+  static func writeErrorAsIs(_ text: String) {
+    write(text, to: STDERR_FILENO)
+  }
+
   @discardableResult private static func write(_ text: String, to descriptor: Int32) -> Bool {
     var bytes = Array(text.utf8)[...]
     while !bytes.isEmpty {
@@ -251,8 +259,9 @@ enum StandardStreams {
 /// and SIGCONT (`fg`: vpk's settings come back and the line is drawn again).
 ///
 /// ^Z cannot be left to the default action, which would stop the process with the terminal still in
-/// vpk's mode (no echo, no line editing) and the shell would inherit it. So SIGTSTP is caught, and once
-/// the terminal is clean the process stops itself with SIGSTOP, which the shell reports as for ^Z.
+/// vpk's mode (no echo, no line editing) and playback's clock running. So SIGTSTP is caught, and once
+/// the clock is paused and the terminal clean, SIGTSTP is raised again with its default action, which stops the
+/// process as ^Z does; `fg` (SIGCONT) sets vpk's mode again and playback goes on as it was.
 @MainActor
 final class TerminalSignals {
   private var sources: [any DispatchSourceSignal] = []
@@ -264,7 +273,7 @@ final class TerminalSignals {
         SIGTSTP,
         {
           $0.terminalWillStop()
-          kill(getpid(), SIGSTOP)
+          vpk_stop_by_default(SIGTSTP)
         }
       ),
       (SIGCONT, { $0.terminalDidContinue() }),

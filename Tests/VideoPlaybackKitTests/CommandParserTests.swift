@@ -800,6 +800,21 @@ typealias VPKExpectation = VideoPlaybackKit.Expectation
     #expect(error.message.contains("frame.md5") && error.message.contains("audio.*"))
   }
 
+  @Test(arguments: [("postion", "position"), ("frame.md", "frame.md5"), ("decode_error", "decode_errors")])
+  func aMistypedFieldIsToldTheNearestOne(typed: String, meant: String) throws {
+    // Given a field one or two letters off a known one, When parsed, Then the error asks about the known one
+    let error = try #require(parseError("expect \(typed) == 1"))
+    #expect(error.code == .unknownField)
+    #expect(error.message.hasPrefix("expect: unknown field '\(typed)'; did you mean \(meant)? use state"))
+  }
+
+  @Test func aToleranceIsWrittenWithPlusMinusAsWithTheSign() {
+    // Given the same check with ±, +- and either apart from the number, When parsed, Then all four are one command
+    let forms = ["±0.5", "+-0.5", "± 0.5", "+- 0.5"].map { CommandParser().parse("expect position ~ 3 \($0)") }
+    #expect(Set(forms.map { "\($0)" }).count == 1)
+    #expect(forms.allSatisfy { if case .command = $0 { true } else { false } })
+  }
+
   @Test(arguments: [
     ("expect", "needs a field, an operator and a value"), ("expect state ==", "needs a field, an operator and a value"),
     ("expect state = paused", "is not an operator"), ("expect position => 1", "is not an operator"),

@@ -57,6 +57,8 @@ final class InteractorSpy: PlaybackInteractorInput {
   func inputEnded() { calls.append(.inputEnded) }
   func terminate(_ signal: TerminationSignal) { calls.append(.terminate(signal)) }
   func outputClosed() { calls.append(.outputClosed) }
+  func suspend() {}
+  func resumeAfterSuspend() {}
 }
 
 /// A presenter wired to spies; holds the view, which the presenter only references weakly.
@@ -1315,6 +1317,8 @@ private final class ImmediateInteractor: PlaybackInteractorInput {
   func inputEnded() {}
   func terminate(_ signal: TerminationSignal) {}
   func outputClosed() {}
+  func suspend() {}
+  func resumeAfterSuspend() {}
 }
 
 @MainActor

@@ -113,6 +113,10 @@ final class RouterSpy: PlaybackRouting {
     return manager
   }
 
+  /// The starts outside the media the app was told of, as the file opened.
+  var startClamps: [SessionReport.Clamp] = []
+  func noteStartClamped(_ clamp: SessionReport.Clamp) { startClamps.append(clamp) }
+
   func closeSession(exitCode: Int32, report: SessionReport) {
     exitCodes.append(exitCode)
     reports.append(report)

@@ -57,6 +57,7 @@ public enum PlaybackBuilder {
     path: String?, options: PlaybackOptions, format: OutputFormat, input: InputSource,
     environment: [String: String], baseDirectory: String? = nil, hasClients: Bool = false,
     makeManager: @escaping @MainActor () -> any PlaybackManager,
+    onStartClamped: @escaping @MainActor (SessionReport.Clamp) -> Void = { _ in },
     onClose: @escaping @MainActor (Int32, SessionReport) -> Void
   ) -> PlaybackModule {
     let traits = TextStatusView.terminalTraits(isTTY: isatty(STDOUT_FILENO) == 1, environment: environment)
@@ -64,8 +65,9 @@ public enum PlaybackBuilder {
       path: path, options: options, format: format, input: input, output: FileDescriptorOutput.standardOutput(),
       isTerminal: traits.isTerminal, useColor: traits.useColor,
       columns: { TerminalSize.columns(fileDescriptor: STDOUT_FILENO) },
-      history: CommandHistory.path(environment: environment).map(CommandHistory.init(path:)),
-      baseDirectory: baseDirectory, hasClients: hasClients, makeManager: makeManager, onClose: onClose)
+      history: CommandHistory.path(environment: environment).map { CommandHistory(path: $0) },
+      baseDirectory: baseDirectory, hasClients: hasClients, makeManager: makeManager,
+      onStartClamped: onStartClamped, onClose: onClose)
   }
 
   /// Builds a playback module whose view writes to `output` (tests and `vpk test` capture it).
@@ -77,6 +79,7 @@ public enum PlaybackBuilder {
     isTerminal: Bool, useColor: Bool, columns: @escaping @MainActor () -> Int? = { nil },
     history: CommandHistory? = nil, baseDirectory: String? = nil, hasClients: Bool = false,
     makeManager: @escaping @MainActor () -> any PlaybackManager,
+    onStartClamped: @escaping @MainActor (SessionReport.Clamp) -> Void = { _ in },
     onClose: @escaping @MainActor (Int32, SessionReport) -> Void
   ) -> PlaybackModule {
     var options = options
@@ -85,7 +88,7 @@ public enum PlaybackBuilder {
       options.progressInterval = terminalRefreshInterval
     }
     let reader = makeReader(format: format, input: input, isTerminal: isTerminal, history: history)
-    let router = PlaybackRouter(makeManager: makeManager) { [reader] code, report in
+    let router = PlaybackRouter(makeManager: makeManager, onStartClamped: onStartClamped) { [reader] code, report in
       reader?.restoreTerminal()
       onClose(code, report)
     }

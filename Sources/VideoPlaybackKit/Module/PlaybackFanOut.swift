@@ -45,6 +45,8 @@ package final class PlaybackFanOut: PlaybackInteractorOutput {
     package func inputEnded() { fanOut?.inputEnded(from: viewID) }
     package func terminate(_ signal: TerminationSignal) { fanOut?.interactor.terminate(signal) }
     package func outputClosed() { fanOut?.outputClosed(from: viewID) }
+    package func suspend() { fanOut?.interactor.suspend() }
+    package func resumeAfterSuspend() { fanOut?.interactor.resumeAfterSuspend() }
   }
 
   /// The interactor, held strongly: it holds its output (this) weakly.

@@ -48,9 +48,10 @@ package final class PlaybackModule {
     terminalView?.displayResize()
   }
 
-  /// The process is about to stop (SIGTSTP): the last line is cleared and the terminal's settings are
-  /// put back, so the shell gets the terminal as it gave it.
+  /// The process is about to stop (SIGTSTP): playback's clock stops, the last line is cleared and the terminal's
+  /// settings are put back, so the shell gets the terminal as it gave it.
   package func terminalWillStop() {
+    presenter.onStop()
     terminalView?.displaySuspend()
     reader?.restoreTerminal()
   }
@@ -60,6 +61,7 @@ package final class PlaybackModule {
   package func terminalDidContinue() {
     reader?.reapplyTerminal()
     terminalView?.displayContinue()
+    presenter.onContinue()
   }
 
   /// Starts loading the media and reading commands.
