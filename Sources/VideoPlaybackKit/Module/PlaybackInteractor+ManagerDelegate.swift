@@ -40,6 +40,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     info = nil
     path = nil
     openedPath = nil
+    tallyFrameCache()
     self.manager = router.gotoMedia(replacing: manager, wantsNew: false)
     self.manager = nil
     if let commandID {

@@ -153,6 +153,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     // Nobody is listening any more: stop quietly. Nothing can be shown, so nothing is presented.
     guard phase != .closed else { return }
     phase = .closed
+    tallyFrameCache()
     manager?.shutdown()
     router.closeSession(exitCode: SessionExitCode.success, report: report)
   }
@@ -352,6 +353,13 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
       state: state, duration: info?.duration, rate: rate, snapshot: snapshot, position: outstandingSeeks.last?.target)
   }
 
+  /// Adds the frame cache's lookups of the media loaded now to the report, before its manager goes.
+  func tallyFrameCache() {
+    guard let cache = manager?.snapshot().frameCache else { return }
+    report.frameCacheHits += cache.hits
+    report.frameCacheMisses += cache.misses
+  }
+
   func presentState(commandID: Int?) {
     emit(.state(state, position: expectedPosition(), duration: info?.duration), answering: commandID)
   }
@@ -410,6 +418,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   /// Builder's factory for the new one; the new file's `ready` (or `error`) answers `commandID`.
   /// The manager opens the path resolved against the script's folder; the session names it as written.
   func load(_ path: String, commandID: Int?, source: SourceLine? = nil) {
+    tallyFrameCache()
     manager = router.gotoMedia(replacing: manager, wantsNew: true)
     guard let manager else {
       reportError(PlaybackError(.cannotOpenMedia), commandID: commandID, source: nil)
@@ -432,6 +441,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   }
 
   func unload(commandID: Int) {
+    tallyFrameCache()
     manager = router.gotoMedia(replacing: manager, wantsNew: false)
     manager = nil
     info = nil
@@ -471,6 +481,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     requestedBeforeClamp.removeAll()
     let status = currentStatus()
     phase = .closed
+    tallyFrameCache()
     manager?.shutdown()
     emit(
       .shutdown(SessionShutdown(reason: reason, status: status, openInterrupted: openInterrupted)),
