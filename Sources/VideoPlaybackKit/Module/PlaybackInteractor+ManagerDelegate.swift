@@ -40,6 +40,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     guard isCurrent(manager), phase == .loading else { return }
     let commandID = openCommandID
     let error = explainingComment(in: openSource, namingFileAsWritten(error))
+    tallyFrameCache()
     _ = router.gotoMedia(replacing: manager, wantsNew: false)
     // An `open` that failed leaves the session usable, with the file it had (or idle), as it was.
     restoreKept()

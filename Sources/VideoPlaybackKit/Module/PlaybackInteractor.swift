@@ -184,6 +184,8 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     // Nobody is listening any more: stop quietly. Nothing can be shown, so nothing is presented.
     guard phase != .closed else { return }
     phase = .closed
+    tallyFrameCache()
+    if let kept { tallyFrameCache(of: kept.manager) }
     manager?.shutdown()
     kept?.manager.shutdown()
     router.closeSession(exitCode: SessionExitCode.success, report: report)
@@ -392,6 +394,14 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     return SessionMark(state: status.state, position: status.position, rate: rate, frame: frame, source: source)
   }
 
+  /// Adds the frame cache's lookups of a manager's media (the one loaded now, by default) to the report, before the
+  /// manager goes.
+  func tallyFrameCache(of media: (any PlaybackManager)? = nil) {
+    guard let cache = (media ?? manager)?.snapshot().frameCache else { return }
+    report.frameCacheHits += cache.hits
+    report.frameCacheMisses += cache.misses
+  }
+
   func presentState(commandID: Int?) {
     emit(.state(state, position: expectedPosition(), duration: info?.duration), answering: commandID)
   }
@@ -504,10 +514,12 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   func dropKept() {
     guard let kept else { return }
     self.kept = nil
+    tallyFrameCache(of: kept.manager)
     _ = router.gotoMedia(replacing: kept.manager, wantsNew: false)
   }
 
   func unload(commandID: Int) {
+    tallyFrameCache()
     manager = router.gotoMedia(replacing: manager, wantsNew: false)
     manager = nil
     info = nil
@@ -547,6 +559,8 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     requestedBeforeClamp.removeAll()
     let status = currentStatus()
     phase = .closed
+    tallyFrameCache()
+    if let kept { tallyFrameCache(of: kept.manager) }
     manager?.shutdown()
     kept?.manager.shutdown()
     emit(
