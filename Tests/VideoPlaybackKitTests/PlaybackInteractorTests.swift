@@ -921,6 +921,23 @@ private func expectation(
     #expect(h.output.lines.contains { $0.hasPrefix("ended") })
   }
 
+  @Test func aFailedReplaceLeavesTheSessionIdleAsMPVsLoadfileDoes() {
+    // Given a session playing clip.mp4 at 11 s
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    h.manager.position = MediaTime(seconds: 11)
+    // When a file that is not there replaces it (mpv's loadfile)
+    h.interactor.submit(.replace("nothere.mp4"))
+    // Then the old file is dropped at once
+    #expect(h.manager.isShutDown)
+    h.router.made[0].failToOpen(.fileNotFound)
+    h.interactor.submit(.status)
+    // And the failure leaves the session idle
+    #expect(
+      h.output.lines == [
+        "loading nothere.mp4", "error #1 file_not_found", "state #0 idle 0.0", "status #2 idle 0.0",
+      ])
+  }
+
   @Test func aFailedOpenOfAPathCutByACommentSaysHowToQuoteIt() {
     // Given an idle session
     let h = InteractorHarness(path: nil)

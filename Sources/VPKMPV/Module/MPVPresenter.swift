@@ -158,7 +158,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       if request.wantsReply {
         reply(id, .success, data: .object([MPVMember("playlist_entry_id", .integer(fileNumber + 1))]))
       }
-      submit(.open(path), .load(fileNumber + 1))
+      // mpv drops the file it plays first: a file that cannot be opened leaves it idle.
+      submit(.replace(path), .load(fileNumber + 1))
     case .stop:
       guard readings.info != nil || readings.loadingPath != nil else {
         // Nothing loaded: mpv stops nothing, and says so with success.

@@ -259,6 +259,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     case .help: emit(.help, answering: id)
     case .quit: close(reason: .quit, exitCode: SessionExitCode.success, commandID: id)
     case .open(let path): load(path, commandID: id, source: numbered.source)
+    case .replace(let path): load(path, commandID: id, source: numbered.source, keepingCurrent: false)
     case .close: unload(commandID: id)
     case .status: emit(.status(currentStatus()), answering: id)
     case .mark: emit(.mark(currentMark(source: numbered.source)), answering: id)
@@ -314,7 +315,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
       reportFrame(id: id, info: info, source: numbered.source)
     case .snapshot(let path):
       writeSnapshot(to: path, id: id, info: info, source: numbered.source)
-    case .help, .quit, .open, .close, .status, .mark, .wait, .expect:
+    case .help, .quit, .open, .replace, .close, .status, .mark, .wait, .expect:
       break
     }
   }
@@ -459,8 +460,13 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   /// Opens `path`. The router asks the Builder's factory for a new manager while the current one (if any) is kept,
   /// paused; the new file's `ready` (or `error`) answers `commandID`, and decides which of the two stays.
   /// The manager opens the path resolved against the script's folder; the session names it as written.
-  func load(_ path: String, commandID: Int?, source: SourceLine? = nil) {
-    if let current = manager {
+  /// `keepingCurrent` false (`replace`): the current file is dropped first, and a failure leaves the session idle.
+  func load(_ path: String, commandID: Int?, source: SourceLine? = nil, keepingCurrent: Bool = true) {
+    if !keepingCurrent, let current = manager {
+      tallyFrameCache()
+      manager = nil
+      _ = router.gotoMedia(replacing: current, wantsNew: false)
+    } else if let current = manager {
       if state == .playing { current.pause() }
       kept = KeptMedia(
         manager: current, phase: phase, state: state, info: info, path: self.path, openedPath: openedPath, rate: rate)

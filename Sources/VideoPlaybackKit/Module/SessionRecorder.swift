@@ -319,7 +319,7 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     switch command {
     case .wait:
       return ["# \(text)  (typed; the waits around it replay its time)"]
-    case .open:
+    case .open, .replace:
       return lines + openLines(entry)
     case .play, .toggle:
       guard !pauses else {
@@ -461,7 +461,10 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
 
 extension Command {
   fileprivate var isOpen: Bool {
-    if case .open = self { true } else { false }
+    switch self {
+    case .open, .replace: true
+    default: false
+    }
   }
 
   fileprivate var isWait: Bool {
