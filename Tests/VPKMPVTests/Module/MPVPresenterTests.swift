@@ -216,7 +216,7 @@ struct MPVPresenterTests {
   func lifecycleEvents() {
     let harness = MPVHarness()
     harness.send(#"{"command": ["loadfile", "/media/clip.mp4"], "request_id": 1}"#)
-    #expect(harness.interactor.calls.last == .submit(.open("/media/clip.mp4")))
+    #expect(harness.interactor.calls.last == .submit(.replace("/media/clip.mp4")))
     harness.presenter.present(.loading(path: "/media/clip.mp4"), origin: nil)
     harness.presenter.present(.ready(harness.info, position: .zero), origin: harness.lastOrigin)
     harness.send(#"{"command": ["stop"]}"#)
