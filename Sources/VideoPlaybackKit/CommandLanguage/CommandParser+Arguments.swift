@@ -1,7 +1,8 @@
 // The grammar of the verbs with arguments of their own: step, rate, open and snapshot.
 //
 //   step [count]      count := [sign] digit+  (not 0, at most 100000 frames)
-//   rate number       between 0.01 and 100
+//   rate number       between 0.01 and 100 (or -100 and -0.01)
+//   rate *f | /f      the rate now times (or divided by) f, f between 0.01 and 100
 //   open path         the rest of the line (a ` #` comment cut off), or a "double-quoted" string
 //   snapshot [path]   the same, or nothing
 
@@ -32,6 +33,18 @@ extension CommandParser {
       "rate takes one speed between 0.01 and 100, or between -0.01 and -100 to play backward, e.g. rate 2, "
       + "rate 0.5 or rate -1"
     guard arguments.count == 1, let text = arguments.first else { return .invalid(Self.bad(usage)) }
+    // `*f` and `/f` scale the rate there is when the command runs.
+    let factorUsage = "a factor is between 0.01 and 100: rate *1.1 is faster, rate /1.1 slower"
+    if let operation = text.utf8.first, operation == UInt8(ascii: "*") || operation == UInt8(ascii: "/") {
+      guard text.utf8.count <= Self.maxArgumentLength, let factor = Self.decimal(Array(text.utf8.dropFirst()))
+      else {
+        return .invalid(Self.bad("rate factor \(Self.quoted(text)) is not a number; \(factorUsage)"))
+      }
+      guard Self.rateRange.contains(factor.value) else {
+        return .invalid(Self.bad("rate factor \(Self.quoted(text)) is out of range; \(factorUsage)"))
+      }
+      return .command(.scaleRate(operation == UInt8(ascii: "*") ? factor.value : 1 / factor.value))
+    }
     // A leading minus plays backward, at the speed the rest says.
     let backward = text.utf8.first == UInt8(ascii: "-")
     guard text.utf8.count <= Self.maxArgumentLength,

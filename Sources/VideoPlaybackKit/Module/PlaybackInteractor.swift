@@ -261,6 +261,12 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
       state = .paused
       outstanding.append(.step(id: id))
       manager.step(StepRequest(id: id, count: count))
+    case .scaleRate(let factor):
+      // The speed stays within what `rate` accepts (as mpv's speed does), in the direction there is.
+      let range = CommandParser.rateRange
+      // Rounded to a millionth, so `]` then `[` comes back to the speed there was.
+      let speed = min(max((abs(rate) * factor * 1e6).rounded() / 1e6, range.lowerBound), range.upperBound)
+      runPlaybackCommand(NumberedCommand(id: id, command: .rate(rate < 0 ? -speed : speed), source: numbered.source))
     case .rate(let newRate):
       guard options.clock != .free else {
         reportError(PlaybackError(.rateOnFreeClock), commandID: id, source: numbered.source)
