@@ -18,8 +18,8 @@ struct PlaybackBuilderFFmpegTests {
     let mpeg4 = try TestMedia.url(for: .mpeg4)
     let h264Frames = try await Task.detached { try FrameMD5.entries(of: h264, streamTimeBase: true) }.value
     let mpeg4Frames = try await Task.detached { try FrameMD5.entries(of: mpeg4, streamTimeBase: true) }.value
-    let first = PlaybackBuilder.makePlayer()
-    let second = PlaybackBuilder.makePlayer()
+    let first = await PlaybackBuilder.makePlayer()
+    let second = await PlaybackBuilder.makePlayer()
     async let firstInfo = first.open(h264.path)
     async let secondInfo = second.open(mpeg4.path)
     let (a, b) = try await (firstInfo, secondInfo)
@@ -43,7 +43,7 @@ struct PlaybackBuilderFFmpegTests {
     // Given a player with a file open
     let url = try TestMedia.url(for: .h264BFrames)
     let frames = try await Task.detached { try FrameMD5.entries(of: url, streamTimeBase: true) }.value
-    let player = PlaybackBuilder.makePlayer()
+    let player = await PlaybackBuilder.makePlayer()
     try await player.open(url.path)
     // When tasks awaiting seeks are cancelled, some before they are sent and some after
     for target in [7.0, 8.0, 9.0] {
@@ -65,7 +65,7 @@ struct PlaybackBuilderFFmpegTests {
     let url = try TestMedia.url(for: .mpeg4)
     final class Watch { weak var manager: FFmpegPlaybackManager? }
     let watch = Watch()
-    var player: Player? = PlaybackBuilder.makePlayer(options: PlaybackBuilder.playerOptions) {
+    var player: Player? = await PlaybackBuilder.makePlayer(options: PlaybackBuilder.playerOptions) {
       let manager = FFmpegPlaybackManager()
       watch.manager = manager
       return manager
