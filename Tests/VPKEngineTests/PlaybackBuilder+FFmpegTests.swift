@@ -60,6 +60,34 @@ struct PlaybackBuilderFFmpegTests {
     #expect(frame.md5 == frames.entry(containing: 3.31).hash)
   }
 
+  @Test func aCancelledWaitStopsInTheEngineSoTheNextCallIsAnsweredBeforeTheEnd() async throws {
+    // Given a player playing a 10 s clip on the wall clock
+    let url = try TestMedia.url(for: .h264BFrames)
+    let player = await PlaybackBuilder.makePlayer()
+    try await player.open(url.path)
+    try await player.play()
+    let codes = Task { () -> [PlaybackError.Code] in
+      var codes: [PlaybackError.Code] = []
+      for await event in player.events {
+        if case .error(let error) = event.event { codes.append(error.code) }
+        if case .state(.paused, _, _) = event.event { break }
+      }
+      return codes
+    }
+    // When a task awaiting `wait(.ended)` is cancelled once the wait was sent
+    let waiting = Task { try await player.wait(.ended) }
+    await Task.yield()
+    waiting.cancel()
+    let outcome = await waiting.result
+    // Then the task ends with CancellationError, and `pause()` is answered where playback is, not at the end
+    #expect(throws: CancellationError.self) { try outcome.get() }
+    let paused = try await player.pause()
+    #expect(paused.seconds < 10)
+    #expect(try await player.status().state == .paused)
+    // And the session answered the wait with `cancelled`
+    #expect(await codes.value == [.cancelled])
+  }
+
   @Test func aPlayerDroppedWithoutCloseReleasesItsEngine() async throws {
     // Given a player with a file open, whose engine is watched weakly
     let url = try TestMedia.url(for: .mpeg4)

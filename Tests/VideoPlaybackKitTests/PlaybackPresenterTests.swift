@@ -26,6 +26,7 @@ final class InteractorSpy: PlaybackInteractorInput {
     case inputEnded
     case terminate(TerminationSignal)
     case outputClosed
+    case withdraw(Int)
   }
 
   var calls: [Call] = []
@@ -54,6 +55,7 @@ final class InteractorSpy: PlaybackInteractorInput {
     senders[lastID] = sender
     return lastID
   }
+  func withdraw(_ id: Int) { calls.append(.withdraw(id)) }
   func inputEnded() { calls.append(.inputEnded) }
   func terminate(_ signal: TerminationSignal) { calls.append(.terminate(signal)) }
   func outputClosed() { calls.append(.outputClosed) }
@@ -1302,6 +1304,7 @@ struct PlaybackPresenterClientIDTests {
 private final class ImmediateInteractor: PlaybackInteractorInput {
   weak var presenter: PlaybackPresenter?
   private var lastID = 0
+  func withdraw(_ id: Int) {}
   func start() {}
   func submit(_ command: Command, source: SourceLine?, from sender: CommandSender?) -> Int {
     lastID += 1

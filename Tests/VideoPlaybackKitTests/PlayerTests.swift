@@ -99,6 +99,62 @@ struct PlayerTests {
     #expect(status.position == MediaTime(seconds: 4))
   }
 
+  @Test func cancellingAWaitStopsItInTheSessionAndTheNextCallIsAnsweredAtOnce() async throws {
+    // Given a playing player whose manager never ends its waits by itself
+    let harness = Harness(autoResponds: false)
+    let player = await harness.makePlayer()
+    async let opened = player.open("clip.mp4")
+    await Task.yield()
+    harness.managers[0].becomeReady(duration: 10)
+    _ = try await opened
+    try await player.play()
+    // When a task awaiting `wait(.ended)` is cancelled
+    let waiting = Task { try await player.wait(.ended) }
+    await waitUntil { harness.managers[0].waits.count == 1 }
+    waiting.cancel()
+    let outcome = await waiting.result
+    // Then the task ends with CancellationError, the manager is told to stop that wait, and `pause()` is answered
+    // without the clip ending
+    #expect(throws: CancellationError.self) { try outcome.get() }
+    let pause = Task { try await player.pause() }
+    await waitUntil { harness.managers[0].cancelledWaits == [harness.managers[0].waits[0].id] }
+    _ = try await pause.value
+    #expect(try await player.status().state == .paused)
+  }
+
+  @Test func aCancelledCallThatHasNotRunIsDropped() async throws {
+    // Given a player whose seek is still running, so the calls after it wait in the session's queue
+    let harness = Harness(autoResponds: false)
+    let player = await harness.makePlayer()
+    async let opened = player.open("clip.mp4")
+    await Task.yield()
+    harness.managers[0].becomeReady(duration: 10)
+    _ = try await opened
+    let seek = Task { try await player.scrub(to: MediaTime(seconds: 4)) }
+    await waitUntil { harness.managers[0].seeks.count == 1 }
+    // When a step queued behind it is cancelled before it runs, and the seek lands
+    let step = Task { try await player.step(1) }
+    let events = Task { () -> [PlayerEvent] in
+      var seen: [PlayerEvent] = []
+      for await event in player.events {
+        seen.append(event)
+        if case .error(let error) = event.event, error.code == .cancelled { break }
+      }
+      return seen
+    }
+    await Task.yield()
+    step.cancel()
+    let stepOutcome = await step.result
+    #expect(throws: CancellationError.self) { try stepOutcome.get() }
+    harness.managers[0].land(harness.managers[0].seeks[0])
+    _ = try await seek.value
+    // Then the step never reaches the manager, its one reply is a `cancelled` error, and the player goes on
+    let seen = await events.value
+    #expect(seen.last.map { if case .error = $0.event { true } else { false } } == true)
+    #expect(try await player.status().position == MediaTime(seconds: 4))
+    #expect(harness.managers[0].steps.isEmpty)
+  }
+
   @Test func droppingThePlayerShutsItsManagerDown() async throws {
     // Given a player with a file open
     let harness = Harness()

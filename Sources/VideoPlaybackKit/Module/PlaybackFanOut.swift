@@ -29,7 +29,8 @@ package final class PlaybackFanOut: PlaybackInteractorOutput {
     }
 
     package func start() { fanOut?.interactor.start() }
-    @discardableResult package func submit(_ command: Command, source: SourceLine?, from sender: CommandSender?) -> Int {
+    @discardableResult package func submit(_ command: Command, source: SourceLine?, from sender: CommandSender?) -> Int
+    {
       fanOut?.submit(from: viewID) { $0.submit(command, source: source, from: sender) } ?? 0
     }
     @discardableResult package func submitInvalid(
@@ -37,6 +38,7 @@ package final class PlaybackFanOut: PlaybackInteractorOutput {
     ) -> Int {
       fanOut?.submit(from: viewID) { $0.submitInvalid(error, source: source, from: sender) } ?? 0
     }
+    package func withdraw(_ id: Int) { fanOut?.interactor.withdraw(id) }
     package func inputEnded() { fanOut?.inputEnded(from: viewID) }
     package func terminate(_ signal: TerminationSignal) { fanOut?.interactor.terminate(signal) }
     package func outputClosed() { fanOut?.outputClosed(from: viewID) }
