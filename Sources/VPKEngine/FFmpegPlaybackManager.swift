@@ -53,6 +53,7 @@ public final class FFmpegPlaybackManager: PlaybackManager {
   public func step(_ request: StepRequest) { engine?.post(.step(request)) }
   public func setRate(_ rate: Double) { engine?.post(.rate(rate)) }
   public func wait(_ request: PlaybackWait) { engine?.post(.wait(request)) }
+  public func cancelWait(id: Int) { engine?.post(.cancelWait(id)) }
 
   public func snapshot() -> PlaybackSnapshot {
     engine?.snapshot() ?? PlaybackSnapshot(position: .zero, framesDecoded: 0, decodeErrors: 0)

@@ -216,7 +216,7 @@ func runTask(_ what: String, _ work: @escaping @MainActor () async throws -> Voi
 func checkPlayers(_ path: String, cycles: Int, rssGrowthLimit: Int?, baseline: (fds: Int, threads: Int)) {
   func openClose(_ count: Int) {
     runTask("player open/close cycles") {
-      let player = PlaybackBuilder.makePlayer()
+      let player = await PlaybackBuilder.makePlayer()
       for _ in 0..<count {
         try await player.open(path)
         try await player.close()
@@ -226,7 +226,7 @@ func checkPlayers(_ path: String, cycles: Int, rssGrowthLimit: Int?, baseline: (
   func dropped(_ count: Int) {
     runTask("players dropped") {
       for _ in 0..<count {
-        let player = PlaybackBuilder.makePlayer()
+        let player = await PlaybackBuilder.makePlayer()
         try await player.open(path)
       }
     }

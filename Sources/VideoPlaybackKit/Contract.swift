@@ -80,6 +80,10 @@ package protocol PlaybackInteractorInput: AnyObject {
   @discardableResult func submit(_ command: Command, source: SourceLine?, from sender: CommandSender?) -> Int
   /// A line that is not a valid command. It still takes an id (returned) and gets an `error` event.
   @discardableResult func submitInvalid(_ error: PlaybackError, source: SourceLine?, from sender: CommandSender?) -> Int
+  /// Withdraws command `id`, which its sender no longer awaits: if it has not run it never will, and a wait that is
+  /// running stops; either way its one reply is a `cancelled` error. A command that is running otherwise (a seek, a
+  /// step) or already answered is left alone.
+  func withdraw(_ id: Int)
   func inputEnded()
   func terminate(_ signal: TerminationSignal)
   func outputClosed()
@@ -111,6 +115,9 @@ public protocol PlaybackManager: AnyObject {
   /// Lets the clock run until the wait's condition holds, it times out, or it cannot hold. On the
   /// virtual clock this is what moves time. Ends in `didFinishWait`.
   func wait(_ request: PlaybackWait)
+  /// Stops wait `id` if it is running, reporting nothing for it (its sender withdrew it); on the virtual clock, time
+  /// stops moving with it. The default does nothing: a wait that finishes later is then ignored.
+  func cancelWait(id: Int)
   /// Position and counters now.
   func snapshot() -> PlaybackSnapshot
   /// `snapshot()` as a function any thread may call (a control-socket client's read, answered on its own thread);
@@ -128,6 +135,7 @@ public protocol PlaybackManager: AnyObject {
 
 extension PlaybackManager {
   public func concurrentSnapshot() -> (@Sendable () -> PlaybackSnapshot)? { nil }
+  public func cancelWait(id: Int) {}
 }
 
 /// What the engine reports, on the main actor, in the order it happened.

@@ -57,8 +57,8 @@ struct AttachScreenTests {
     #expect(statusRows(screen) == [last], "\(screen)")
     #expect(last.count < width, "\(last)")
     switch width {
-    case 120: #expect(last == "⏸ 00:00:00.000 / 00:00:10.000  0.0%  [░░░░░░░░░░░░░░░░░░]  ›")
-    case 60: #expect(last == "⏸ 00:00:00.000 / 00:00:10.000  0.0%  ›")
+    case 120: #expect(last == "⏸ 00:00:00.000 / 00:00:10.000    0.0%  [░░░░░░░░░░░░░░░░░░]  ›")
+    case 60: #expect(last == "⏸ 00:00:00.000 / 00:00:10.000    0.0%  ›")
     default: #expect(last == "⏸ 00:00:00.000 / 00:00:10.000  ›")
     }
     // When Ctrl-D ends its input
@@ -135,8 +135,8 @@ struct AttachScreenTests {
     let terminal = try TmuxTerminal(width: 120)
     try attach(terminal, daemon)
     for (width, expected) in [
-      (40, "⏸ 00:00:00.000 / 00:00:10.000  ›"), (60, "⏸ 00:00:00.000 / 00:00:10.000  0.0%  ›"),
-      (120, "⏸ 00:00:00.000 / 00:00:10.000  0.0%  [░░░░░░░░░░░░░░░░░░]  ›"),
+      (40, "⏸ 00:00:00.000 / 00:00:10.000  ›"), (60, "⏸ 00:00:00.000 / 00:00:10.000    0.0%  ›"),
+      (120, "⏸ 00:00:00.000 / 00:00:10.000    0.0%  [░░░░░░░░░░░░░░░░░░]  ›"),
     ] {
       // When the window changes width
       try terminal.resize(width: width)

@@ -9,7 +9,7 @@ import VPKTestSupport
 /// The rows of a screen that hold the status line (a state glyph followed by a clock).
 private func statusRows(_ screen: [String]) -> [String] {
   screen.filter { row in
-    ["▶ 00:", "⏸ 00:", "■ 00:"].contains { row.hasPrefix($0) }
+    ["▶ 00:", "◀ 00:", "⏸ 00:", "■ 00:"].contains { row.hasPrefix($0) }
   }
 }
 
@@ -42,8 +42,8 @@ struct TerminalScreenTests {
     #expect(columns(last) < width, "\(last)")
     #expect(last.hasSuffix("›"), "\(last)")
     switch width {
-    case 120: #expect(last == "⏸ 00:00:00.000 / 00:00:10.000  0.0%  [░░░░░░░░░░░░░░░░░░]  ›")
-    case 60: #expect(last == "⏸ 00:00:00.000 / 00:00:10.000  0.0%  ›")
+    case 120: #expect(last == "⏸ 00:00:00.000 / 00:00:10.000    0.0%  [░░░░░░░░░░░░░░░░░░]  ›")
+    case 60: #expect(last == "⏸ 00:00:00.000 / 00:00:10.000    0.0%  ›")
     default: #expect(last == "⏸ 00:00:00.000 / 00:00:10.000  ›")
     }
     try terminal.press("C-c")
@@ -93,8 +93,8 @@ struct TerminalScreenTests {
     _ = try startPaused(terminal)
     // When the window narrows to 40, then 60, then widens to 120
     for (width, expected) in [
-      (40, "⏸ 00:00:00.000 / 00:00:10.000  ›"), (60, "⏸ 00:00:00.000 / 00:00:10.000  0.0%  ›"),
-      (120, "⏸ 00:00:00.000 / 00:00:10.000  0.0%  [░░░░░░░░░░░░░░░░░░]  ›"),
+      (40, "⏸ 00:00:00.000 / 00:00:10.000  ›"), (60, "⏸ 00:00:00.000 / 00:00:10.000    0.0%  ›"),
+      (120, "⏸ 00:00:00.000 / 00:00:10.000    0.0%  [░░░░░░░░░░░░░░░░░░]  ›"),
     ] {
       try terminal.resize(width: width)
       // Then the line is redrawn in the form for that width, and no piece of an older one is left on screen
@@ -234,6 +234,69 @@ struct TerminalScreenTests {
     let seconds = try #require(Double(position))
     let clock = String(format: "00:00:%06.3f", seconds)
     #expect(screen.last?.hasPrefix("⏸ \(clock) ") == true, "\(state) / \(screen.last ?? "")")
+    try terminal.press("C-c")
+  }
+
+  @Test func keysOnAnEmptyLineActAtOnceAndALetterStartsACommand() throws {
+    // Given vpk paused on an 80-column terminal
+    let terminal = try TmuxTerminal(width: 80)
+    _ = try startPaused(terminal)
+    // When `.` is pressed on the empty line, Then the next frame is shown (the line sent is `step +1`)
+    try terminal.type(".")
+    try terminal.waitForScreen("a step forward") { screen in
+      screen.contains("› step +1") && screen.last?.hasPrefix("⏸ 00:00:00.033") == true
+    }
+    // When `]` is pressed, Then the status line shows the speed, 1.1
+    try terminal.type("]")
+    try terminal.waitForScreen("the speed on the status line") { $0.last?.contains("  x1.10  ") == true }
+    // When Space is pressed, Then it plays; and again, it pauses
+    try terminal.press("Space")
+    try terminal.waitForScreen("playing") { $0.last?.hasPrefix("▶ ") == true }
+    try terminal.press("Space")
+    try terminal.waitForScreen("paused again") { screen in
+      screen.filter { $0 == "› toggle" }.count == 2 && screen.last?.hasPrefix("⏸ ") == true
+    }
+    // When `?` is pressed, Then the keys are listed
+    try terminal.type("?")
+    try terminal.waitForScreen("the keys listed") { screen in
+      screen.contains("keys, on an empty line at a terminal:")
+        && screen.contains { $0.hasPrefix("  ]") && $0.contains("rate *1.1") }
+    }
+    // When a letter is typed, then `.` and a space, Then they are typed, not acted on
+    try terminal.type("p. ")
+    try terminal.waitForScreen("typed text") { $0.last?.hasSuffix("› p.") == true }
+    try terminal.press("C-c")
+  }
+
+  @Test(arguments: [20, 30])
+  func theNarrowestFormStillShowsThePositionAndTheSpeedWhenItFits(width: Int) throws {
+    // Given vpk paused at speed 2 on a terminal `width` columns wide
+    let terminal = try TmuxTerminal(width: width)
+    _ = try startPaused(terminal)
+    try terminal.type("rate 2")
+    try terminal.press("Enter")
+    try terminal.waitForScreen("the rate's reply") { $0.contains { $0.hasPrefix("rate #1") } }
+    // When the line is drawn, Then the position shows, and the speed too where it fits beside the prompt
+    let screen = try terminal.waitForScreen("the position") { $0.last?.hasPrefix("⏸ 00:00:00.000") == true }
+    let last = try #require(screen.last)
+    #expect(columns(last) < width, "\(last)")
+    #expect(last == (width == 20 ? "⏸ 00:00:00.000  ›" : "⏸ 00:00:00.000  x2.00  ›"), "\(screen)")
+    try terminal.press("C-c")
+  }
+
+  @Test func theLineKeepsItsWidthAsThePercentageGrows() throws {
+    // Given vpk paused on a 120-column terminal
+    let terminal = try TmuxTerminal(width: 120)
+    _ = try startPaused(terminal)
+    // When it goes to 0.5 s (5 %) and then 5 s (50 %)
+    try terminal.type("scrub 0.5")
+    try terminal.press("Enter")
+    let early = try terminal.waitForScreen("5 %") { $0.last?.contains("  5.0%") == true }
+    try terminal.type("scrub 5")
+    try terminal.press("Enter")
+    let later = try terminal.waitForScreen("50 %") { $0.last?.contains(" 50.0%") == true }
+    // Then the prompt after the line stays in the same column
+    #expect(columns(try #require(early.last)) == columns(try #require(later.last)), "\(early) \(later)")
     try terminal.press("C-c")
   }
 }

@@ -18,8 +18,8 @@ struct PlaybackBuilderFFmpegTests {
     let mpeg4 = try TestMedia.url(for: .mpeg4)
     let h264Frames = try await Task.detached { try FrameMD5.entries(of: h264, streamTimeBase: true) }.value
     let mpeg4Frames = try await Task.detached { try FrameMD5.entries(of: mpeg4, streamTimeBase: true) }.value
-    let first = PlaybackBuilder.makePlayer()
-    let second = PlaybackBuilder.makePlayer()
+    let first = await PlaybackBuilder.makePlayer()
+    let second = await PlaybackBuilder.makePlayer()
     async let firstInfo = first.open(h264.path)
     async let secondInfo = second.open(mpeg4.path)
     let (a, b) = try await (firstInfo, secondInfo)
@@ -43,7 +43,7 @@ struct PlaybackBuilderFFmpegTests {
     // Given a player with a file open
     let url = try TestMedia.url(for: .h264BFrames)
     let frames = try await Task.detached { try FrameMD5.entries(of: url, streamTimeBase: true) }.value
-    let player = PlaybackBuilder.makePlayer()
+    let player = await PlaybackBuilder.makePlayer()
     try await player.open(url.path)
     // When tasks awaiting seeks are cancelled, some before they are sent and some after
     for target in [7.0, 8.0, 9.0] {
@@ -60,12 +60,40 @@ struct PlaybackBuilderFFmpegTests {
     #expect(frame.md5 == frames.entry(containing: 3.31).hash)
   }
 
+  @Test func aCancelledWaitStopsInTheEngineSoTheNextCallIsAnsweredBeforeTheEnd() async throws {
+    // Given a player playing a 10 s clip on the wall clock
+    let url = try TestMedia.url(for: .h264BFrames)
+    let player = await PlaybackBuilder.makePlayer()
+    try await player.open(url.path)
+    try await player.play()
+    let codes = Task { () -> [PlaybackError.Code] in
+      var codes: [PlaybackError.Code] = []
+      for await event in player.events {
+        if case .error(let error) = event.event { codes.append(error.code) }
+        if case .state(.paused, _, _) = event.event { break }
+      }
+      return codes
+    }
+    // When a task awaiting `wait(.ended)` is cancelled once the wait was sent
+    let waiting = Task { try await player.wait(.ended) }
+    await Task.yield()
+    waiting.cancel()
+    let outcome = await waiting.result
+    // Then the task ends with CancellationError, and `pause()` is answered where playback is, not at the end
+    #expect(throws: CancellationError.self) { try outcome.get() }
+    let paused = try await player.pause()
+    #expect(paused.seconds < 10)
+    #expect(try await player.status().state == .paused)
+    // And the session answered the wait with `cancelled`
+    #expect(await codes.value == [.cancelled])
+  }
+
   @Test func aPlayerDroppedWithoutCloseReleasesItsEngine() async throws {
     // Given a player with a file open, whose engine is watched weakly
     let url = try TestMedia.url(for: .mpeg4)
     final class Watch { weak var manager: FFmpegPlaybackManager? }
     let watch = Watch()
-    var player: Player? = PlaybackBuilder.makePlayer(options: PlaybackBuilder.playerOptions) {
+    var player: Player? = await PlaybackBuilder.makePlayer(options: PlaybackBuilder.playerOptions) {
       let manager = FFmpegPlaybackManager()
       watch.manager = manager
       return manager

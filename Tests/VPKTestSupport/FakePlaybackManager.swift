@@ -76,6 +76,12 @@ public final class FakePlaybackManager: PlaybackManager {
     calls.append("rate \(rate)")
     rates.append(rate)
   }
+  /// The waits withdrawn, by id.
+  public var cancelledWaits: [Int] = []
+  public func cancelWait(id: Int) {
+    calls.append("cancelWait \(id)")
+    cancelledWaits.append(id)
+  }
   public func wait(_ request: PlaybackWait) {
     calls.append("wait \(request.id) \(request.until) timeout \(request.timeout.map { String($0) } ?? "none")")
     waits.append(request)

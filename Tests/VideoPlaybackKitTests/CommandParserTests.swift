@@ -1031,3 +1031,28 @@ typealias VPKExpectation = VideoPlaybackKit.Expectation
     #expect(parseError("wait 100000")?.message == "wait '100000' is over the limit of 86400 seconds")
   }
 }
+
+@Suite("rate's relative form")
+struct RateFactorParserTests {
+  let parser = CommandParser()
+
+  @Test func aFactorScalesTheRateThereIs() {
+    // Given `rate *f` and `rate /f`, When parsed, Then they scale the rate by f and 1/f
+    #expect(parser.parse("rate *1.1") == .command(.scaleRate(1.1)))
+    #expect(parser.parse("rate /2") == .command(.scaleRate(0.5)))
+    #expect(parser.parse("rate /1.1") == .command(.scaleRate(1 / 1.1)))
+  }
+
+  @Test(arguments: [
+    ("rate *", "is not a number"), ("rate *x", "is not a number"), ("rate *-1", "is not a number"),
+    ("rate /0", "out of range"), ("rate *1000", "out of range"), ("rate * 2", "rate takes one speed"),
+  ])
+  func aBadFactorSaysWhy(line: String, message: String) {
+    // Given a factor that is missing, not a number or out of range, When parsed, Then bad_argument says why
+    guard case .invalid(let error) = parser.parse(line) else {
+      Issue.record("\(line) parsed")
+      return
+    }
+    #expect(error.message.contains(message), "\(error.message)")
+  }
+}

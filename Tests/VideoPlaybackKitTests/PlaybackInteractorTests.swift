@@ -800,6 +800,20 @@ private func expectation(
     #expect(h.output.lastStatus?.rate == 2)
   }
 
+  @Test func aRateFactorScalesTheRateThereIsKeepingItsDirectionAndRange() {
+    // Given a session at rate 1
+    let h = InteractorHarness.ready()
+    // When the rate is scaled by 1.1, then by 1/1.1, then set to -2 and scaled by 1.1, then by 100
+    h.interactor.submit(.scaleRate(1.1))
+    h.interactor.submit(.scaleRate(1 / 1.1))
+    h.interactor.submit(.rate(-2))
+    h.interactor.submit(.scaleRate(1.1))
+    h.interactor.submit(.scaleRate(100))
+    // Then each is the rate there was times the factor, rounded to a millionth (so 1.1 then 1/1.1 is 1 again),
+    // backward stays backward, and the speed stops at 100
+    #expect(h.manager.rates == [1.1, 1, -2, -2.2, -100])
+  }
+
   @Test func aNegativeRateReachesTheManagerWithVideoAndIsUnavailableWithout() {
     let h = InteractorHarness.ready()
     h.interactor.submit(.rate(-1))

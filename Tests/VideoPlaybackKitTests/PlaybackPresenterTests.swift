@@ -26,6 +26,7 @@ final class InteractorSpy: PlaybackInteractorInput {
     case inputEnded
     case terminate(TerminationSignal)
     case outputClosed
+    case withdraw(Int)
   }
 
   var calls: [Call] = []
@@ -54,6 +55,7 @@ final class InteractorSpy: PlaybackInteractorInput {
     senders[lastID] = sender
     return lastID
   }
+  func withdraw(_ id: Int) { calls.append(.withdraw(id)) }
   func inputEnded() { calls.append(.inputEnded) }
   func terminate(_ signal: TerminationSignal) { calls.append(.terminate(signal)) }
   func outputClosed() { calls.append(.outputClosed) }
@@ -534,7 +536,7 @@ struct PlaybackPresenterEventTests {
     let harness = PresenterHarness()
     // When help is asked for
     harness.presenter.present(.help, origin: harness.interactor.origin(10))
-    // Then a header line and one indented line per command; the verbs as a field
+    // Then a header line and one indented line per command, then the keys; the verbs as a field
     let event = harness.view.events[0]
     #expect(event.event == "help")
     #expect(event.commandID == 10)
@@ -547,7 +549,7 @@ struct PlaybackPresenterEventTests {
           scrub <time> [exact|keyframe]                          seek to a time: 83.5, 1:23.5, 1:02:03.25 or 50%
           skip <±seconds> [exact|keyframe]                       seek from where playback is: +10, -5
           step [±N]                                              pause and show the Nth next (or previous) frame
-          rate <±x>                                              playback speed: 2, 0.5; negative plays backward: -1 (wall and virtual clocks)
+          rate <±x> | *<f> | /<f>                                playback speed: 2, 0.5; negative plays backward: -1; *1.1 faster (wall and virtual clocks)
           status                                                 report state, position and counters
           info                                                   report the media: container, duration, streams, codecs
           frame                                                  report the frame on screen: pts, time, key flag, md5
@@ -557,8 +559,17 @@ struct PlaybackPresenterEventTests {
           close                                                  unload the file and go idle
           wait <s> | ended | paused | seeked | position >= <t>   let time pass, or until… [timeout <s>]
           expect <field> <op> <value> [±tol]                     check state, position, frame.md5 …
-          help                                                   show this list
+          help                                                   show this list and the keys
           quit                                                   leave
+        keys, on an empty line at a terminal:
+          Space   toggle      play or pause
+          Left    skip -5     back 5 seconds
+          Right   skip +5     forward 5 seconds
+          ,       step -1     the frame before
+          .       step +1     the frame after
+          [       rate /1.1   slower (speed ÷ 1.1)
+          ]       rate *1.1   faster (speed × 1.1)
+          ?       help        this list
         """)
     #expect(
       event.fields == [
@@ -678,7 +689,7 @@ struct PlaybackPresenterStatusLineTests {
     // When the media is ready
     harness.presenter.present(.ready(sampleInfo(), position: .zero), origin: nil)
     // Then the status line shows paused at 0 of 60 seconds, 0% and an empty bar
-    #expect(harness.view.statusLines.last == "⏸ 00:00:00.000 / 00:01:00.000  0.0%  [\(emptyBar)]")
+    #expect(harness.view.statusLines.last == "⏸ 00:00:00.000 / 00:01:00.000    0.0%  [\(emptyBar)]")
   }
 
   @Test func readyShowsTheFirstFramesPositionWhenItIsNotZero() {
@@ -697,7 +708,7 @@ struct PlaybackPresenterStatusLineTests {
       .progress(ProgressMark(position: time(83.456), duration: time(300), state: .playing, rate: 1)), origin: nil)
     // Then the documented status line
     #expect(
-      harness.view.statusLines == ["▶ 00:01:23.456 / 00:05:00.000  27.8%  [█████░░░░░░░░░░░░░]"])
+      harness.view.statusLines == ["▶ 00:01:23.456 / 00:05:00.000   27.8%  [█████░░░░░░░░░░░░░]"])
   }
 
   @Test func endedIsFull() {
@@ -721,7 +732,7 @@ struct PlaybackPresenterStatusLineTests {
     #expect(
       harness.view.statusLines == [
         "▶ 00:00:59.990 / 00:01:00.000  100.0%  [\(fullBar)]",
-        "▶ 00:00:30.000 / 00:01:00.000  50.0%  [█████████░░░░░░░░░]",
+        "▶ 00:00:30.000 / 00:01:00.000   50.0%  [█████████░░░░░░░░░]",
       ])
   }
 
@@ -740,6 +751,23 @@ struct PlaybackPresenterStatusLineTests {
       ])
   }
 
+  @Test func aRateRedrawsTheLineWithTheSpeedAndProgressKeepsIt() {
+    // Given a presenter showing paused playback
+    let harness = PresenterHarness()
+    harness.presenter.present(.state(.paused, position: time(10), duration: nil), origin: harness.interactor.origin(1))
+    // When the rate becomes 1.1, then playback reports progress backward at speed 2
+    harness.presenter.present(.rate(1.1), origin: harness.interactor.origin(2))
+    harness.presenter.present(
+      .progress(ProgressMark(position: time(9), duration: nil, state: .playing, rate: -2)), origin: nil)
+    // Then the line shows each speed where it is, and the left glyph backward
+    #expect(
+      harness.view.statusLines == [
+        "⏸ 00:00:10.000 / --:--:--.---",
+        "⏸ 00:00:10.000 / --:--:--.---  x1.10",
+        "◀ 00:00:09.000 / --:--:--.---  x-2.00",
+      ])
+  }
+
   @Test func seekedKeepsTheShownState() {
     // Given a presenter showing paused playback
     let harness = PresenterHarness()
@@ -753,7 +781,7 @@ struct PlaybackPresenterStatusLineTests {
           requested: nil, duration: time(60), showsTiming: true)), origin: harness.interactor.origin(2))
     // Then the line shows the new position, still paused
     #expect(
-      harness.view.statusLines.last == "⏸ 00:00:45.000 / 00:01:00.000  75.0%  [█████████████░░░░░]")
+      harness.view.statusLines.last == "⏸ 00:00:45.000 / 00:01:00.000   75.0%  [█████████████░░░░░]")
   }
 
   @Test func everyGlyph() {
@@ -791,7 +819,7 @@ struct PlaybackPresenterStatusLineTests {
     harness.presenter.present(.status(status()), origin: harness.interactor.origin(1))
     harness.presenter.present(.status(status()), origin: harness.interactor.origin(2))
     // Then the first draws the status line, the second leaves it to the playback events
-    #expect(harness.view.statusLines == ["⏸ 00:00:30.000 / 00:01:00.000  50.0%  [█████████░░░░░░░░░]"])
+    #expect(harness.view.statusLines == ["⏸ 00:00:30.000 / 00:01:00.000   50.0%  [█████████░░░░░░░░░]"])
     #expect(harness.view.events.count == 2)
   }
 
@@ -801,7 +829,7 @@ struct PlaybackPresenterStatusLineTests {
     let line = StatusLineText.line(
       state: .playing, position: time(-1.5), duration: time(360_000.5))
     // Then hours grow to three digits and the sign shows
-    #expect(line == "▶ -00:00:01.500 / 100:00:00.500  0.0%  [\(emptyBar)]")
+    #expect(line == "▶ -00:00:01.500 / 100:00:00.500    0.0%  [\(emptyBar)]")
   }
 }
 
@@ -1303,6 +1331,7 @@ struct PlaybackPresenterClientIDTests {
 private final class ImmediateInteractor: PlaybackInteractorInput {
   weak var presenter: PlaybackPresenter?
   private var lastID = 0
+  func withdraw(_ id: Int) {}
   func start() {}
   func submit(_ command: Command, source: SourceLine?, from sender: CommandSender?) -> Int {
     lastID += 1

@@ -17,8 +17,8 @@ struct PlayerTests {
     let autoResponds: Bool
     init(autoResponds: Bool = true) { self.autoResponds = autoResponds }
 
-    func makePlayer(options: PlaybackOptions = PlaybackBuilder.playerOptions) -> Player {
-      PlaybackBuilder.makePlayer(options: options) {
+    func makePlayer(options: PlaybackOptions = PlaybackBuilder.playerOptions) async -> Player {
+      await PlaybackBuilder.makePlayer(options: options) {
         let manager = FakePlaybackManager(autoResponds: self.autoResponds)
         self.managers.append(manager)
         return manager
@@ -29,7 +29,7 @@ struct PlayerTests {
   @Test func eachCallReturnsTheAnswerToItsOwnCommand() async throws {
     // Given a player
     let harness = Harness()
-    let player = harness.makePlayer()
+    let player = await harness.makePlayer()
     // When it opens a file, scrubs, steps and asks for the status
     let info = try await player.open("clip.mp4")
     let seek = try await player.scrub(to: MediaTime(seconds: 2.5), mode: .exact)
@@ -47,7 +47,7 @@ struct PlayerTests {
 
   @Test func aFailureThrowsTheErrorWithItsStableCode() async throws {
     // Given a player with nothing open
-    let player = Harness().makePlayer()
+    let player = await Harness().makePlayer()
     // When it asks for a seek, and opens a file that is missing
     let noMedia = await #expect(throws: PlaybackError.self) { try await player.scrub(to: .zero) }
     let missing = await #expect(throws: PlaybackError.self) { try await player.open("missing.mp4") }
@@ -59,7 +59,7 @@ struct PlayerTests {
   @Test func aSeekReplacedByANewerOneThrowsSuperseded() async throws {
     // Given a player whose manager answers nothing on its own, with a file ready
     let harness = Harness(autoResponds: false)
-    let player = harness.makePlayer()
+    let player = await harness.makePlayer()
     async let opened = player.open("clip.mp4")
     await Task.yield()
     harness.managers[0].becomeReady(duration: 10)
@@ -82,7 +82,7 @@ struct PlayerTests {
   @Test func cancellingACallAwaitingASeekLeavesThePlayerUsable() async throws {
     // Given a player whose manager does not answer seeks yet, with a file ready
     let harness = Harness(autoResponds: false)
-    let player = harness.makePlayer()
+    let player = await harness.makePlayer()
     async let opened = player.open("clip.mp4")
     await Task.yield()
     harness.managers[0].becomeReady(duration: 10)
@@ -99,10 +99,66 @@ struct PlayerTests {
     #expect(status.position == MediaTime(seconds: 4))
   }
 
+  @Test func cancellingAWaitStopsItInTheSessionAndTheNextCallIsAnsweredAtOnce() async throws {
+    // Given a playing player whose manager never ends its waits by itself
+    let harness = Harness(autoResponds: false)
+    let player = await harness.makePlayer()
+    async let opened = player.open("clip.mp4")
+    await Task.yield()
+    harness.managers[0].becomeReady(duration: 10)
+    _ = try await opened
+    try await player.play()
+    // When a task awaiting `wait(.ended)` is cancelled
+    let waiting = Task { try await player.wait(.ended) }
+    await waitUntil { harness.managers[0].waits.count == 1 }
+    waiting.cancel()
+    let outcome = await waiting.result
+    // Then the task ends with CancellationError, the manager is told to stop that wait, and `pause()` is answered
+    // without the clip ending
+    #expect(throws: CancellationError.self) { try outcome.get() }
+    let pause = Task { try await player.pause() }
+    await waitUntil { harness.managers[0].cancelledWaits == [harness.managers[0].waits[0].id] }
+    _ = try await pause.value
+    #expect(try await player.status().state == .paused)
+  }
+
+  @Test func aCancelledCallThatHasNotRunIsDropped() async throws {
+    // Given a player whose seek is still running, so the calls after it wait in the session's queue
+    let harness = Harness(autoResponds: false)
+    let player = await harness.makePlayer()
+    async let opened = player.open("clip.mp4")
+    await Task.yield()
+    harness.managers[0].becomeReady(duration: 10)
+    _ = try await opened
+    let seek = Task { try await player.scrub(to: MediaTime(seconds: 4)) }
+    await waitUntil { harness.managers[0].seeks.count == 1 }
+    // When a step queued behind it is cancelled before it runs, and the seek lands
+    let step = Task { try await player.step(1) }
+    let events = Task { () -> [PlayerEvent] in
+      var seen: [PlayerEvent] = []
+      for await event in player.events {
+        seen.append(event)
+        if case .error(let error) = event.event, error.code == .cancelled { break }
+      }
+      return seen
+    }
+    await Task.yield()
+    step.cancel()
+    let stepOutcome = await step.result
+    #expect(throws: CancellationError.self) { try stepOutcome.get() }
+    harness.managers[0].land(harness.managers[0].seeks[0])
+    _ = try await seek.value
+    // Then the step never reaches the manager, its one reply is a `cancelled` error, and the player goes on
+    let seen = await events.value
+    #expect(seen.last.map { if case .error = $0.event { true } else { false } } == true)
+    #expect(try await player.status().position == MediaTime(seconds: 4))
+    #expect(harness.managers[0].steps.isEmpty)
+  }
+
   @Test func droppingThePlayerShutsItsManagerDown() async throws {
     // Given a player with a file open
     let harness = Harness()
-    var player: Player? = harness.makePlayer()
+    var player: Player? = await harness.makePlayer()
     try await player?.open("clip.mp4")
     #expect(harness.managers.first?.isShutDown == false)
     // When it is dropped without close()
@@ -114,7 +170,7 @@ struct PlayerTests {
   @Test func closeReleasesTheManagerAndThePlayerOpensAgain() async throws {
     // Given a player with a file open
     let harness = Harness()
-    let player = harness.makePlayer()
+    let player = await harness.makePlayer()
     try await player.open("clip.mp4")
     // When it closes and opens again
     try await player.close()
@@ -129,7 +185,7 @@ struct PlayerTests {
     let harness = Harness()
     var options = PlaybackBuilder.playerOptions
     options.endAction = .exit
-    let player = harness.makePlayer(options: options)
+    let player = await harness.makePlayer(options: options)
     try await player.open("clip.mp4")
     // When the media ends
     harness.managers[0].reachEnd(at: 10)
@@ -142,7 +198,7 @@ struct PlayerTests {
 
   @Test func eventsAreTheTypedEventsWithTheirLinesAndTheCallsNumbers() async throws {
     // Given a player
-    let player = Harness().makePlayer()
+    let player = await Harness().makePlayer()
     // When it opens and plays
     try await player.open("clip.mp4")
     try await player.play()
@@ -158,7 +214,7 @@ struct PlayerTests {
 
   @Test func anAppsOwnViewReceivesThePresentersViewModels() async throws {
     // Given a player with an app's own view attached
-    let player = Harness().makePlayer()
+    let player = await Harness().makePlayer()
     let view = ViewSpy()
     let client = PlaybackBuilder.attach(view, to: player)
     // When the player opens and scrubs, and the app's view sends a command of its own

@@ -139,4 +139,31 @@ import Testing
     #expect(feed("\n", into: &editor).first == .line(.text("abcd")))
     #expect(editor.feed([0xFF, 0x0A]).first == .line(.invalidUTF8))
   }
+
+  @Test func keysOnAnEmptyLineSendTheirCommandsAtOnceAndStayOutOfTheHistory() {
+    // Given an editor with an empty line
+    var editor = TerminalLineEditor()
+    // When Space, `,`, `.`, `[`, `]`, `?` and the arrows Left and Right (CSI and SS3) are pressed
+    let outputs = feed(" ,.[]?\u{1B}[D\u{1B}OC", into: &editor)
+    // Then each sends its command line, and nothing is typed
+    #expect(
+      outputs
+        == [
+          "toggle", "step -1", "step +1", "rate /1.1", "rate *1.1", "help", "skip -5", "skip +5",
+        ].map { .line(.text($0)) })
+    #expect(editor.history.isEmpty)
+    #expect(editor.typed == .editing(before: "", after: ""))
+  }
+
+  @Test func aLetterStartsALineWhereTheKeysAreTypedAsText() {
+    // Given an editor with an empty line
+    var editor = TerminalLineEditor()
+    // When a letter, then a space, `.` and `]` are typed, and Left pressed
+    #expect(feed("x .]", into: &editor) == [typed("x .]")])
+    #expect(feed("\u{1B}[D", into: &editor) == [typed("x .", "]")])
+    // Then Ctrl-U empties the line, after which the keys act again
+    #expect(editor.feed([0x15]) == [typed("", "]")])
+    #expect(editor.feed([0x0B]) == [typed("")])
+    #expect(feed(" ", into: &editor) == [.line(.text("toggle"))])
+  }
 }

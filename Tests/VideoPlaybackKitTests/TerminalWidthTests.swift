@@ -29,8 +29,8 @@ struct TerminalWidthTests {
   @Test func formsGoFromTheFullLineToGlyphAndPosition() {
     #expect(
       forms == [
-        "▶ 00:00:08.300 / 00:00:30.000  27.7%  [████░░░░░░░░░░░░░░]",
-        "▶ 00:00:08.300 / 00:00:30.000  27.7%",
+        "▶ 00:00:08.300 / 00:00:30.000   27.7%  [████░░░░░░░░░░░░░░]",
+        "▶ 00:00:08.300 / 00:00:30.000   27.7%",
         "▶ 00:00:08.300 / 00:00:30.000",
         "▶ 00:00:08.300",
       ])
@@ -41,10 +41,11 @@ struct TerminalWidthTests {
   }
 
   @Test(arguments: [
-    (120, "▶ 00:00:08.300 / 00:00:30.000  27.7%  [████░░░░░░░░░░░░░░]"),
-    (59, "▶ 00:00:08.300 / 00:00:30.000  27.7%  [████░░░░░░░░░░░░░░]"),
-    (58, "▶ 00:00:08.300 / 00:00:30.000  27.7%"),
-    (37, "▶ 00:00:08.300 / 00:00:30.000  27.7%"),
+    (120, "▶ 00:00:08.300 / 00:00:30.000   27.7%  [████░░░░░░░░░░░░░░]"),
+    (60, "▶ 00:00:08.300 / 00:00:30.000   27.7%  [████░░░░░░░░░░░░░░]"),
+    (59, "▶ 00:00:08.300 / 00:00:30.000   27.7%"),
+    (38, "▶ 00:00:08.300 / 00:00:30.000   27.7%"),
+    (37, "▶ 00:00:08.300 / 00:00:30.000"),
     (36, "▶ 00:00:08.300 / 00:00:30.000"),
     (30, "▶ 00:00:08.300 / 00:00:30.000"),
     (29, "▶ 00:00:08.300"),
@@ -63,7 +64,7 @@ struct TerminalWidthTests {
     // Given a short typed command at 60 columns
     let layout = StatusLineLayout(forms: forms, typed: ("pau", ""), width: 60)
     // Then the bar goes and the prompt follows the line, the cursor after what was typed
-    #expect(layout.text == "▶ 00:00:08.300 / 00:00:30.000  27.7%  › pau")
+    #expect(layout.text == "▶ 00:00:08.300 / 00:00:30.000   27.7%  › pau")
     #expect(layout.cursorColumn == DisplayWidth.columns(layout.text))
     // And at 40 columns the percentage goes too, and at 30 all but glyph and position
     #expect(
@@ -95,5 +96,44 @@ struct TerminalWidthTests {
       #expect(DisplayWidth.columns(layout.text) <= max(0, width - 1), "width \(width)")
       #expect(layout.cursorColumn <= max(0, width - 1), "width \(width)")
     }
+  }
+}
+
+@Suite("The status line's speed and stable width")
+struct StatusLineSpeedTests {
+  @Test func aSpeedOtherThanOneShowsAfterTheTimesInEveryFormButTheLast() {
+    // Given the status line at speed 1.1
+    let forms = StatusLineText.forms(
+      state: .playing, position: MediaTime(seconds: 8.3), duration: MediaTime(seconds: 30), rate: 1.1)
+    // Then the speed follows the times, and the last form is the glyph and the position alone
+    #expect(
+      forms == [
+        "▶ 00:00:08.300 / 00:00:30.000  x1.10   27.7%  [████░░░░░░░░░░░░░░]",
+        "▶ 00:00:08.300 / 00:00:30.000  x1.10   27.7%",
+        "▶ 00:00:08.300 / 00:00:30.000  x1.10",
+        "▶ 00:00:08.300  x1.10",
+        "▶ 00:00:08.300",
+      ])
+  }
+
+  @Test func backwardPlayingShowsALeftGlyphAndANegativeSpeed() {
+    // Given playing backward at speed 1, and paused backward at speed 2
+    let playing = StatusLineText.line(
+      state: .playing, position: MediaTime(seconds: 3), duration: MediaTime(seconds: 10), rate: -1)
+    let paused = StatusLineText.line(state: .paused, position: MediaTime(seconds: 3), duration: nil, rate: -2)
+    // Then the glyph points left while playing, and the speed says backward
+    #expect(playing == "◀ 00:00:03.000 / 00:00:10.000  x-1.00   30.0%  [█████░░░░░░░░░░░░░]")
+    #expect(paused == "⏸ 00:00:03.000 / --:--:--.---  x-2.00")
+  }
+
+  @Test(arguments: [0.0, 0.5, 5, 50, 99.9, 100])
+  func theLineKeepsOneWidthWhateverThePercentage(seconds: Double) {
+    // Given a 100 s clip at this position
+    let line = StatusLineText.line(
+      state: .playing, position: MediaTime(seconds: seconds), duration: MediaTime(seconds: 100))
+    // Then the line is as wide as at 100 %
+    let full = StatusLineText.line(
+      state: .playing, position: MediaTime(seconds: 100), duration: MediaTime(seconds: 100))
+    #expect(DisplayWidth.columns(line) == DisplayWidth.columns(full), "\(line)")
   }
 }

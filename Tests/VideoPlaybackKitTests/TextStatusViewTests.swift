@@ -440,12 +440,12 @@ struct TextStatusViewWidthTests {
     // When the status line is shown
     view.displayStatusLine(full)
     // Then the form without the bar is drawn
-    #expect(output.writes.last == clear + "⏸ 00:00:07.000 / 00:00:30.000  23.3%")
+    #expect(output.writes.last == clear + "⏸ 00:00:07.000 / 00:00:30.000   23.3%")
     // When the window grows to 120 columns
     width.columns = 120
     view.displayResize()
     // Then the line is redrawn whole, clearing to the end of the screen
-    #expect(output.writes.last == "\r\u{1B}[J⏸ 00:00:07.000 / 00:00:30.000  23.3%  [████░░░░░░░░░░░░░░]")
+    #expect(output.writes.last == "\r\u{1B}[J⏸ 00:00:07.000 / 00:00:30.000   23.3%  [████░░░░░░░░░░░░░░]")
     // When it shrinks to 20 columns below where the cursor was (column 59)
     width.columns = 20
     view.displayResize()
@@ -461,7 +461,7 @@ struct TextStatusViewWidthTests {
     // When a command is being typed with the cursor inside it
     view.displayTypedInput(.editing(before: "skip -", after: "2"))
     // Then the line is drawn, and the cursor moved back onto the "2"
-    let line = "⏸ 00:00:07.000 / 00:00:30.000  23.3%  › skip -2"
+    let line = "⏸ 00:00:07.000 / 00:00:30.000   23.3%  › skip -2"
     #expect(output.writes.last == clear + line + "\r\u{1B}[\(DisplayWidth.columns(line) - 1)C")
   }
 

@@ -41,7 +41,7 @@ guard CommandLine.arguments.count == 2 else {
 // The free clock plays as fast as the file decodes: a demo need not take the clip's own time.
 var options = PlaybackBuilder.playerOptions
 options.clock = .free
-let player = PlaybackBuilder.makePlayer(options: options)
+let player = await PlaybackBuilder.makePlayer(options: options)
 let view = BracketView()
 let client = PlaybackBuilder.attach(view, to: player)
 do {

@@ -12,7 +12,7 @@ struct ScrubTests {
   @Test func anExactScrubShowsTheFrameFFmpegDecodesThere() async throws {
     // Given a 4 s clip at 25 fps, and the MD5 of each of its frames from ffmpeg
     let clip = try Clip.make()
-    let player = PlaybackBuilder.makePlayer()
+    let player = await PlaybackBuilder.makePlayer()
     try await player.open(clip.path)
     // When the player scrubs exactly to times between frames
     for target in [0.0, 1.23, 2.5, 3.97] {
@@ -32,7 +32,7 @@ struct ScrubTests {
     let clip = try Clip.make()
     var options = PlaybackBuilder.playerOptions
     options.clock = .virtual
-    let player = PlaybackBuilder.makePlayer(options: options)
+    let player = await PlaybackBuilder.makePlayer(options: options)
     try await player.open(clip.path)
     // When it plays until 2 s, then pauses
     try await player.play()
@@ -46,7 +46,7 @@ struct ScrubTests {
 
   @Test func aMissingFileThrowsItsStableCode() async throws {
     // Given a player
-    let player = PlaybackBuilder.makePlayer()
+    let player = await PlaybackBuilder.makePlayer()
     // When it opens a file that is not there
     let error = await #expect(throws: PlaybackError.self) { try await player.open("/nonexistent/clip.mp4") }
     // Then the error's code says so, and the player goes on

@@ -12,6 +12,8 @@ struct EngineMailbox {
     case step(StepRequest)
     case rate(Double)
     case wait(PlaybackWait)
+    /// Stop this wait if it is the one running, reporting nothing.
+    case cancelWait(Int)
     case shutdown
   }
 

@@ -44,6 +44,8 @@ extension PlaybackEngine {
         realtimeLoad.reset()  // measured again at this rate
       case .wait(let request):
         beginWait(request)
+      case .cancelWait(let id):
+        waits.cancel(id)
       case .seek(let request, let requestedAt):
         if let older = seek { emit(.superseded(older.request.id, by: request.id)) }
         seek = PendingSeek(request: request, requestedAt: requestedAt)

@@ -31,6 +31,11 @@ struct WaitTracker {
 
   var isRunning: Bool { active != nil }
 
+  /// Drops wait `id` if it is the one running: its sender withdrew it, so nothing is reported.
+  mutating func cancel(_ id: Int) {
+    if active?.request.id == id { active = nil }
+  }
+
   /// The position a running `until position` wait waits for, in seconds.
   var targetPosition: Double? {
     guard let active, case .position(let target) = active.request.until else { return nil }

@@ -17,6 +17,9 @@ package enum Command: Sendable, Equatable {
   /// Pause and show the frame this many frames after (or before, when negative) the one on screen.
   case step(Int)
   case rate(Double)
+  /// Multiply the rate there is when the command runs by this factor (`rate *1.1`, `rate /1.1`); the speed stays
+  /// within 0.01 … 100 and the direction is kept.
+  case scaleRate(Double)
   /// Load another file (a path as written; relative paths resolve against the session's folder).
   case open(String)
   /// Load another file, dropping the one loaded first (mpv's `loadfile`): when it cannot be opened, the session is
@@ -45,7 +48,7 @@ package enum Command: Sendable, Equatable {
     case .help: "help"
     case .quit: "quit"
     case .step: "step"
-    case .rate: "rate"
+    case .rate, .scaleRate: "rate"
     case .open, .replace: "open"
     case .close: "close"
     case .wait: "wait"

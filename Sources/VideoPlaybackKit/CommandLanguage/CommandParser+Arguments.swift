@@ -2,6 +2,7 @@
 //
 //   step [count]      count := [sign] digit+  (not 0, at most 100000 frames)
 //   rate number       within PlaybackLimits.rate (0.01 to 100), a minus playing backward
+//   rate *f | /f      the rate now times (or divided by) f, f within PlaybackLimits.rate
 //   open path         the rest of the line (a ` #` comment cut off), or a "double-quoted" string
 //   snapshot [path]   the same, or nothing
 
@@ -38,6 +39,20 @@ extension CommandParser {
   func parseRate(_ arguments: [String]) -> ParsedLine {
     let usage = Self.rateUsage
     guard arguments.count == 1, let text = arguments.first else { return .invalid(Self.bad(usage)) }
+    // `*f` and `/f` scale the rate there is when the command runs.
+    let factorUsage =
+      "a factor is between \(PlaybackLimits.text(PlaybackLimits.rate.lowerBound)) and "
+      + "\(PlaybackLimits.text(PlaybackLimits.rate.upperBound)): rate *1.1 is faster, rate /1.1 slower"
+    if let operation = text.utf8.first, operation == UInt8(ascii: "*") || operation == UInt8(ascii: "/") {
+      guard text.utf8.count <= Self.maxArgumentLength, let factor = Self.decimal(Array(text.utf8.dropFirst()))
+      else {
+        return .invalid(Self.bad("rate factor \(Self.quoted(text)) is not a number; \(factorUsage)"))
+      }
+      guard PlaybackLimits.rate.contains(factor.value) else {
+        return .invalid(Self.bad("rate factor \(Self.quoted(text)) is out of range; \(factorUsage)"))
+      }
+      return .command(.scaleRate(operation == UInt8(ascii: "*") ? factor.value : 1 / factor.value))
+    }
     // A leading minus plays backward, at the speed the rest says.
     let backward = text.utf8.first == UInt8(ascii: "-")
     guard text.utf8.count <= Self.maxArgumentLength,

@@ -28,8 +28,8 @@ package enum CommandVerbs {
     CommandVerb(
       name: "step", aliases: [], usage: "step [±N]", summary: "pause and show the Nth next (or previous) frame"),
     CommandVerb(
-      name: "rate", aliases: [], usage: "rate <±x>",
-      summary: "playback speed: 2, 0.5; negative plays backward: -1 (wall and virtual clocks)"),
+      name: "rate", aliases: [], usage: "rate <±x> | *<f> | /<f>",
+      summary: "playback speed: 2, 0.5; negative plays backward: -1; *1.1 faster (wall and virtual clocks)"),
     CommandVerb(name: "status", aliases: [], usage: "status", summary: "report state, position and counters"),
     CommandVerb(
       name: "info", aliases: [], usage: "info", summary: "report the media: container, duration, streams, codecs"),
@@ -49,7 +49,7 @@ package enum CommandVerbs {
     CommandVerb(
       name: "expect", aliases: [], usage: "expect <field> <op> <value> [±tol]",
       summary: "check state, position, frame.md5 …"),
-    CommandVerb(name: "help", aliases: [], usage: "help", summary: "show this list"),
+    CommandVerb(name: "help", aliases: [], usage: "help", summary: "show this list and the keys"),
     CommandVerb(name: "quit", aliases: ["exit"], usage: "quit", summary: "leave"),
   ]
 

@@ -50,6 +50,9 @@ public struct PlaybackError: Error, Sendable, Equatable {
     case slowClient = "slow_client"
     /// A control-socket client was turned away: the daemon serves `--max-clients` at once.
     case tooManyClients = "too_many_clients"
+    /// The caller withdrew the command (a Swift task awaiting it was cancelled) before it was answered: it did not
+    /// run, or its wait stopped.
+    case cancelled = "cancelled"
   }
 
   /// What went wrong, beyond its code.

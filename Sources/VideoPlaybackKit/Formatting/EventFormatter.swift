@@ -189,7 +189,10 @@ enum EventFormatter {
       line.string("commands", CommandVerbs.names.joined(separator: " "))
       var model = line.model
       // The header line, then one indented line per command with its usage and what it does.
-      model.text = ([line.header] + CommandVerbs.usageLines()).joined(separator: "\n")
+      // Then the keys that act at once on an empty line at a terminal.
+      model.text =
+        ([line.header] + CommandVerbs.usageLines() + ["keys, on an empty line at a terminal:"]
+        + TerminalKeys.usageLines()).joined(separator: "\n")
       return model
     case .shutdown(let shutdown):
       var line = builder(.notice)

@@ -30,6 +30,10 @@ package enum TypedInput: Sendable, Equatable {
 /// (CR or LF) submits the line; ^D on an empty line ends the input. Arrows, Home, End and Delete
 /// are understood in both the CSI (`ESC [ D`, `ESC [ 1 ~`, `ESC [ 1;5 D` …) and SS3 (`ESC O D`)
 /// forms terminals send; other escape sequences are ignored. At most `maxLineBytes` bytes are kept.
+///
+/// On an empty line the keys of `TerminalKeys` (Space, Left, Right, `,` `.` `[` `]` `?`) act at once,
+/// as mpv's do: each is submitted as the command line it stands for, and is not kept in the history.
+/// Any other key (a letter) starts a line as usual.
 package struct TerminalLineEditor: Sendable {
   package enum Output: Sendable, Equatable {
     case line(InputLine)
@@ -73,6 +77,10 @@ package struct TerminalLineEditor: Sendable {
       case .controlSequence(var parameters):
         if (0x40...0x7E).contains(byte) {
           escape = .none
+          if bytes.isEmpty, parameters.isEmpty, let key = TerminalKeys.key(for: .arrow(byte)) {
+            outputs.append(.line(.text(key.command)))
+            continue
+          }
           changed = controlSequence(final: byte, parameters: parameters) || changed
         } else {
           parameters.append(byte)
@@ -81,6 +89,10 @@ package struct TerminalLineEditor: Sendable {
         continue
       case .singleShift:
         escape = .none
+        if bytes.isEmpty, let key = TerminalKeys.key(for: .arrow(byte)) {
+          outputs.append(.line(.text(key.command)))
+          continue
+        }
         changed = controlSequence(final: byte, parameters: []) || changed
         continue
       case .none:
@@ -126,6 +138,10 @@ package struct TerminalLineEditor: Sendable {
       case ..<0x20:
         continue
       default:
+        if bytes.isEmpty, let key = TerminalKeys.key(for: .character(byte)) {
+          outputs.append(.line(.text(key.command)))
+          continue
+        }
         changed = insert(byte) || changed
       }
     }

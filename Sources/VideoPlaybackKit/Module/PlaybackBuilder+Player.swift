@@ -11,11 +11,13 @@
 extension PlaybackBuilder {
   /// Options suited to a program driving playback: paused after `open` (nothing moves until `play`), paused at the
   /// end (the session goes on), no `progress` events unless asked, on the wall clock.
-  public static var playerOptions: PlaybackOptions {
+  /// A value: read it from any isolation.
+  public nonisolated static var playerOptions: PlaybackOptions {
     PlaybackOptions(autoplay: false, progressInterval: nil, endAction: .pause)
   }
 
-  /// Makes a player: an idle playback session whose primary view is the returned `Player`.
+  /// Makes a player: an idle playback session whose primary view is the returned `Player`. The session lives on the
+  /// main actor; call this with `await` from any isolation (it runs there), and the `Player`'s calls likewise.
   /// - Parameters:
   ///   - options: the session's clock (`wall`, `free`, `virtual`), its end action, seek mode, progress interval, frame
   ///     cache; `autoplay` and `start` apply to every `open`.
@@ -24,7 +26,7 @@ extension PlaybackBuilder {
   public static func makePlayer(
     options: PlaybackOptions = playerOptions, baseDirectory: String? = nil,
     makeManager: @escaping @MainActor () -> any PlaybackManager
-  ) -> Player {
+  ) async -> Player {
     let router = PlaybackRouter(makeManager: makeManager) { _, _ in }
     let interactor = PlaybackInteractor(path: nil, options: options, baseDirectory: baseDirectory, router: router)
     let fanOut = PlaybackFanOut(interactor: interactor)

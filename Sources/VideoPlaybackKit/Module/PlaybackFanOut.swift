@@ -42,6 +42,7 @@ package final class PlaybackFanOut: PlaybackInteractorOutput {
         $0.submitInvalid(error, source: source, from: sender)
       } ?? 0
     }
+    package func withdraw(_ id: Int) { fanOut?.interactor.withdraw(id) }
     package func inputEnded() { fanOut?.inputEnded(from: viewID) }
     package func terminate(_ signal: TerminationSignal) { fanOut?.interactor.terminate(signal) }
     package func outputClosed() { fanOut?.outputClosed(from: viewID) }

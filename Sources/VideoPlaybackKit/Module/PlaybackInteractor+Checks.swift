@@ -74,8 +74,11 @@ extension PlaybackInteractor {
     outstanding.append(.idleWait(id: id))
     Task { @MainActor [weak self] in
       try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-      guard let self, self.phase != .closed else { return }
-      self.outstanding.removeAll { if case .idleWait(id) = $0 { true } else { false } }
+      // Unless it was withdrawn meanwhile.
+      guard let self, self.phase != .closed,
+        let index = self.outstanding.firstIndex(where: { if case .idleWait(id) = $0 { true } else { false } })
+      else { return }
+      self.outstanding.remove(at: index)
       self.emit(.waited(condition, position: .zero), answering: id)
       self.drain()
     }

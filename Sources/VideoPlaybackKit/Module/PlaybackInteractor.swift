@@ -42,6 +42,13 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   enum Pending {
     case command(NumberedCommand)
     case invalid(id: Int, PlaybackError, SourceLine?)
+
+    var id: Int {
+      switch self {
+      case .command(let numbered): numbered.id
+      case .invalid(let id, _, _): id
+      }
+    }
   }
   /// Work handed to the manager that has not finished yet.
   enum Operation {
@@ -149,6 +156,31 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     queue.append(.invalid(id: lastCommandID, error, source))
     drain()
     return lastCommandID
+  }
+
+  package func withdraw(_ id: Int) {
+    let cancelled = PlaybackError(.cancelled, "the command was withdrawn by its sender before it was answered")
+    if let index = queue.firstIndex(where: { $0.id == id }) {
+      // It has not run: it never will.
+      queue.remove(at: index)
+      emit(.error(cancelled), answering: id)
+      drain()
+      return
+    }
+    guard
+      let index = outstanding.firstIndex(where: {
+        switch $0 {
+        case .wait(id, _), .idleWait(id): true
+        default: false
+        }
+      })
+    else { return }
+    // A wait that is running stops (on the virtual clock, time stops with it).
+    outstanding.remove(at: index)
+    sources[id] = nil
+    manager?.cancelWait(id: id)
+    emit(.error(cancelled), answering: id)
+    drain()
   }
 
   package func inputEnded() {
@@ -297,6 +329,12 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
       state = .paused
       outstanding.append(.step(id: id))
       manager.step(StepRequest(id: id, count: count))
+    case .scaleRate(let factor):
+      // The speed stays within what `rate` accepts (as mpv's speed does), in the direction there is.
+      let range = PlaybackLimits.rate
+      // Rounded to a millionth, so `]` then `[` comes back to the speed there was.
+      let speed = min(max((abs(rate) * factor * 1e6).rounded() / 1e6, range.lowerBound), range.upperBound)
+      runPlaybackCommand(NumberedCommand(id: id, command: .rate(rate < 0 ? -speed : speed), source: numbered.source))
     case .rate(let newRate):
       guard options.clock != .free else {
         reportError(PlaybackError(.rateOnFreeClock), commandID: id, source: numbered.source)

@@ -21,6 +21,11 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
   /// View state: the state the status line shows, for redraws by events that do not carry one
   /// (`seeked`). Every event that redraws the line carries its position and duration.
   private var shownState: PlaybackState = .idle
+  /// View state: the rate the status line shows, from the events that carry one (`rate`, `progress`, `status`).
+  private var shownRate: Double = 1
+  /// View state: the position and duration the status line shows, for a redraw by a `rate` event.
+  private var shownPosition: MediaTime = .zero
+  private var shownDuration: MediaTime?
   /// Whether this presenter has drawn a status line yet.
   private var drewStatusLine = false
   /// This view, named as the sender of the commands it submits.
@@ -128,7 +133,10 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
     case .status(let status) where !drewStatusLine:
       // A view that joined a running session (`vpk attach`) has no status line yet: its first `status` draws it.
       // Later ones leave it to the playback events.
+      shownRate = status.rate
       redrawStatusLine(state: status.state, position: status.position, duration: status.duration)
+    case .status(let status):
+      shownRate = status.rate
     default:
       break
     }
@@ -139,7 +147,11 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
       redrawStatusLine(state: .paused, position: position, duration: info.duration)
     case .state(let state, let position, let duration):
       redrawStatusLine(state: state, position: position, duration: duration)
+    case .rate(let rate):
+      shownRate = rate
+      if drewStatusLine { redrawStatusLine(state: shownState, position: shownPosition, duration: shownDuration) }
     case .progress(let mark) where mark.state == .playing:
+      shownRate = mark.rate
       // A mark reported after a pause (it was crossed just before) must not move the line back from the position
       // the `state` event gave.
       redrawStatusLine(state: mark.state, position: mark.position, duration: mark.duration)
@@ -163,7 +175,10 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
   private func redrawStatusLine(state: PlaybackState, position: MediaTime, duration: MediaTime?) {
     drewStatusLine = true
     shownState = state
+    shownPosition = position
+    shownDuration = duration
     view?.displayStatusLine(
-      StatusLineViewModel(forms: StatusLineText.forms(state: state, position: position, duration: duration)))
+      StatusLineViewModel(
+        forms: StatusLineText.forms(state: state, position: position, duration: duration, rate: shownRate)))
   }
 }

@@ -50,6 +50,8 @@ public final class Player: PlaybackInteractorOutput {
 
   /// The calls awaiting their answer, by their number (the number their command was sent under).
   private var waiting: [Int: CheckedContinuation<SessionEvent, any Error>] = [:]
+  /// The session's id for each call still waiting, by the call's number: what a cancelled call withdraws.
+  private var commandIDs: [Int: Int] = [:]
   private var lastCallNumber = 0
   private var isOver = false
 
@@ -172,7 +174,9 @@ public final class Player: PlaybackInteractorOutput {
   }
 
   /// Sends `command` and waits for its one reply; an `error` reply is thrown, as is a `superseded` seek. Cancelling
-  /// the calling task stops the waiting, not the command.
+  /// the calling task throws `CancellationError` at once and withdraws the command, as libmpv's
+  /// `mpv_abort_async_command` does: one that has not run is dropped, a wait that is running stops (so the calls
+  /// after it are answered at once); a seek or step already running goes on.
   private func call(_ command: Command) async throws -> SessionEvent {
     guard !isOver else { throw PlayerClosed() }
     lastCallNumber += 1
@@ -184,7 +188,9 @@ public final class Player: PlaybackInteractorOutput {
           return
         }
         waiting[number] = continuation
-        port.submit(command, source: nil, from: CommandSender(view: port.viewID, number: number))
+        let id = port.submit(command, source: nil, from: CommandSender(view: port.viewID, number: number))
+        // The reply may have come inside `submit` already.
+        if waiting[number] != nil { commandIDs[number] = id }
       }
     } onCancel: {
       Task { @MainActor [weak self] in self?.stopWaiting(for: number) }
@@ -200,7 +206,9 @@ public final class Player: PlaybackInteractorOutput {
   }
 
   private func stopWaiting(for number: Int) {
-    waiting.removeValue(forKey: number)?.resume(throwing: CancellationError())
+    guard let continuation = waiting.removeValue(forKey: number) else { return }
+    continuation.resume(throwing: CancellationError())
+    if let id = commandIDs.removeValue(forKey: number) { port.withdraw(id) }
   }
 
   // MARK: - PlaybackInteractorOutput
@@ -211,6 +219,7 @@ public final class Player: PlaybackInteractorOutput {
       eventSink.yield(PlayerEvent(event: event, callNumber: own, text: model.text))
     }
     if event.isReply, let own, let continuation = waiting.removeValue(forKey: own) {
+      commandIDs[own] = nil
       continuation.resume(returning: event)
     }
     if case .shutdown = event { end() }
@@ -222,6 +231,7 @@ public final class Player: PlaybackInteractorOutput {
     isOver = true
     let calls = waiting.values
     waiting.removeAll()
+    commandIDs.removeAll()
     for call in calls { call.resume(throwing: PlayerClosed()) }
     eventSink.finish()
   }

@@ -41,6 +41,7 @@ final class InteractorSpy: PlaybackInteractorInput {
   func inputEnded() { calls.append(.inputEnded) }
   func terminate(_ signal: TerminationSignal) { calls.append(.terminate(signal)) }
   func outputClosed() { calls.append(.outputClosed) }
+  func withdraw(_ id: Int) {}
   func suspend() {}
   func resumeAfterSuspend() {}
 }
