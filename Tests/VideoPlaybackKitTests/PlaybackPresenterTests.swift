@@ -569,6 +569,7 @@ struct PlaybackPresenterEventTests {
           .       step +1     the frame after
           [       rate /1.1   slower (speed ÷ 1.1)
           ]       rate *1.1   faster (speed × 1.1)
+          =       mark        pin the frame on screen (in a --record script: its expect lines)
           ?       help        this list
         """)
     #expect(

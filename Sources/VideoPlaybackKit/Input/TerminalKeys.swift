@@ -30,6 +30,9 @@ package enum TerminalKeys {
     TerminalKey(press: .character(UInt8(ascii: ".")), name: ".", command: "step +1", summary: "the frame after"),
     TerminalKey(press: .character(UInt8(ascii: "[")), name: "[", command: "rate /1.1", summary: "slower (speed ÷ 1.1)"),
     TerminalKey(press: .character(UInt8(ascii: "]")), name: "]", command: "rate *1.1", summary: "faster (speed × 1.1)"),
+    TerminalKey(
+      press: .character(UInt8(ascii: "=")), name: "=", command: "mark",
+      summary: "pin the frame on screen (in a --record script: its expect lines)"),
     TerminalKey(press: .character(UInt8(ascii: "?")), name: "?", command: "help", summary: "this list"),
   ]
 
