@@ -35,11 +35,16 @@ package final class ControlSocketServer {
     package var maxClients: Int
     package var maxLineBytes: Int
     package var writeBufferBytes: Int
+    /// Every client speaks mpv's JSON IPC from the start (`--input-ipc-server`), instead of the dialect its first
+    /// line chooses.
+    package var speaksMPV: Bool
 
     package init(
       path: String, activatedDescriptor: Int32? = nil, maxClients: Int = ControlSocketServer.defaultMaxClients,
-      maxLineBytes: Int = 65_536, writeBufferBytes: Int = ControlSocketServer.defaultWriteBufferBytes
+      maxLineBytes: Int = 65_536, writeBufferBytes: Int = ControlSocketServer.defaultWriteBufferBytes,
+      speaksMPV: Bool = false
     ) {
+      self.speaksMPV = speaksMPV
       self.path = path
       self.activatedDescriptor = activatedDescriptor
       self.maxClients = maxClients
@@ -72,7 +77,7 @@ package final class ControlSocketServer {
   package var clientCount: Int { connections.count }
 
   /// Claims the path and listens. Clients are attached with `attach` from then on; one whose first line is mpv's JSON
-  /// IPC with `attachMPV` (when given).
+  /// IPC with `attachMPV` (when given), as is every client when the options say the socket speaks mpv's.
   package func start(
     attach: @escaping @MainActor (OutputFormat, any TextOutput) -> PlaybackClient,
     attachMPV: (@MainActor (any TextOutput) -> PlaybackClient)? = nil
@@ -194,8 +199,8 @@ package final class ControlSocketServer {
         return
       }
       let connection = ClientConnection(
-        channel: channel, batch: batch, attach: attach, attachMPV: attachMPV, lineHandled: lineHandled,
-        answerQuickly: answerQuickly)
+        channel: channel, batch: batch, attach: attach, attachMPV: attachMPV, speaksMPV: options.speaksMPV,
+        lineHandled: lineHandled, answerQuickly: answerQuickly)
       guard connections.count < options.maxClients else {
         log("refused a client: \(options.maxClients) are connected, the --max-clients limit")
         connection.disconnect(

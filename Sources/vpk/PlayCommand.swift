@@ -21,6 +21,12 @@ struct PlayCommand: AsyncParsableCommand {
       replies, and what changes for everyone). The session then ends only on
       quit (from any client) or a signal, not when standard input ends.
 
+      With --input-ipc-server PATH (mpv's option), the socket there speaks
+      only mpv's JSON IPC, as mpv's does: nothing is written before a client
+      asks, a client that only reads gets mpv's events, and text lines are
+      mpv's input commands (cycle pause, seek 10 absolute). Both options may
+      be given, with two paths.
+
       Under systemd: with NOTIFY_SOCKET set, vpk sends READY=1 once the
       control socket listens (Type=notify) and STOPPING=1 on its way out; with
       socket activation (LISTEN_FDS), vpk serves the socket systemd passed as
@@ -73,6 +79,13 @@ struct PlayCommand: AsyncParsableCommand {
   var socket: String?
 
   @Option(
+    name: .customLong("input-ipc-server"),
+    help: ArgumentHelp(
+      "Also listen on a Unix-domain socket at this path (mode 0600) that speaks only mpv's JSON IPC, as mpv's option of this name does.",
+      valueName: "path"))
+  var inputIPCServer: String?
+
+  @Option(
     name: .customLong("max-clients"),
     help: "Control-socket clients served at once; one more is told so and disconnected.")
   var maxClients: Int = ControlSocketServer.defaultMaxClients
@@ -112,16 +125,21 @@ struct PlayCommand: AsyncParsableCommand {
       throw ExitCode(socketUnusableExitCode)
     }
     // A socket systemd passed takes the place of --socket's path (which then only names it in messages).
-    let socketOptions: ControlSocketServer.Options? =
+    var sockets: [ControlSocketServer.Options] =
       if let activated {
-        ControlSocketServer.Options(
-          path: socket ?? "the socket systemd passed", activatedDescriptor: activated, maxClients: maxClients)
+        [
+          ControlSocketServer.Options(
+            path: socket ?? "the socket systemd passed", activatedDescriptor: activated, maxClients: maxClients)
+        ]
       } else {
-        socket.map { ControlSocketServer.Options(path: $0, maxClients: maxClients) }
+        socket.map { [ControlSocketServer.Options(path: $0, maxClients: maxClients)] } ?? []
       }
+    if let inputIPCServer {
+      sockets.append(ControlSocketServer.Options(path: inputIPCServer, maxClients: maxClients, speaksMPV: true))
+    }
     let code = await runSession(
       file: file, options: options, output: output, access: access.mediaAccess, scriptedInput: nil,
-      socket: socketOptions, notifier: systemd.notifySocket.map { SystemdNotifier(address: $0) })
+      sockets: sockets, notifier: systemd.notifySocket.map { SystemdNotifier(address: $0) })
     throw ExitCode(code)
   }
 }

@@ -13,13 +13,13 @@ import VideoPlaybackKit
 let socketUnusableExitCode: Int32 = 73
 
 /// Builds the module for one file and runs it until it closes; returns the exit status.
-/// With `scriptedInput`, those lines are the session's input and standard input is not read. With `socket`, the
-/// session also listens there, and its clients are views of it. With `notifier` (NOTIFY_SOCKET), systemd is told
+/// With `scriptedInput`, those lines are the session's input and standard input is not read. With `sockets`, the
+/// session also listens on each (--socket, --input-ipc-server), and their clients are views of it. With `notifier` (NOTIFY_SOCKET), systemd is told
 /// READY=1 once the session listens and STOPPING=1 when it closes.
 @MainActor
 func runSession(
   file: String?, options: PlaybackOptions, output: OutputOptions, access: MediaAccess, scriptedInput: [String]?,
-  socket: ControlSocketServer.Options? = nil, notifier: SystemdNotifier? = nil
+  sockets: [ControlSocketServer.Options] = [], notifier: SystemdNotifier? = nil
 ) async -> Int32 {
   // A reader that goes away must not kill the process: writes report EPIPE instead.
   signal(SIGPIPE, SIG_IGN)
@@ -33,7 +33,7 @@ func runSession(
   // terminal (a pipe, a file), a person reading the terminal is told on stderr as well, from the session's report.
   let toldOnStderr = file != nil && isatty(STDOUT_FILENO) == 0
   var terminalSignals: TerminalSignals?
-  let server = socket.map { socket in
+  let servers = sockets.map { socket in
     ControlSocketServer(options: socket, log: { StandardStreams.writeError("vpk: \($0)") })
   }
   let (closed, closedContinuation) = AsyncStream<Int32>.makeStream()
@@ -41,7 +41,7 @@ func runSession(
     let built = PlaybackBuilder.build(
       path: file, options: options, format: output.json ? .json : .text,
       input: scriptedInput.map { .lines($0) } ?? .standardInput,
-      environment: ProcessInfo.processInfo.environment, hasClients: server != nil,
+      environment: ProcessInfo.processInfo.environment, hasClients: !servers.isEmpty,
       makeManager: { FFmpegPlaybackManager(showsFFmpegWarnings: output.verbose, access: access) },
       onClose: { code, report in
         if toldOnStderr, let failure = report.openFailure {
@@ -55,7 +55,7 @@ func runSession(
         closedContinuation.finish()
       })
     module = built
-    if let server {
+    for server in servers {
       // Listening before the session starts: a path that cannot be used stops vpk before anything plays.
       do {
         try await server.start(
@@ -69,16 +69,18 @@ func runSession(
           })
       } catch {
         built.restoreTerminal()
-        StandardStreams.writeError("vpk play: --socket: \(error)")
+        for started in servers { await started.stop() }
+        StandardStreams.writeError(
+          "vpk play: \(server.options.speaksMPV ? "--input-ipc-server" : "--socket"): \(error)")
         return socketUnusableExitCode
       }
       logger.debug("control socket listening", metadata: ["path": "\(server.options.path)"])
     }
     notify(notifier, "READY=1")
     let restoreTerminal = built.restoreTerminal
-    var removeSocketFile: @Sendable () -> Void = {}
-    if let server { removeSocketFile = server.socketFileRemover }
-    let removesSocketFile = removeSocketFile
+    let removesSocketFile: @Sendable () -> Void = { [removers = servers.map(\.socketFileRemover)] in
+      for remove in removers { remove() }
+    }
     signals = SignalForwarder(
       handler: built.eventHandler,
       restoreTerminal: {
@@ -93,7 +95,7 @@ func runSession(
   let code = await ends.next() ?? SessionExitCode.success
   notify(notifier, "STOPPING=1")
   // Every client gets the session's last events; the socket file goes.
-  await server?.stop()
+  for server in servers { await server.stop() }
   withExtendedLifetime((module, signals, terminalSignals)) {}
   return code
 }
