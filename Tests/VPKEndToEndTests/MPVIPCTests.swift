@@ -189,6 +189,26 @@ private func events(_ lines: [String], among names: Set<String>) throws -> [Stri
     #expect(values[0] == values[1], "vpk \(values[0]), mpv \(values[1])")
   }
 
+  /// `--socket` and `--input-ipc-server` together: the first greets with vpk's `hello` and detects the dialect, the
+  /// second writes nothing first and speaks mpv's only (a vpk text command there is an mpv text line: it runs nothing).
+  @Test func bothSocketsAtOnce() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let daemon = try VPKSession(
+      ["play", "--idle", "--socket", folder.socket("vpk"), "--input-ipc-server", folder.socket("mpv")], input: .closed)
+    defer { daemon.kill() }
+    let native = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    try native.waitForLine(containing: #"{"event":"hello""#)
+    let client = try UnixSocketClient.connect(to: folder.socket("mpv"))
+    client.send("status")
+    client.send(#"{"command": ["get_property", "idle-active"], "request_id": 1}"#)
+    try client.waitForLine(containing: #""request_id":1"#)
+    #expect(client.lines == [#"{"data":true,"request_id":1,"error":"success"}"#])
+    native.send("quit")
+    try client.waitForLine(containing: #"{"event":"shutdown"}"#)
+    #expect(try daemon.waitForExit().status == 0)
+  }
+
   /// Replies come in the order of the requests, whatever is answered at once: a seek (answered as it starts, as mpv
   /// answers it), reads, an unknown property, a line that is not JSON. The same against mpv, through socat.
   @Test func repliesKeepTheOrderOfRequests() throws {
