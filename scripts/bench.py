@@ -1268,10 +1268,47 @@ class Bench:
                          samples={"rss_after_100_kb": after_100, "rss_end_kb": at_end, "hwm_kb": peak})
 
 
+    # a test farm's memory ---------------------------------------------------------------------------------
+
+    def farm(self, clip):
+        """Peak RSS of `vpk test --jobs 4` over four scripts that scrub 60 targets each (the run's one frame cache
+        budget divided among the jobs), against 4 × the peak RSS of one of those scripts alone with the cache off."""
+        path = self.media[clip]
+        duration = self.durations[clip]
+        folder = tempfile.mkdtemp(prefix="vpk-bench-farm-")
+        try:
+            scripts = []
+            for index in range(4):
+                generator = random.Random(1000 + index)
+                lines = [f"open {path}", "pause"]
+                lines += [f"scrub {generator.uniform(0, duration - 1):.3f} exact" for _ in range(60)]
+                script = os.path.join(folder, f"scrub{index + 1}.vpk")
+                with open(script, "w") as f:
+                    f.write("\n".join(lines) + "\n")
+                scripts.append(script)
+            test = [self.vpk, "test", "--json", "--progress", "off"]
+            reps = self.reps(3, 1)
+            farm = [run_timed(test + ["--jobs", "4"] + scripts)["maxrss_kb"] / 1024 for _ in range(reps)]
+            alone = [run_timed(test + ["--jobs", "1", "--frame-cache", "0", scripts[0]])["maxrss_kb"] / 1024
+                     for _ in range(reps)]
+            jobs4, one = median(farm), median(alone)
+            # The run's default budget, as vpk test reckons it: 1/16 of physical memory, at most 256 MiB. Four jobs
+            # in one process should cost no more than four cacheless jobs plus that one budget.
+            budget = min(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 16, 256 << 20) / (1 << 20)
+            target = round(1 + budget / (4 * one), 2)
+            self.results.add("memory (peak RSS, vpk test --jobs 4 over 4 scrub scripts)", clip, jobs4, "MiB", "<=",
+                             target, peer=4 * one, peer_name="4 × one job, cache off", ratio=jobs4 / (4 * one),
+                             note=f"one job with the cache off {one:.1f} MiB; budget {budget:.0f} MiB; "
+                                  f"60 exact scrubs a script",
+                             samples={"jobs4": farm, "one_job_cache_off": alone, "budget_mib": budget})
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 # --------------------------------------------------------------------------------------------------------------
 
 FIGURES = ["throughput", "scrubs", "ready", "paused", "playing", "longrun", "backsteps", "socket", "mpvipc",
-           "reverse"]
+           "reverse", "farm"]
 
 
 def machine():
@@ -1345,6 +1382,8 @@ def main():
                 bench.mpv_ipc(clip)
             if "reverse" in figures:
                 bench.reverse(clip)
+            if "farm" in figures:
+                bench.farm(clip)
         if "paused" in figures:
             bench.paused(clips)
         if "socket" in figures:
@@ -1381,7 +1420,8 @@ def main():
 def FIGURE_ORDER(figure):
     order = ["decode throughput vs ffmpeg", "decode throughput vs mpv", "exact scrub latency", "keyframe scrub", "forward exact scrub",
              "scrub burst",
-             "ready", "paused", "playing", "pacing drift", "pacing p99", "memory", "long run", "back-steps",
+             "ready", "paused", "playing", "pacing drift", "pacing p99", "memory (peak RSS, whole", "memory (peak RSS, vpk test",
+             "long run", "back-steps",
              "first back-step", "backward exact scrub", "status round trip", "exact scrub, socket", "idle daemon",
              "mpv IPC", "reverse playback"]
     for index, prefix in enumerate(order):

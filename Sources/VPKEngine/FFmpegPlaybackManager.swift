@@ -41,7 +41,10 @@ public final class FFmpegPlaybackManager: PlaybackManager {
   }
 
   public func play() { engine?.post(.play) }
-  public func pause() { engine?.post(.pause) }
+  public func pause() {
+    engine?.pauseClock()
+    engine?.post(.pause)
+  }
 
   public func seek(_ request: SeekRequest) {
     engine?.post(.seek(request, requestedAt: hostNanoseconds()))

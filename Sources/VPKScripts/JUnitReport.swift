@@ -1,7 +1,8 @@
 // JUnitReport: `vpk test --junit FILE`. The JUnit XML that CI systems (Jenkins, GitLab, GitHub
 // actions' test reporters) read: one test suite, one test case per script, a <failure> per failed
 // script with every failing line, an <error> for a script that could not be read. Pictures of failed frame checks
-// are attachments in the failed test case's <system-out>.
+// are attachments in the failed test case's <system-out>. Each script that ran has <properties>: the process's peak
+// resident bytes while it ran and its frame cache's hits, misses and hit rate (as `vpk test --json` has them).
 
 import Foundation
 import VideoPlaybackKit
@@ -27,14 +28,16 @@ package struct JUnitReport {
           ">\n      <error type=\"unreadable\" message=\"\(Self.escape("cannot read the script: \(unreadable)"))\"/>\n"
         text += "    </testcase>\n"
       } else if result.passed {
-        text += "/>\n"
+        text += ">\n" + Self.properties(result)
+        text += "    </testcase>\n"
       } else {
         let lines =
           result.failures.map { PlaybackTestRunner.describe($0, in: result.script.path) }
           + (result.timedOut ? ["\(result.script.path): stopped after the --timeout"] : [])
         let first = lines.first ?? "the session ended with status \(result.exitCode)"
         let type = result.failures.first?.code.rawValue ?? "session"
-        text += ">\n      <failure type=\"\(Self.escape(type))\" message=\"\(Self.escape(first))\">"
+        text += ">\n" + Self.properties(result)
+        text += "      <failure type=\"\(Self.escape(type))\" message=\"\(Self.escape(first))\">"
         text += Self.escape(lines.joined(separator: "\n")) + "</failure>\n"
         text += "      <system-out>" + Self.escape(Self.attachmentLines(result) + result.transcript) + "</system-out>\n"
         text += "    </testcase>\n"
@@ -42,6 +45,21 @@ package struct JUnitReport {
     }
     text += "  </testsuite>\n</testsuites>\n"
     return text
+  }
+
+  /// A script's `<properties>`: `peak_rss_bytes` (when it could be read), `cache_hits`, `cache_misses` and
+  /// `cache_hit_rate` (when the cache had lookups).
+  static func properties(_ result: PlaybackScriptResult) -> String {
+    var pairs: [(String, String)] = []
+    if let peak = result.peakResidentBytes { pairs.append(("peak_rss_bytes", String(peak))) }
+    pairs.append(("cache_hits", String(result.report.frameCacheHits)))
+    pairs.append(("cache_misses", String(result.report.frameCacheMisses)))
+    if let rate = result.frameCacheHitRate {
+      pairs.append(("cache_hit_rate", NumberText.trimmed(rate, decimals: 4)))
+    }
+    var text = "      <properties>\n"
+    for (name, value) in pairs { text += "        <property name=\"\(name)\" value=\"\(escape(value))\"/>\n" }
+    return text + "      </properties>\n"
   }
 
   /// The pictures of a script's failures as attachments, one line each before its transcript, in the convention

@@ -67,6 +67,15 @@ package struct PlaybackScriptResult: Sendable {
   package var transcript: String
   package var seconds: Double
   package var timedOut: Bool
+  /// The process's largest resident size (bytes) sampled while the script ran: at its start, at each event of its
+  /// session and at its end. Jobs share the process, so this counts the scripts running beside it too.
+  package var peakResidentBytes: Int? = nil
+
+  /// Of the frame cache's lookups (seeks and steps), the fraction it answered without decoding; nil with none.
+  package var frameCacheHitRate: Double? {
+    let lookups = report.frameCacheHits + report.frameCacheMisses
+    return lookups == 0 ? nil : Double(report.frameCacheHits) / Double(lookups)
+  }
 
   package var passed: Bool {
     script.unreadable == nil && !timedOut && report.failedChecks.isEmpty && report.commandErrors.isEmpty

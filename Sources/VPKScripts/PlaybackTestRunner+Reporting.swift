@@ -60,6 +60,10 @@ extension PlaybackTestRunner {
         object["expects"] = result.report.expectCount
         object["seconds"] = NumberText.rounded(result.seconds, decimals: 3)
         object["timed_out"] = result.timedOut
+        object["peak_rss_bytes"] = result.peakResidentBytes ?? NSNull()
+        object["cache_hits"] = result.report.frameCacheHits
+        object["cache_misses"] = result.report.frameCacheMisses
+        object["cache_hit_rate"] = result.frameCacheHitRate.map { NumberText.rounded($0, decimals: 4) } ?? NSNull()
         object["failures"] = result.failures.map { failure in
           var entry: [String: Any] = [
             "code": failure.code.rawValue, "message": describe(failure, in: result.script.path),

@@ -32,8 +32,11 @@ private final class ScriptQueue {
 @MainActor
 final class TranscriptOutput: TextOutput {
   private(set) var text = ""
+  /// Sampled at each event written.
+  let peak = ResidentPeak()
   func write(_ text: String) -> Bool {
     self.text += text
+    peak.sample()
     return true
   }
 }
@@ -48,6 +51,8 @@ package final class PlaybackTestRunner {
   private let transcriptFolder: String?
 
   /// - Parameters:
+  ///   - options: how each script's session plays; its `frameCacheBytes` is the run's budget, shared equally by the
+  ///     jobs that run at once (`FrameCacheBudget.share`).
   ///   - jobs: how many scripts run at once.
   ///   - timeout: real seconds a script may run before it is stopped (and fails).
   ///   - transcriptFolder: where the transcripts go (`--transcript`); a failed `expect frame.*` saves the frame on
@@ -78,11 +83,13 @@ package final class PlaybackTestRunner {
   /// Runs every script, at most `jobs` at a time; the results are in the order of `scripts`.
   package func run(scripts: [PlaybackScriptFile]) async -> [PlaybackScriptResult] {
     let queue = ScriptQueue(scripts)
+    let workerCount = min(jobs, max(1, scripts.count))
+    let cacheShare = FrameCacheBudget.share(of: options.frameCacheBytes, jobs: workerCount)
     // `jobs` workers on the main actor, each taking the next script until none is left.
-    let workers = (0..<min(jobs, max(1, scripts.count))).map { _ in
+    let workers = (0..<workerCount).map { _ in
       Task { @MainActor in
         while let taken = queue.take() {
-          queue.results[taken.index] = await self.run(taken.script)
+          queue.results[taken.index] = await self.run(taken.script, frameCacheBytes: cacheShare)
         }
       }
     }
@@ -91,8 +98,8 @@ package final class PlaybackTestRunner {
     return results.compactMap { $0 }
   }
 
-  /// Runs one script as a session of its own.
-  package func run(_ script: PlaybackScriptFile) async -> PlaybackScriptResult {
+  /// Runs one script as a session of its own, its frame cache `frameCacheBytes` (nil: the whole budget).
+  package func run(_ script: PlaybackScriptFile, frameCacheBytes: Int? = nil) async -> PlaybackScriptResult {
     guard let lines = script.lines else {
       return PlaybackScriptResult(
         script: script, report: SessionReport(), exitCode: 2, transcript: "", seconds: 0, timedOut: false)
@@ -103,10 +110,12 @@ package final class PlaybackTestRunner {
     }
     let started = Date()
     let output = TranscriptOutput()
+    output.peak.sample()
     var module: PlaybackModule?
     var timedOut = false
     let ending: SessionEnding = await withCheckedContinuation { continuation in
       var options = self.options
+      if let frameCacheBytes { options.frameCacheBytes = frameCacheBytes }
       options.failurePictures = Self.failurePictures(for: script.path, transcriptFolder: transcriptFolder)
       let built = PlaybackBuilder.build(
         path: nil, options: options, format: format, input: .lines(lines), output: output, isTerminal: false,
@@ -123,9 +132,11 @@ package final class PlaybackTestRunner {
       built.start()
     }
     withExtendedLifetime(module) {}
+    output.peak.sample()
     return PlaybackScriptResult(
       script: script, report: ending.report, exitCode: ending.code, transcript: output.text,
-      seconds: Date().timeIntervalSince(started), timedOut: timedOut && ending.code == SessionExitCode.terminated)
+      seconds: Date().timeIntervalSince(started), timedOut: timedOut && ending.code == SessionExitCode.terminated,
+      peakResidentBytes: output.peak.bytes)
   }
 
   private struct SessionEnding: Sendable {

@@ -20,9 +20,9 @@ import VideoPlaybackKit
 
 package enum AttachClient {
   /// The client id of the `status` that marks the end of what attach sent.
-  static let endMarkerID = "vpk-attach-end"
+  package static let endMarkerID = "vpk-attach-end"
   /// The client id of the `status` attach on a terminal sends as it connects, to draw its status line at once.
-  static let startMarkerID = "vpk-attach-start"
+  package static let startMarkerID = "vpk-attach-start"
   /// The daemon's lines read and not yet written out, past which attach stops reading the socket.
   static let maxLinesInFlight = 64
 
@@ -36,21 +36,23 @@ package enum AttachClient {
   /// `log` writes one line to standard error.
   /// - Parameter terminal: show the status line and edit the input line (standard input and output are a terminal);
   ///   `print` is not used then.
+  /// - Parameter record: an absolute path the daemon records the session to (as a playback test script) while this
+  ///   client is attached.
   package static func run(
     path: String, json: Bool, terminal: AttachTerminal.Options? = nil, inputDescriptor: Int32 = 0,
-    print: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void
+    record: String? = nil, print: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void
   ) async -> Int32 {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let code = await run(
-      path: path, json: json, terminal: terminal, inputDescriptor: inputDescriptor, group: group, print: print,
-      log: log)
+      path: path, json: json, terminal: terminal, inputDescriptor: inputDescriptor, record: record, group: group,
+      print: print, log: log)
     try? await group.shutdownGracefully()
     return code
   }
 
   @MainActor
   private static func run(
-    path: String, json: Bool, terminal: AttachTerminal.Options?, inputDescriptor: Int32,
+    path: String, json: Bool, terminal: AttachTerminal.Options?, inputDescriptor: Int32, record: String?,
     group: MultiThreadedEventLoopGroup, print: @escaping @Sendable (String) -> Void,
     log: @escaping @Sendable (String) -> Void
   ) async -> Int32 {
@@ -68,9 +70,13 @@ package enum AttachClient {
         }
         .connect(unixDomainSocketPath: path).get()
     } catch {
-      log("vpk attach: cannot connect to \(path): \(error); is a vpk play --socket \(path) running?")
+      log(AttachConnectFailure.message(path: path, error: error))
       return ExitStatus.unavailable
     }
+    // Whatever still reads input once attach is done sends nothing: the event loop goes away after this returns.
+    let gate = AttachChannelGate(channel)
+    defer { gate.shut() }
+    let directory = FileManager.default.currentDirectoryPath
     var received = lines.makeAsyncIterator()
     guard case .line(.text(let hello), let handled) = await received.next(isolation: #isolation), isHello(hello) else {
       log("vpk attach: \(path) does not greet as a vpk control socket")
@@ -80,16 +86,18 @@ package enum AttachClient {
     handled()
     if let terminal {
       let ending = await AttachTerminal.run(
-        options: terminal, inputDescriptor: inputDescriptor, channel: channel, events: continuation,
-        received: &received)
+        options: terminal, inputDescriptor: inputDescriptor, gate: gate, directory: directory,
+        events: continuation, received: &received, firstLines: record.map { "record \($0)\n" } ?? "")
       switch ending {
       case .answered: return 0
       case .signal(let number): return 128 + number
       case .daemonClosed(let reason): return leaving(reason: reason, log: log)
       }
     }
-    if !json { channel.writeAndFlush(ByteBuffer(string: "format text\n"), promise: nil) }
-    forwardInput(from: inputDescriptor, to: channel)
+    let recordLine = record.map { "record \($0)\n" } ?? ""
+    let firstLines = (json ? "" : "format text\n") + recordLine
+    if !firstLines.isEmpty { gate.send(ByteBuffer(string: firstLines)) }
+    forwardInput(from: inputDescriptor, to: gate, directory: directory)
 
     var reason: String?
     while let event = await received.next(isolation: #isolation) {
@@ -97,10 +105,7 @@ package enum AttachClient {
       // Written (print blocks while standard output is full) before the handler may read more.
       defer { handled() }
       guard case .text(let text) = line else { continue }
-      if isEndMarkerReply(text, json: json) {
-        channel.close(promise: nil)
-        return 0
-      }
+      if isEndMarkerReply(text, json: json) { return 0 }
       if let said = shutdownReason(in: text, json: json) { reason = said }
       print(text)
     }
@@ -129,23 +134,24 @@ package enum AttachClient {
   }
 
   /// Copies standard input to the daemon as it comes, on a thread of its own (blocking read(2); each write waits
-  /// until the daemon has taken the previous one, so a fast producer is held back, not buffered). At its end, a
-  /// last line without `\n` is ended, and the end marker is sent.
-  private static func forwardInput(from descriptor: Int32, to channel: any Channel) {
+  /// until the daemon has taken the previous one, so a fast producer is held back, not buffered), whole lines at a
+  /// time, relative paths made absolute from `directory` (see AttachPaths). At its end, a last line without `\n` is
+  /// ended, and the end marker is sent.
+  private static func forwardInput(from descriptor: Int32, to gate: AttachChannelGate, directory: String) {
     // (Kept apart from AttachTerminal's: that one gets whole lines from the line editor.)
     let thread = Thread {
       var buffer = [UInt8](repeating: 0, count: 16_384)
-      var lastByte: UInt8 = UInt8(ascii: "\n")
+      var forwarder = AttachInputLines(directory: directory)
       while true {
         let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         if count < 0 && errno == EINTR { continue }
         guard count > 0 else { break }
-        lastByte = buffer[count - 1]
-        guard (try? channel.writeAndFlush(ByteBuffer(bytes: buffer[0..<count])).wait()) != nil else { return }
+        let bytes = forwarder.take(buffer[0..<count])
+        if bytes.isEmpty { continue }
+        guard let written = gate.send(ByteBuffer(bytes: bytes)), (try? written.wait()) != nil else { return }
       }
-      let end =
-        (lastByte == UInt8(ascii: "\n") ? "" : "\n") + #"{"command":"status","id":"\#(endMarkerID)"}"# + "\n"
-      channel.writeAndFlush(ByteBuffer(string: end), promise: nil)
+      let end = forwarder.finish() + Array((#"{"command":"status","id":"\#(endMarkerID)"}"# + "\n").utf8)
+      gate.send(ByteBuffer(bytes: end))
     }
     thread.name = "vpk.attach-input"
     thread.start()

@@ -37,9 +37,11 @@ package enum AttachTerminal {
   }
 
   /// Switches the connection to display lines, shows them until attach ends, and leaves the terminal as it found it.
+  /// `firstLines`: lines sent after the format's (a `record` line).
   static func run(
-    options: Options, inputDescriptor: Int32, channel: any Channel, events: AsyncStream<AttachEvent>.Continuation,
-    received: inout AsyncStream<AttachEvent>.Iterator
+    options: Options, inputDescriptor: Int32, gate: AttachChannelGate, directory: String,
+    events: AsyncStream<AttachEvent>.Continuation, received: inout AsyncStream<AttachEvent>.Iterator,
+    firstLines: String = ""
   ) async -> Ending {
     let view = TextStatusView(
       output: FileDescriptorOutput.standardOutput(), isTerminal: true, useColor: options.useColor,
@@ -48,9 +50,10 @@ package enum AttachTerminal {
     presenter.view = view
     let reader = CommandReader(fileDescriptor: inputDescriptor, editsTerminal: true, history: options.history)
     defer { reader.restoreTerminal() }
-    let send: @Sendable (String) -> Void = { channel.writeAndFlush(ByteBuffer(string: $0), promise: nil) }
+    let send: @Sendable (String) -> Void = { gate.send(ByteBuffer(string: $0)) }
     // The display format, and a status whose reply draws the status line at once (it is not shown as an event).
-    send("format display\n" + #"{"command":"status","id":"\#(AttachClient.startMarkerID)"}"# + "\n")
+    send(
+      "format display\n" + firstLines + #"{"command":"status","id":"\#(AttachClient.startMarkerID)"}"# + "\n")
     if reader.editsTerminalInput { view.displayTypedInput(.editing(before: "", after: "")) }
     let input = Task { @MainActor [weak view] in
       let lines = reader.lines { typed in
@@ -61,7 +64,7 @@ package enum AttachTerminal {
         // A line the editor refused (too long) is not sent; the editor keeps lines within the daemon's limit.
         guard case .text(let text) = line else { continue }
         view?.displayTypedInput(.submitted(text))
-        send(text + "\n")
+        send(AttachPaths.resolvingRelativePaths(in: text, from: directory) + "\n")
       }
       send(#"{"command":"status","id":"\#(AttachClient.endMarkerID)"}"# + "\n")
     }
@@ -76,12 +79,12 @@ package enum AttachTerminal {
         guard case .text(let text) = line else { continue }
         if !presenter.receive(text) {
           presenter.leave()
-          channel.close(promise: nil)
+          gate.shut()
           return .answered
         }
       case .signal(let number):
         presenter.leave()
-        channel.close(promise: nil)
+        gate.shut()
         return .signal(number)
       }
     }

@@ -8,6 +8,9 @@
 // from then on, and is served as the first command of it. On a socket that speaks only mpv's dialect
 // (`--input-ipc-server`), the connection speaks it from the start: nothing is written before the client asks, and
 // every line is mpv's (JSON, or a text command).
+//
+// A line `record <path>` (from a client of vpk's own dialect, at any time) records the session from where it is to
+// that file as a playback test script, until the client leaves (`vpk attach --record`).
 
 import Foundation
 import NIOCore
@@ -20,6 +23,8 @@ final class ClientConnection {
   typealias Attach = @MainActor (OutputFormat, any TextOutput) -> PlaybackClient
   /// Makes the view and presenter of a client speaking mpv's JSON IPC.
   typealias AttachMPV = @MainActor (any TextOutput) -> PlaybackClient
+  /// Starts recording the session to a path; returns what stops it, or why it cannot.
+  typealias Record = @MainActor (String) -> Result<@MainActor () -> Void, PlaybackError>
 
   let output: ChannelTextOutput
   private let attach: Attach
@@ -30,16 +35,20 @@ final class ClientConnection {
   private let answerQuickly: @Sendable (@escaping @Sendable (String) -> String?) -> Void
   private var sawFirstLine = false
   private var speaksMPV = false
+  private let record: Record?
+  /// Stops the recording this client asked for (nil: none).
+  private var stopRecording: (@MainActor () -> Void)?
 
   /// - Parameter speaksMPV: the connection speaks mpv's dialect from the start (with `attachMPV`).
   init(
     channel: any Channel, batch: ChannelWriteBatch, attach: @escaping Attach, attachMPV: AttachMPV? = nil,
-    speaksMPV: Bool = false, lineHandled: @escaping @Sendable () -> Void,
+    speaksMPV: Bool = false, record: Record? = nil, lineHandled: @escaping @Sendable () -> Void,
     answerQuickly: @escaping @Sendable (@escaping @Sendable (String) -> String?) -> Void = { _ in }
   ) {
     output = ChannelTextOutput(channel: channel, batch: batch)
     self.attach = attach
     self.attachMPV = attachMPV
+    self.record = record
     self.lineHandled = lineHandled
     self.answerQuickly = answerQuickly
     if speaksMPV, let attachMPV {
@@ -69,7 +78,31 @@ final class ClientConnection {
         if let quickAnswer = client.quickAnswer { answerQuickly(quickAnswer) }
       }
     }
+    if !speaksMPV, case .text(let text) = line, let path = Self.recordPath(in: text) {
+      startRecording(to: path)
+      return
+    }
     client.eventHandler.onInputLine(line)
+  }
+
+  /// The path of a line `record <path>`.
+  private static func recordPath(in line: String) -> String? {
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    guard trimmed.lowercased().hasPrefix("record ") else { return nil }
+    return String(trimmed.dropFirst("record ".count)).trimmingCharacters(in: .whitespaces)
+  }
+
+  private func startRecording(to path: String) {
+    guard let record else {
+      return client.tell(PlaybackError(.badInput, "this session cannot record; run vpk play --record SCRIPT"))
+    }
+    guard stopRecording == nil else {
+      return client.tell(PlaybackError(.badInput, "this client records the session already"))
+    }
+    switch record(path) {
+    case .success(let stop): stopRecording = stop
+    case .failure(let error): client.tell(error)
+    }
   }
 
   /// The format a first line `format text` or `format display` chooses.
@@ -113,6 +146,8 @@ final class ClientConnection {
 
   /// The client left: what its commands still cause is dropped.
   func detach() {
+    stopRecording?()
+    stopRecording = nil
     client.detach()
   }
 }

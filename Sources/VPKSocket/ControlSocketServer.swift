@@ -62,6 +62,7 @@ package final class ControlSocketServer {
   private var listener: (any Channel)?
   private var attach: ClientConnection.Attach?
   private var attachMPV: ClientConnection.AttachMPV?
+  private var record: ClientConnection.Record?
   private var connections: [ObjectIdentifier: ClientConnection] = [:]
   /// The socket file vpk made (device and inode), so `stop()` removes that one and nothing put there since.
   private var madeFile: (device: UInt64, inode: UInt64)?
@@ -77,15 +78,19 @@ package final class ControlSocketServer {
   package var clientCount: Int { connections.count }
 
   /// Claims the path and listens. Clients are attached with `attach` from then on; one whose first line is mpv's JSON
-  /// IPC with `attachMPV` (when given), as is every client when the options say the socket speaks mpv's.
+  /// IPC with `attachMPV` (when given), as is every client when the options say the socket speaks mpv's. A client's
+  /// line `record <path>` calls `record` (when given), which starts recording the session there and returns what
+  /// stops it when the client leaves.
   package func start(
     attach: @escaping @MainActor (OutputFormat, any TextOutput) -> PlaybackClient,
-    attachMPV: (@MainActor (any TextOutput) -> PlaybackClient)? = nil
+    attachMPV: (@MainActor (any TextOutput) -> PlaybackClient)? = nil,
+    record: (@MainActor (String) -> Result<@MainActor () -> Void, PlaybackError>)? = nil
   ) async throws {
     let path = options.path
     if options.activatedDescriptor == nil { try SocketPath.claim(path) }
     self.attach = attach
     self.attachMPV = attachMPV
+    self.record = record
     let report = reporter()
     let batch = self.batch
     let maxLineBytes = options.maxLineBytes
@@ -200,7 +205,7 @@ package final class ControlSocketServer {
       }
       let connection = ClientConnection(
         channel: channel, batch: batch, attach: attach, attachMPV: attachMPV, speaksMPV: options.speaksMPV,
-        lineHandled: lineHandled, answerQuickly: answerQuickly)
+        record: record, lineHandled: lineHandled, answerQuickly: answerQuickly)
       guard connections.count < options.maxClients else {
         log("refused a client: \(options.maxClients) are connected, the --max-clients limit")
         connection.disconnect(

@@ -57,6 +57,16 @@ package protocol PlaybackInteractorOutput: AnyObject {
   func present(_ event: SessionEvent, origin: CommandOrigin?)
 }
 
+/// Sees every command the views submit, around its submission, and every command's reply: a session recorder, which
+/// notes what was typed and what it was answered, and may submit commands of its own just before and after it.
+@MainActor
+package protocol PlaybackSubmissionObserver: AnyObject {
+  /// A view submits `submission`; `send` passes it to the interactor and returns its id, which this returns.
+  func observe(_ submission: CommandSubmission, send: () -> Int) -> Int
+  /// A command's one reply (which goes to its sender's view only, when it is an error or a query's answer).
+  func observe(reply: SessionEvent, origin: CommandOrigin?)
+}
+
 // MARK: - Interactor
 
 /// What the presenter asks of the interactor: the business side of the session.
@@ -73,6 +83,10 @@ package protocol PlaybackInteractorInput: AnyObject {
   func inputEnded()
   func terminate(_ signal: TerminationSignal)
   func outputClosed()
+  /// The process is about to stop (^Z): playback's clock stops with it, as for `pause`, without an event.
+  func suspend()
+  /// The process continued (`fg`): playback goes on as it was before `suspend` (playing again if it played).
+  func resumeAfterSuspend()
 }
 
 // MARK: - Playback manager (the engine)
@@ -150,9 +164,12 @@ extension PlaybackManagerDelegate {
 /// Where the session goes next. The app behind it decides what leaving means (exit codes).
 @MainActor
 package protocol PlaybackRouting: AnyObject {
-  /// `open` / `close`: tears down the current playback manager (if any) and, when `wantsNew`, asks
-  /// the Builder for a fresh one, its delegate already set. Returns the new manager.
+  /// `open` / `close`: tears down `current` (if any) and, when `wantsNew`, asks the Builder for a fresh manager, its
+  /// delegate already set. Returns the new manager. An `open` passes no `current`: the file that is open stays while
+  /// the new one opens, and is handed in once the new one is ready (or the new one, when it failed).
   func gotoMedia(replacing current: (any PlaybackManager)?, wantsNew: Bool) -> (any PlaybackManager)?
   /// The session is over; the process should leave with this status. `report` lists what failed.
   func closeSession(exitCode: Int32, report: SessionReport)
+  /// The file opened, and the start asked for (`--start`) lies outside it: whoever ran vpk is told at once.
+  func noteStartClamped(_ clamp: SessionReport.Clamp)
 }

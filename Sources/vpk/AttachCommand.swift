@@ -28,6 +28,12 @@ struct AttachCommand: AsyncParsableCommand {
       Examples:
         printf 'open movie.mp4\\nscrub 30\\nstatus\\n' | vpk attach /tmp/vpk.sock
         echo quit | vpk attach /tmp/vpk.sock
+        vpk attach /tmp/vpk.sock --record checks/by-hand.vpk
+
+      With --record SCRIPT, the daemon writes the session to SCRIPT as a
+      playback test script (as vpk play --record does) from where it is when
+      attach connects until attach leaves: every client's commands, the waits
+      between them and the expects pinning each frame shown.
       """)
 
   @Argument(help: "The control socket's path, as given to vpk play --socket.", completion: .file())
@@ -36,6 +42,14 @@ struct AttachCommand: AsyncParsableCommand {
   @Flag(name: .long, help: "Write the daemon's events as JSON lines instead of text.")
   var json = false
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Have the daemon record the session, from where it is, as a playback test script at this path while attached.",
+      valueName: "script"),
+    completion: .file())
+  var record: String?
+
   func run() async throws {
     let environment = ProcessInfo.processInfo.environment
     let traits = TextStatusView.terminalTraits(isTTY: isatty(STDOUT_FILENO) == 1, environment: environment)
@@ -43,10 +57,11 @@ struct AttachCommand: AsyncParsableCommand {
       !json && traits.isTerminal && isatty(STDIN_FILENO) == 1
       ? AttachTerminal.Options(
         useColor: traits.useColor,
-        history: CommandHistory.path(environment: environment).map(CommandHistory.init(path:)))
+        history: CommandHistory.path(environment: environment).map { CommandHistory(path: $0) })
       : nil
+    let recordPath = record.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
     let code = await AttachClient.run(
-      path: path, json: json, terminal: terminal, print: { StandardStreams.writeOutput($0 + "\n") },
+      path: path, json: json, terminal: terminal, record: recordPath, print: { StandardStreams.writeOutput($0 + "\n") },
       log: { StandardStreams.writeError($0) })
     throw ExitCode(code)
   }

@@ -2,6 +2,7 @@
 // control socket.
 
 import ArgumentParser
+import Foundation
 import VPKSocket
 import VideoPlaybackKit
 
@@ -27,6 +28,13 @@ struct PlayCommand: AsyncParsableCommand {
       mpv's input commands (cycle pause, seek 10 absolute). Both options may
       be given, with two paths.
 
+      With --record SCRIPT, what you do is written to SCRIPT as a playback
+      test script as you go: the open, each command as typed, a wait for the
+      media time between commands, and after each seek, step, pause, mark
+      and the end the expects that pin the position and the frame on screen
+      (its MD5). `vpk test SCRIPT` replays it on the virtual clock; with
+      --socket, every client's commands are recorded.
+
       Under systemd: with NOTIFY_SOCKET set, vpk sends READY=1 once the
       control socket listens (Type=notify) and STOPPING=1 on its way out; with
       socket activation (LISTEN_FDS), vpk serves the socket systemd passed as
@@ -37,6 +45,7 @@ struct PlayCommand: AsyncParsableCommand {
         printf 'scrub 1:30\\nframe\\n' | vpk play movie.mp4 --paused --clock free
         vpk play movie.mp4 --json --progress 0.5
         vpk play --idle --socket /tmp/vpk.sock </dev/null
+        vpk play movie.mp4 --record checks/by-hand.vpk
       """)
 
   @Argument(help: "The media file to play (omit it with --idle).", completion: .file())
@@ -65,8 +74,12 @@ struct PlayCommand: AsyncParsableCommand {
   @Option(name: .long, parsing: .unconditional, help: "Media seconds between progress events, or 'off'.")
   var progress: String = "1"
 
-  @Option(name: .customLong("at-end"), help: "What to do at the end of the media: exit, pause or loop.")
-  var atEnd: EndAction = .exit
+  @Option(
+    name: .customLong("at-end"),
+    help: ArgumentHelp(
+      "What to do at the end of the media: exit, pause or loop. Default: pause when standard input and output are a terminal (a person typing), else exit.",
+      valueName: "action"))
+  var atEnd: EndAction?
 
   @Option(name: .long, help: "Default seek mode for scrub and skip: exact or keyframe.")
   var seek: SeekMode = .exact
@@ -84,6 +97,13 @@ struct PlayCommand: AsyncParsableCommand {
       "Also listen on a Unix-domain socket at this path (mode 0600) that speaks only mpv's JSON IPC, as mpv's option of this name does.",
       valueName: "path"))
   var inputIPCServer: String?
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Record the session as a playback test script at this path, for vpk test to replay.", valueName: "script"),
+    completion: .file())
+  var record: String?
 
   @Option(
     name: .customLong("max-clients"),
@@ -111,10 +131,16 @@ struct PlayCommand: AsyncParsableCommand {
     }
   }
 
+  /// At the end of the media a person at a terminal stays on the last frame (the session would otherwise end while
+  /// they type); scripts and pipes leave.
+  static func defaultEndAction() -> EndAction {
+    isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 ? .pause : .exit
+  }
+
   func run() async throws {
     let options = PlaybackOptions(
       autoplay: !paused, start: try startTime(), clock: clock, progressInterval: try ProgressOption.interval(progress),
-      endAction: atEnd, seekMode: seek, frameCacheBytes: try cache.bytes)
+      endAction: atEnd ?? Self.defaultEndAction(), seekMode: seek, frameCacheBytes: try cache.bytes)
     // systemd's variables are read and unset before anything else, so nothing vpk starts inherits them.
     let systemd = SystemdHandover.take()
     let activated: Int32?
@@ -139,7 +165,7 @@ struct PlayCommand: AsyncParsableCommand {
     }
     let code = await runSession(
       file: file, options: options, output: output, access: access.mediaAccess, scriptedInput: nil,
-      sockets: sockets, notifier: systemd.notifySocket.map { SystemdNotifier(address: $0) })
+      sockets: sockets, notifier: systemd.notifySocket.map { SystemdNotifier(address: $0) }, record: record)
     throw ExitCode(code)
   }
 }

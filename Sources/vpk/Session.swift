@@ -9,17 +9,18 @@ import VPKMPV
 import VPKSocket
 import VideoPlaybackKit
 
-/// The exit status when the --socket path cannot be used (EX_CANTCREAT).
+/// The exit status when the --socket path (or the --record file) cannot be used (EX_CANTCREAT).
 let socketUnusableExitCode: Int32 = 73
 
 /// Builds the module for one file and runs it until it closes; returns the exit status.
 /// With `scriptedInput`, those lines are the session's input and standard input is not read. With `sockets`, the
-/// session also listens on each (--socket, --input-ipc-server), and their clients are views of it. With `notifier` (NOTIFY_SOCKET), systemd is told
-/// READY=1 once the session listens and STOPPING=1 when it closes.
+/// session also listens on each (--socket, --input-ipc-server), and their clients are views of it. With `notifier`
+/// (NOTIFY_SOCKET), systemd is told READY=1 once the session listens and STOPPING=1 when it closes. With `record`, the
+/// session is written there as a playback test script as it goes.
 @MainActor
 func runSession(
   file: String?, options: PlaybackOptions, output: OutputOptions, access: MediaAccess, scriptedInput: [String]?,
-  sockets: [ControlSocketServer.Options] = [], notifier: SystemdNotifier? = nil
+  sockets: [ControlSocketServer.Options] = [], notifier: SystemdNotifier? = nil, record: String? = nil
 ) async -> Int32 {
   // A reader that goes away must not kill the process: writes report EPIPE instead.
   signal(SIGPIPE, SIG_IGN)
@@ -33,6 +34,7 @@ func runSession(
   // terminal (a pipe, a file), a person reading the terminal is told on stderr as well, from the session's report.
   let toldOnStderr = file != nil && isatty(STDOUT_FILENO) == 0
   var terminalSignals: TerminalSignals?
+  var stopRecording: (@MainActor () -> Void)?
   let servers = sockets.map { socket in
     ControlSocketServer(options: socket, log: { StandardStreams.writeError("vpk: \($0)") })
   }
@@ -43,18 +45,29 @@ func runSession(
       input: scriptedInput.map { .lines($0) } ?? .standardInput,
       environment: ProcessInfo.processInfo.environment, hasClients: !servers.isEmpty,
       makeManager: { FFmpegPlaybackManager(showsFFmpegWarnings: output.verbose, access: access) },
+      onStartClamped: { clamp in
+        // Told as the file opens, on a row of its own: on a terminal, in place of the status line (redrawn below).
+        let clearsRow = isatty(STDERR_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 ? "\r\u{1B}[K" : ""
+        StandardStreams.writeErrorAsIs(clearsRow + TextQuoting.escapingControls(startClampedMessage(clamp)) + "\n")
+      },
       onClose: { code, report in
         if toldOnStderr, let failure = report.openFailure {
           StandardStreams.writeError("vpk: \(failure.message) (\(failure.code.rawValue))")
-        }
-        if let clamp = report.startClamped {
-          StandardStreams.writeError(startClampedMessage(clamp))
         }
         logger.debug("session closed", metadata: ["exit": "\(code)"])
         closedContinuation.yield(code)
         closedContinuation.finish()
       })
     module = built
+    if let record {
+      switch startRecording(built, to: record, options: options, joining: false) {
+      case .success(let stop): stopRecording = stop
+      case .failure(let error):
+        built.restoreTerminal()
+        StandardStreams.writeError("vpk play: --record: \(error.message)")
+        return socketUnusableExitCode
+      }
+    }
     for server in servers {
       // Listening before the session starts: a path that cannot be used stops vpk before anything plays.
       do {
@@ -66,6 +79,10 @@ func runSession(
           attachMPV: { [weak built] output in
             guard let built else { preconditionFailure("a client connected after the session ended") }
             return PlaybackBuilder.attachMPVClient(to: built, output: output)
+          },
+          record: { [weak built] path in
+            guard let built else { return .failure(PlaybackError(.badInput, "the session has ended")) }
+            return startRecording(built, to: path, options: options, joining: true)
           })
       } catch {
         built.restoreTerminal()
@@ -74,7 +91,8 @@ func runSession(
           "vpk play: \(server.options.speaksMPV ? "--input-ipc-server" : "--socket"): \(error)")
         return socketUnusableExitCode
       }
-      logger.debug("control socket listening", metadata: ["path": "\(server.options.path)"])
+      // Whoever started the daemon is told where to attach.
+      StandardStreams.writeError("vpk: listening on \(server.options.path)")
     }
     notify(notifier, "READY=1")
     let restoreTerminal = built.restoreTerminal
@@ -96,8 +114,40 @@ func runSession(
   notify(notifier, "STOPPING=1")
   // Every client gets the session's last events; the socket file goes.
   for server in servers { await server.stop() }
+  stopRecording?()
   withExtendedLifetime((module, signals, terminalSignals)) {}
   return code
+}
+
+/// Records `module`'s session to the file at `path` as a playback test script (`--record`, or a control-socket
+/// client's `record`; `joining` a session that runs). Returns what stops the recording and closes the file.
+@MainActor
+private func startRecording(
+  _ module: PlaybackModule, to path: String, options: PlaybackOptions, joining: Bool
+) -> Result<@MainActor () -> Void, PlaybackError> {
+  guard !module.isRecorded else {
+    return .failure(PlaybackError(.badInput, "the session is being recorded already; one recording at a time"))
+  }
+  let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+  guard descriptor >= 0 else {
+    let reason = String(cString: strerror(errno))
+    return .failure(
+      PlaybackError(.cannotWrite, "cannot write \(path): \(reason); name a file in a folder you can write to"))
+  }
+  let output = FileDescriptorOutput(fileDescriptor: descriptor)
+  let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+  guard
+    let stop = PlaybackBuilder.attachRecorder(
+      to: module, output: output, scriptDirectory: folder, options: options, joining: joining,
+      unrecordedClientIDs: [AttachClient.endMarkerID, AttachClient.startMarkerID])
+  else {
+    close(descriptor)
+    return .failure(PlaybackError(.badInput, "the session is being recorded already; one recording at a time"))
+  }
+  return .success({
+    stop()
+    close(output.fileDescriptor)
+  })
 }
 
 /// Tells systemd `state`; a failure is logged and the session goes on (as sd_notify's callers do).
@@ -189,6 +239,11 @@ enum StandardStreams {
     write(TextQuoting.escapingControls(line) + "\n", to: STDERR_FILENO)
   }
 
+  /// Writes `text` to standard error as it is (escape codes included).
+  static func writeErrorAsIs(_ text: String) {
+    write(text, to: STDERR_FILENO)
+  }
+
   @discardableResult private static func write(_ text: String, to descriptor: Int32) -> Bool {
     var bytes = Array(text.utf8)[...]
     while !bytes.isEmpty {
@@ -206,8 +261,9 @@ enum StandardStreams {
 /// and SIGCONT (`fg`: vpk's settings come back and the line is drawn again).
 ///
 /// ^Z cannot be left to the default action, which would stop the process with the terminal still in
-/// vpk's mode (no echo, no line editing) and the shell would inherit it. So SIGTSTP is caught, and once
-/// the terminal is clean the process stops itself with SIGSTOP, which the shell reports as for ^Z.
+/// vpk's mode (no echo, no line editing) and playback's clock running. So SIGTSTP is caught, and once
+/// the clock is paused and the terminal clean, SIGTSTP is raised again with its default action, which stops the
+/// process as ^Z does; `fg` (SIGCONT) sets vpk's mode again and playback goes on as it was.
 @MainActor
 final class TerminalSignals {
   private var sources: [any DispatchSourceSignal] = []
@@ -219,7 +275,7 @@ final class TerminalSignals {
         SIGTSTP,
         {
           $0.terminalWillStop()
-          kill(getpid(), SIGSTOP)
+          vpk_stop_by_default(SIGTSTP)
         }
       ),
       (SIGCONT, { $0.terminalDidContinue() }),

@@ -44,22 +44,25 @@ struct FrameCacheOptions: ParsableArguments {
 
   /// The size in bytes, or a message that says what to write.
   var bytes: Int {
-    get throws {
-      let usage = "--frame-cache takes a size such as 256M, 1G, 64M or 0 (off): a number of bytes with K, M or G"
-      var text = frameCache.uppercased()
-      if text.hasSuffix("IB") { text.removeLast(2) } else if text.hasSuffix("B") { text.removeLast() }
-      var scale = 1.0
-      if let unit = text.last, let power = ["K": 1.0, "M": 2.0, "G": 3.0][String(unit)] {
-        scale = pow(1024, power)
-        text.removeLast()
-      }
-      guard let number = Double(text), number.isFinite, number >= 0, text.first?.isNumber == true else {
-        throw ValidationError(usage)
-      }
-      let bytes = number * scale
-      guard bytes <= Double(Self.maximum) else { throw ValidationError("--frame-cache is at most 1T; \(usage)") }
-      return Int(bytes)
+    get throws { try Self.bytes(of: frameCache) }
+  }
+
+  /// `text` (a size such as 256M) in bytes, or a message that says what to write.
+  static func bytes(of text: String) throws -> Int {
+    let usage = "--frame-cache takes a size such as 256M, 1G, 64M or 0 (off): a number of bytes with K, M or G"
+    var text = text.uppercased()
+    if text.hasSuffix("IB") { text.removeLast(2) } else if text.hasSuffix("B") { text.removeLast() }
+    var scale = 1.0
+    if let unit = text.last, let power = ["K": 1.0, "M": 2.0, "G": 3.0][String(unit)] {
+      scale = pow(1024, power)
+      text.removeLast()
     }
+    guard let number = Double(text), number.isFinite, number >= 0, text.first?.isNumber == true else {
+      throw ValidationError(usage)
+    }
+    let bytes = number * scale
+    guard bytes <= Double(maximum) else { throw ValidationError("--frame-cache is at most 1T; \(usage)") }
+    return Int(bytes)
   }
 }
 

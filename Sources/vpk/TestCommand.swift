@@ -33,6 +33,16 @@ struct TestCommand: AsyncParsableCommand {
       touched; XML_OUTPUT_FILE receives the JUnit report unless --junit names
       a file.
 
+      Memory: the run has one frame cache budget (--frame-cache; by default
+      1/16 of the machine's physical memory, at most 256M), divided equally
+      among the jobs that run at once: with --jobs 4 each script's session
+      keeps at most a quarter of it. Each script's report (--json, and the
+      JUnit <properties>) gives the process's peak resident memory while the
+      script ran (peak_rss_bytes: VmRSS sampled at its start, at each of its
+      events and at its end; the jobs share the process, so it counts the
+      scripts running beside it) and its frame cache's hits, misses and hit
+      rate (hits / (hits + misses)).
+
       Exit status: 0 all passed; 1 some failed; 2 a script could not be read.
 
       Examples:
@@ -112,14 +122,30 @@ struct TestCommand: AsyncParsableCommand {
   var verbose = false
 
   @OptionGroup var access: AccessOptions
-  @OptionGroup var cache: FrameCacheOptions
+
+  // Unconditional, as --progress: `--frame-cache -1` is a value to refuse with the option's own message.
+  @Option(
+    name: .customLong("frame-cache"), parsing: .unconditional,
+    help: ArgumentHelp(
+      "The run's bytes of decoded frames, divided equally among the jobs, with K, M or G (1024s): 1G, 64M; 0: off. "
+        + "Default: 1/16 of physical memory, at most 256M (\(TestCommand.defaultCacheText) here).",
+      valueName: "size"))
+  var frameCache: String?
+
+  /// This machine's default budget, as --help shows it.
+  static var defaultCacheText: String { "\(FrameCacheBudget.machineDefault >> 20)M" }
+
+  /// The run's frame cache budget: `--frame-cache`, else the machine's default.
+  private var cacheBudget: Int {
+    get throws { try frameCache.map(FrameCacheOptions.bytes(of:)) ?? FrameCacheBudget.machineDefault }
+  }
 
   func validate() throws {
     guard !scripts.isEmpty else { throw ValidationError("name at least one script") }
     if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs takes a number from 1 to 256") }
     guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout takes a number of seconds above 0") }
     _ = try ProgressOption.interval(progress)
-    _ = try cache.bytes
+    _ = try cacheBudget
     _ = try selectedShard()
   }
 
@@ -142,7 +168,7 @@ struct TestCommand: AsyncParsableCommand {
     signal(SIGPIPE, SIG_IGN)
     let options = PlaybackOptions(
       autoplay: true, clock: clock, progressInterval: try ProgressOption.interval(progress),
-      endAction: atEnd, seekMode: seek, frameCacheBytes: try cache.bytes)
+      endAction: atEnd, seekMode: seek, frameCacheBytes: try cacheBudget)
     let verbose = self.verbose
     let mediaAccess = access.mediaAccess
     let runner = PlaybackTestRunner(

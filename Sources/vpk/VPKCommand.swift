@@ -41,4 +41,22 @@ struct VPKCommand: AsyncParsableCommand {
     subcommands: [PlayCommand.self, InfoCommand.self, TestCommand.self, ThumbnailsCommand.self, AttachCommand.self],
     defaultSubcommand: PlayCommand.self
   )
+
+  /// `vpk` alone shows this overview; anything else is parsed as usual (`vpk movie.mp4` is `vpk play movie.mp4`).
+  static func main() async {
+    if CommandLine.arguments.count <= 1 {
+      print(helpMessage())
+      return
+    }
+    do {
+      var command = try parseAsRoot()
+      if var command = command as? any AsyncParsableCommand {
+        try await command.run()
+      } else {
+        try command.run()
+      }
+    } catch {
+      exit(withError: error)
+    }
+  }
 }

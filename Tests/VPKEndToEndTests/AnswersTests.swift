@@ -42,6 +42,25 @@ import VPKTestSupport
     #expect(result.stderr.contains("vpk play: --start \(words) of the media; playback started at"), "\(result.stderr)")
   }
 
+  @Test func aStartPastTheEndIsToldAsTheFileOpensNotAtExit() throws {
+    // Given a session started past the end of a clip, paused, its input still open
+    let url = try TestMedia.url(for: .h264BFrames)
+    let session = try VPKSession(
+      ["play", url.path, "--paused", "--clock", "free", "--progress", "off", "--start", "999"], input: .open)
+    _ = try session.waitForLine(containing: "ready")
+    // When the file is ready, Then standard error has said so already, while the session goes on
+    let deadline = Date().addingTimeInterval(60)
+    while !session.stderr.contains("--start 999.000 s is past the end") && Date() < deadline {
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+    #expect(session.stderr.contains("--start 999.000 s is past the end of the media"), "\(session.stderr)")
+    _ = session.send("quit\n")
+    let result = try session.waitForExit()
+    #expect(result.status == 0)
+    // and only once
+    #expect(result.stderr.components(separatedBy: "past the end").count == 2, "\(result.stderr)")
+  }
+
   @Test func aStartWithinTheMediaSaysNothing() throws {
     let url = try TestMedia.url(for: .h264BFrames)
     let result = try VPKProcess.run(

@@ -70,6 +70,30 @@ struct AttachScreenTests {
     #expect(!daemon.session.hasExited)
   }
 
+  @Test func aFailedOpenThroughAttachKeepsTheDaemonsFileOnTheStatusLine() throws {
+    // Given attach on a daemon paused on its clip, scrubbed to 2 s
+    let daemon = try Daemon()
+    defer { daemon.stop() }
+    let terminal = try TmuxTerminal(width: 100)
+    try terminal.type("cd '\(terminal.home.path)'")
+    try terminal.press("Enter")
+    try attach(terminal, daemon)
+    try terminal.type("scrub 2")
+    try terminal.press("Enter")
+    try terminal.waitForScreen("the scrub") { $0.last?.hasPrefix("⏸ 00:00:02.000") == true }
+    // When a file that is not there is opened, by a path relative to attach's folder
+    try terminal.type("open nothere.mp4")
+    try terminal.press("Enter")
+    // Then the error names the path tried (attach's first command is its own `status`), and the status line goes back to the daemon's file, where it was
+    let screen = try terminal.waitForScreen("the error and the kept status line") { screen in
+      screen.contains { $0.hasPrefix("error #3 code=file_not_found") }
+        && screen.last?.hasPrefix("⏸ 00:00:02.000") == true
+    }
+    #expect(screen.joined().contains("\(terminal.home.path)/nothere.mp4"), "\(screen)")
+    try terminal.press("C-d")
+    try terminal.waitForScreen("the shell after attach") { $0.last == "$" }
+  }
+
   @Test func typedCommandsAreSentAndAnsweredAboveTheStatusLineAndRemembered() throws {
     let daemon = try Daemon()
     defer { daemon.stop() }

@@ -475,7 +475,77 @@ private func residentKiB(of pid: Int32) throws -> Int {
     // Nothing listening: attach says so
     let missing = try VPKProcess.run(["attach", folder.socket])
     #expect(missing.status == 69)
-    #expect(missing.stderr.contains("cannot connect"))
+    #expect(missing.stderr.contains("no vpk is listening at \(folder.socket)"))
+  }
+
+  @Test func attachSaysWhatIsWrongWithThePathAndWhatToDo() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    // Given nothing at the path, When attach connects, Then it says nobody listens and how to start one, in its own
+    // words (no library's)
+    let missing = try VPKProcess.run(["attach", folder.socket])
+    #expect(missing.status == 69)
+    #expect(
+      missing.stderr
+        == "vpk attach: no vpk is listening at \(folder.socket); start one with vpk play --socket \(folder.socket)\n")
+    // Given a regular file there, Then it says the path is not a socket
+    _ = FileManager.default.createFile(atPath: folder.socket, contents: Data("x".utf8))
+    let file = try VPKProcess.run(["attach", folder.socket])
+    #expect(file.status == 69)
+    #expect(file.stderr.contains("\(folder.socket) is not a socket; give the path that vpk play --socket listens on"))
+    for result in [missing, file] {
+      #expect(!result.stderr.contains("errno") && !result.stderr.contains("connect(descriptor"), "\(result.stderr)")
+    }
+  }
+
+  @Test func theDaemonSaysWhereItListensAndAttachQuitsItCleanly() throws {
+    for _ in 0..<5 {
+      let folder = try SocketFolder()
+      defer { folder.remove() }
+      // Given a daemon, When attach sends quit
+      let daemon = try VPKSession(["play", "--idle", "--socket", folder.socket], input: .closed)
+      _ = try UnixSocketClient.connect(to: folder.socket)
+      let quit = try VPKProcess.run(["attach", folder.socket], input: .text("quit\n"))
+      // Then attach leaves with the daemon's reason and nothing of its libraries' on stderr
+      #expect(quit.status == 0)
+      #expect(quit.stderr == "vpk attach: the daemon shut down: quit\n", "\(quit.stderr)")
+      // and the daemon told where it listened
+      let ended = try daemon.waitForExit()
+      #expect(ended.stderr.hasPrefix("vpk: listening on \(folder.socket)\n"), "\(ended.stderr)")
+    }
+  }
+
+  @Test func aRelativePathTypedIntoAttachIsFromAttachsFolder() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    // Given a daemon started elsewhere, and attach run in a folder that holds clip.mp4
+    let here = folder.url.appendingPathComponent("here")
+    try FileManager.default.createDirectory(at: here, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: here.appendingPathComponent("clip.mp4").path, withDestinationPath: media)
+    let daemon = try VPKSession(
+      ["play", "--idle", "--paused", "--socket", folder.socket, "--clock", "free", "--progress", "off"],
+      input: .closed)
+    _ = try UnixSocketClient.connect(to: folder.socket)
+    // When attach opens clip.mp4 and then a file that is not there, by relative paths
+    let attach = try VPKSession(
+      ["attach", folder.socket], input: .text("open clip.mp4\nopen nothere.mp4 # a comment\nstatus\n"),
+      launcher: ["/bin/sh", "-c", #"cd "$0" && exec "$@""#, here.path])
+    let result = try attach.waitForExit()
+    // Then the daemon opens the one in attach's folder, and the error names the path it tried
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdoutLines.contains { $0.hasPrefix("ready #1 path=\(here.path)/clip.mp4") }, "\(result.stdoutLines)")
+    #expect(
+      result.stdoutLines.contains {
+        $0.hasPrefix("error #2 code=file_not_found") && $0.contains("\(here.path)/nothere.mp4")
+      },
+      "\(result.stdoutLines)")
+    // and the file it had stays open
+    #expect(result.stdoutLines.last?.hasPrefix("status #3 state=paused") == true, "\(result.stdoutLines)")
+    daemon.send(signal: SIGTERM)
+    _ = try daemon.waitForExit()
   }
 
   // Only root can connect as another user; CI runs as root. A root run without the tools fails, never skips.

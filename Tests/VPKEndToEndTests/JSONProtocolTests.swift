@@ -84,7 +84,7 @@ private func id(_ value: Int) -> JSONValue { .number(Double(value)) }
     try checker.validate()
 
     let defined = Set(eventNames(in: checker.schema))
-    #expect(defined.count == 19)
+    #expect(defined.count == 20)
     #expect(
       checker.seen == defined,
       "made but not in the schema: \(checker.seen.subtracting(defined).sorted()); in the schema but never made: \(defined.subtracting(checker.seen).sorted())"
@@ -202,6 +202,7 @@ private func id(_ value: Int) -> JSONValue { .number(Double(value)) }
         Data(#"{"command":"snapshot","args":[\#(JSONValue.string(picture.path))],"id":"p1"}"#.utf8), .string("p1"),
         ["snapshot"]
       ),
+      (Data(#"{"command":"mark","id":"m"}"#.utf8), .string("m"), ["mark"]),
       (Data(#"{"command":"close","id":"c"}"#.utf8), .string("c"), ["closed"]),
       (Data(#"{"command":"quit","id":"q"}"#.utf8), .string("q"), ["shutdown"]),
     ]
@@ -247,6 +248,8 @@ private func id(_ value: Int) -> JSONValue { .number(Double(value)) }
     #expect(answer(22)?["code"]?.string == "file_not_found")
     #expect(answer(23)?["path"]?.string == other.path)
     #expect(answer(27)?["path"]?.string == picture.path && FileManager.default.fileExists(atPath: picture.path))
+    #expect(answer(28)?["state"]?.string == "ended" && answer(28)?["md5"]?.string?.count == 32)
+    #expect(answer(28)?["line"] == id(28))
     #expect(events.named("ended").count == 1)
     #expect(events.named("progress").contains { $0["rate"]?.double == 2 })
     #expect(events.last?["reason"]?.string == "quit")

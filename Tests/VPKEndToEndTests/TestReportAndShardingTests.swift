@@ -107,6 +107,55 @@ import VPKTestSupport
     #expect(objects[3]["passed"]?.int == 1 && objects[3]["failed"]?.int == 2 && objects[3]["exit"]?.int == 2)
   }
 
+  @Test func withFourJobsEachScriptReportsThePeakMemoryAndTheCacheHitRate() throws {
+    // Given four scripts that scrub, step back three frames and scrub back, so the frame cache both decodes and answers
+    let folder = try ScriptFolder()
+    defer { folder.remove() }
+    let scripts = try (1...4).map { number in
+      try folder.write(
+        "scrub\(number).vpk",
+        ["open clip.mp4", "pause", "scrub \(number).5", "step -1", "step -1", "step -1", "scrub \(number).3"])
+    }
+    // When vpk test runs them four at a time with --json, with the cache on and then off
+    let on = try VPKProcess.run(["test", "--json", "--jobs", "4"] + scripts, timeout: 120)
+    let off = try VPKProcess.run(["test", "--json", "--jobs", "4", "--frame-cache", "0"] + scripts, timeout: 120)
+    // Then each report matches the schema
+    let schema = try VPKSchemas.testReport()
+    for result in [on, off] {
+      #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+      for (line, errors) in zip(result.stdoutLines, try schema.errors(inLines: result.stdoutLines)) {
+        #expect(errors.isEmpty, "\(line)\n\(errors.joined(separator: "\n"))")
+      }
+    }
+    // and every script has the process's peak resident bytes and a hit rate that is its hits over its lookups
+    let reports = try on.stdoutLines.map(JSONValue.parse).filter { $0["event"]?.string == "script" }
+    #expect(reports.count == 4)
+    for report in reports {
+      #expect((report["peak_rss_bytes"]?.int ?? 0) > 0, "\(report)")
+      let hits = try #require(report["cache_hits"]?.int)
+      let misses = try #require(report["cache_misses"]?.int)
+      #expect(hits > 0 && misses > 0, "\(report)")
+      let rate = try #require(report["cache_hit_rate"]?.double)
+      #expect(abs(rate - Double(hits) / Double(hits + misses)) < 0.0001, "\(report)")
+    }
+    // and with the cache off there are no lookups, so no hit rate, and still a peak
+    let offReports = try off.stdoutLines.map(JSONValue.parse).filter { $0["event"]?.string == "script" }
+    #expect(offReports.count == 4)
+    for report in offReports {
+      #expect(report["cache_hits"]?.int == 0 && report["cache_misses"]?.int == 0, "\(report)")
+      #expect(report["cache_hit_rate"] == .null, "\(report)")
+      #expect((report["peak_rss_bytes"]?.int ?? 0) > 0, "\(report)")
+    }
+  }
+
+  @Test func helpSaysTheRunsCacheBudgetIsDividedAmongTheJobs() throws {
+    let result = try VPKProcess.run(["test", "--help"])
+    let help = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(help.contains("divided equally among the jobs"), "\(result.stdout)")
+    #expect(help.contains("1/16 of the machine's physical memory, at most 256M"), "\(result.stdout)")
+    #expect(help.contains("peak_rss_bytes"), "\(result.stdout)")
+  }
+
   @Test func theSummarySaysOneCommandAndOneExpect() throws {
     let folder = try ScriptFolder()
     defer { folder.remove() }

@@ -265,6 +265,27 @@ func session(_ url: URL, _ commands: [String], options: [String] = [], timeout: 
     #expect(result.status == 64)
     #expect(result.stdout.isEmpty)
   }
+
+  @Test func vpkAloneShowsTheOverview() throws {
+    // Given no arguments at all, When vpk runs, Then it shows the root command's help (its subcommands), not an error
+    let result = try VPKProcess.run([], input: .closed)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("OVERVIEW: A headless, scriptable video-playback controller"), "\(result.stdout)")
+    #expect(result.stdout.contains("SUBCOMMANDS:"))
+    #expect(result.stderr.isEmpty, "\(result.stderr)")
+    // while a file alone still plays it (`vpk play` is the default)
+    let url = try TestMedia.url(for: .h264BFrames)
+    let played = try VPKProcess.run([url.path, "--paused", "--clock", "free"], input: .text("status\n"))
+    #expect(played.status == 0, "\(played.stderr)")
+    #expect(played.stdoutLines.contains { $0.hasPrefix("status #1 state=paused") })
+  }
+
+  @Test func atEndHelpSaysItsDefaultDependsOnATerminal() throws {
+    let result = try VPKProcess.run(["play", "--help"], input: .closed)
+    // (The help is wrapped to the width: its words are compared.)
+    let words = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(words.contains("Default: pause when standard input and output are a terminal"), "\(result.stdout)")
+  }
 }
 
 @Suite struct BadInputTests {

@@ -86,6 +86,50 @@ enum SweptClip: Sendable, CustomStringConvertible {
     }
   }
 
+  @Test(arguments: SweptClip.all)
+  func anAnswerDoesNotDependOnHistoryColdFromTheCacheOrByStepping(clip: SweptClip) async throws {
+    // Given a clip, the middles of the frames of its first and last GOPs (the last two frames of one clip share a
+    // timestamp), and what a fresh engine with no frame cache shows at each
+    let url = try clip.url()
+    let reference = try await Task.detached { try ScrubReference(of: url) }.value
+    let frames = reference.frames
+    let end = reference.duration ?? .infinity
+    let middle = { (index: Int) in min(frames[index].time + frames[index].duration / 2, end) }
+    let targets = reference.sweptFrameIndexes(limit: 10).map(middle)
+    let tail = frames.indices.suffix(6).map(middle)
+    var cold = try await OpenedManager(url, frameCacheBytes: 0)
+    defer { cold.manager.shutdown() }
+    var coldAnswers: [Double: String] = [:]
+    for target in targets + tail {
+      _ = try await cold.seek(to: target)
+      coldAnswers[target] = try #require(cold.manager.currentFrame()).md5
+    }
+    // When an engine with a frame cache scrubs forward over them, then back (the cache answers what it holds)
+    var cached = try await OpenedManager(url)
+    defer { cached.manager.shutdown() }
+    for target in targets + targets.reversed() {
+      _ = try await cached.seek(to: target)
+      // Then every answer is the cold one
+      #expect(try #require(cached.manager.currentFrame()).md5 == coldAnswers[target], "\(clip) at \(target), cached")
+    }
+    // When it steps forward from the sixth frame before the end to the end, then back to it
+    _ = try await cached.seek(to: tail[0])
+    var shown = [try #require(cached.manager.currentFrame()).md5]
+    for _ in 1..<tail.count {
+      _ = try await cached.step(1)
+      shown.append(try #require(cached.manager.currentFrame()).md5)
+    }
+    var back: [String] = []
+    for _ in 1..<tail.count {
+      _ = try await cached.step(-1)
+      back.append(try #require(cached.manager.currentFrame()).md5)
+    }
+    // Then each frame a step shows is one a scrub shows, in order, each once, and the steps back retrace them
+    let scrubbed = tail.compactMap { coldAnswers[$0] }.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+    #expect(Array(shown.prefix(scrubbed.count)) == scrubbed, "\(clip): steps \(shown), scrubs \(scrubbed)")
+    #expect(Array(back.prefix(scrubbed.count - 1)) == Array(scrubbed.dropLast().reversed()), "\(clip) stepping back")
+  }
+
   @Test(arguments: [7.9, 7.5575, 7.95])
   func anExactScrubIntoTheLastGOPOfAnMPEG2ProgramStreamLandsThere(target: Double) async throws {
     // Given MPEG-2 in a program stream that starts at 0.533 s, whose last frame has no timestamp

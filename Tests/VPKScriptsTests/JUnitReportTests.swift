@@ -8,13 +8,17 @@ import VideoPlaybackKit
 @Suite struct JUnitReportTests {
   private func result(
     _ path: String, seconds: Double, failures: [SessionReport.Failure] = [], exitCode: Int32 = 0,
-    unreadable: String? = nil, transcript: String = "", timedOut: Bool = false
+    unreadable: String? = nil, transcript: String = "", timedOut: Bool = false, peak: Int? = nil, cacheHits: Int = 0,
+    cacheMisses: Int = 0
   ) -> PlaybackScriptResult {
     var report = SessionReport()
     report.failedChecks = failures
+    report.frameCacheHits = cacheHits
+    report.frameCacheMisses = cacheMisses
     return PlaybackScriptResult(
       script: PlaybackScriptFile(path: path, lines: unreadable == nil ? [] : nil, unreadable: unreadable),
-      report: report, exitCode: exitCode, transcript: transcript, seconds: seconds, timedOut: timedOut)
+      report: report, exitCode: exitCode, transcript: transcript, seconds: seconds, timedOut: timedOut,
+      peakResidentBytes: peak)
   }
 
   @Test func aPassAFailureAndAnError() {
@@ -23,19 +27,31 @@ import VideoPlaybackKit
       commandID: 2, source: SourceLine(number: 2, text: "expect state == playing"), code: .expectFailed,
       expected: .string("playing"), actual: .string("paused"), message: "")
     let results = [
-      result("a.vpk", seconds: 0.5),
+      result("a.vpk", seconds: 0.5, peak: 123_456_789, cacheHits: 3, cacheMisses: 1),
       result(#"b&<>"'.vpk"#, seconds: 1.25, failures: [failure], exitCode: 1, transcript: "ready\u{1}\n"),
       result("c.vpk", seconds: 0, unreadable: "no such file"),
     ]
-    // When the report is made, Then counts, one test case each, escaped text, control characters replaced
+    // When the report is made, Then counts, one test case each with its memory and cache properties, escaped text,
+    // control characters replaced
     let description = #"b&amp;&lt;&gt;&quot;&apos;.vpk:2: expect state == playing: expected playing, actual paused"#
     #expect(
       JUnitReport(results: results).xml == """
         <?xml version="1.0" encoding="UTF-8"?>
         <testsuites name="vpk test" tests="3" failures="1" errors="1" time="1.750">
           <testsuite name="vpk test" tests="3" failures="1" errors="1" time="1.750">
-            <testcase classname="vpk" name="a.vpk" time="0.500"/>
+            <testcase classname="vpk" name="a.vpk" time="0.500">
+              <properties>
+                <property name="peak_rss_bytes" value="123456789"/>
+                <property name="cache_hits" value="3"/>
+                <property name="cache_misses" value="1"/>
+                <property name="cache_hit_rate" value="0.75"/>
+              </properties>
+            </testcase>
             <testcase classname="vpk" name="b&amp;&lt;&gt;&quot;&apos;.vpk" time="1.250">
+              <properties>
+                <property name="cache_hits" value="0"/>
+                <property name="cache_misses" value="0"/>
+              </properties>
               <failure type="expect_failed" message="\(description)">\(description)</failure>
               <system-out>ready\u{FFFD}
         </system-out>

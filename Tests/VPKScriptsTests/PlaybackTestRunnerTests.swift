@@ -40,16 +40,20 @@ private func runner(jobs: Int = 1, timeout: Double = 20, ignoresWaits: Bool = fa
 
 private func result(
   _ path: String, seconds: Double = 0.5, failures: [SessionReport.Failure] = [], errors: [SessionReport.Failure] = [],
-  exitCode: Int32 = 0, unreadable: String? = nil, transcript: String = "", timedOut: Bool = false
+  exitCode: Int32 = 0, unreadable: String? = nil, transcript: String = "", timedOut: Bool = false,
+  peak: Int? = 1000, cacheHits: Int = 0, cacheMisses: Int = 0
 ) -> PlaybackScriptResult {
   var report = SessionReport()
   report.failedChecks = failures
   report.commandErrors = errors
   report.commandCount = 3
   report.expectCount = 1
+  report.frameCacheHits = cacheHits
+  report.frameCacheMisses = cacheMisses
   return PlaybackScriptResult(
     script: PlaybackScriptFile(path: path, lines: unreadable == nil ? [] : nil, unreadable: unreadable),
-    report: report, exitCode: exitCode, transcript: transcript, seconds: seconds, timedOut: timedOut)
+    report: report, exitCode: exitCode, transcript: transcript, seconds: seconds, timedOut: timedOut,
+    peakResidentBytes: peak)
 }
 
 private let failedState = SessionReport.Failure(
@@ -96,6 +100,26 @@ private let failedState = SessionReport.Failure(
     #expect(result.transcript.contains("waited #5 condition=\"1 s\" position=6.000"))
     #expect(result.transcript.hasSuffix("\n"))
     #expect(PlaybackTestRunner.exitCode(of: results) == 0)
+  }
+
+  @Test func aScriptsResultHasTheProcessPeakAndTheCacheLookupsOfEveryMediaItOpened() async throws {
+    // Given a script that opens two files, each engine's cache having answered 3 lookups and decoded for 1
+    let folder = try ScriptFolder()
+    let path = try folder.write("cache.vpk", ["open a.mp4", "scrub 1", "open b.mp4", "scrub 2", "quit"])
+    let runner = PlaybackTestRunner(
+      options: scriptOptions, format: .text, jobs: 1, timeout: 20,
+      makeManager: {
+        let manager = FakePlaybackManager(autoResponds: true)
+        manager.frameCache = FrameCacheReading(frames: 5, bytes: 500, hits: 3, misses: 1)
+        return manager
+      })
+    // When it runs
+    let result = try #require(await runner.run(scripts: [PlaybackScriptFile.load(path)]).first)
+    // Then its report sums both files' lookups, its hit rate is hits over lookups, and the process's peak was sampled
+    #expect(result.passed, "\(result.transcript)")
+    #expect(result.report.frameCacheHits == 6 && result.report.frameCacheMisses == 2)
+    #expect(result.frameCacheHitRate == 0.75)
+    #expect(try #require(result.peakResidentBytes) > 0)
   }
 
   @Test func aFailingCheckAndAnUnacknowledgedErrorFailTheScript() async throws {
@@ -215,8 +239,8 @@ private let failedState = SessionReport.Failure(
   @Test func theJSONReportHasAnObjectPerScriptThenTheSummary() throws {
     // Given a pass, a failure and an unreadable script, as shard 1 of 2 of a suite of 6
     let results = [
-      result("a.vpk", seconds: 0.5),
-      result("b.vpk", seconds: 1.256, failures: [failedState], exitCode: 1),
+      result("a.vpk", seconds: 0.5, peak: 123_456_789, cacheHits: 2, cacheMisses: 1),
+      result("b.vpk", seconds: 1.256, failures: [failedState], exitCode: 1, peak: nil),
       result("c.vpk", unreadable: "no such file"),
     ]
     let sharding = PlaybackTestRunner.Sharding(shard: try TestShard(index: 0, count: 2), scriptCount: 6)
@@ -225,8 +249,8 @@ private let failedState = SessionReport.Failure(
     // Then each line is one object, keys sorted, with what the text summary says
     #expect(
       lines == [
-        #"{"commands":3,"event":"script","expects":1,"failures":[],"path":"a.vpk","result":"pass","seconds":0.5,"timed_out":false}"#,
-        #"{"commands":3,"event":"script","expects":1,"failures":[{"code":"expect_failed","line":2,"message":"b.vpk:2: expect state == playing: expected playing, actual paused","source":"expect state == playing"}],"path":"b.vpk","result":"fail","seconds":1.256,"timed_out":false}"#,
+        #"{"cache_hit_rate":0.6667,"cache_hits":2,"cache_misses":1,"commands":3,"event":"script","expects":1,"failures":[],"path":"a.vpk","peak_rss_bytes":123456789,"result":"pass","seconds":0.5,"timed_out":false}"#,
+        #"{"cache_hit_rate":null,"cache_hits":0,"cache_misses":0,"commands":3,"event":"script","expects":1,"failures":[{"code":"expect_failed","line":2,"message":"b.vpk:2: expect state == playing: expected playing, actual paused","source":"expect state == playing"}],"path":"b.vpk","peak_rss_bytes":null,"result":"fail","seconds":1.256,"timed_out":false}"#,
         #"{"event":"script","message":"cannot read the script: no such file","path":"c.vpk","result":"error"}"#,
         #"{"event":"summary","exit":2,"failed":2,"passed":1,"scripts":6,"shard":"1/2"}"#,
       ])

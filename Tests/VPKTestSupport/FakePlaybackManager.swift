@@ -29,6 +29,8 @@ public final class FakePlaybackManager: PlaybackManager {
   public var decodeErrors = 0
   public var loops = 0
   public var latenessP99: Double?
+  /// What `snapshot()` says of the frame cache.
+  public var frameCache = FrameCacheReading()
   public var configuration: PlaybackConfiguration?
   public var preparedPath: String?
   public var isShutDown = false
@@ -92,7 +94,7 @@ public final class FakePlaybackManager: PlaybackManager {
   public func snapshot() -> PlaybackSnapshot {
     PlaybackSnapshot(
       position: position, framesDecoded: framesDecoded, decodeErrors: decodeErrors, loops: loops,
-      latenessP99: latenessP99)
+      latenessP99: latenessP99, frameCache: frameCache)
   }
   public func concurrentSnapshot() -> (@Sendable () -> PlaybackSnapshot)? {
     guard offersConcurrentSnapshot else { return nil }

@@ -17,6 +17,10 @@ public enum SweepClip: String, CaseIterable, Sendable {
   case mpeg4MOV
   /// H.264 (GOP 30, 2 B-frames) 320x240 at 30 fps, 4 s, with AAC audio, in FLV (millisecond timestamps).
   case h264FLV
+  /// H.264 (GOP 25, 2 B-frames) 320x240 at 25 fps, 2 s, no audio, in MP4, whose last two frames share one
+  /// timestamp (a broken encoder's file, made with the `setts` bitstream filter): the first of them is shown for no
+  /// time at all.
+  case h264DuplicateEnd
 
   public var fileExtension: String {
     switch self {
@@ -25,6 +29,7 @@ public enum SweepClip: String, CaseIterable, Sendable {
     case .h264MKV: "mkv"
     case .mpeg4MOV: "mov"
     case .h264FLV: "flv"
+    case .h264DuplicateEnd: "mp4"
     }
   }
 
@@ -53,6 +58,11 @@ public enum SweepClip: String, CaseIterable, Sendable {
     case .h264FLV:
       return ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=4"] + sine + ["-map", "0:v", "-map", "1:a"]
         + x264 + ["-bf", "2", "-g", "30", "-c:a", "aac", "-shortest", "-f", "flv"]
+    case .h264DuplicateEnd:
+      return ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2"] + x264 + [
+        "-bf", "2", "-g", "25", "-video_track_timescale", "25", "-bsf:v", "setts=pts='if(eq(PTS,49),48,PTS)'",
+        "-f", "mp4",
+      ]
     }
   }
 

@@ -30,14 +30,14 @@ private func parseError(_ line: String) -> PlaybackError? {
   @Test(arguments: [
     ("play", Command.play), ("pause", .pause), ("toggle", .toggle), ("status", .status),
     ("info", .info),
-    ("frame", .frame), ("help", .help), ("quit", .quit), ("exit", .quit),
+    ("frame", .frame), ("mark", .mark), ("help", .help), ("quit", .quit), ("exit", .quit),
   ])
   func everyVerbWithoutArgumentsParses(line: String, expected: Command) {
     // Given a verb that takes no arguments, When it is parsed, Then it is that command.
     #expect(parser.parse(line) == .command(expected))
   }
 
-  @Test(arguments: ["play", "pause", "toggle", "status", "info", "frame", "help", "quit", "exit"])
+  @Test(arguments: ["play", "pause", "toggle", "status", "info", "frame", "mark", "help", "quit", "exit"])
   func verbWithoutArgumentsRejectsArguments(verb: String) throws {
     // Given a verb that takes none, When it gets an argument, Then the error names the verb.
     let error = try #require(parseError("\(verb) now"))
@@ -64,8 +64,8 @@ private func parseError(_ line: String) -> PlaybackError? {
   @Test func verbListIsTheCanonicalVerbs() {
     #expect(
       CommandVerbs.names == [
-        "play", "pause", "toggle", "scrub", "skip", "step", "rate", "status", "info", "frame", "snapshot", "open",
-        "close", "wait", "expect", "help", "quit",
+        "play", "pause", "toggle", "scrub", "skip", "step", "rate", "status", "info", "frame", "mark", "snapshot",
+        "open", "close", "wait", "expect", "help", "quit",
       ])
     // Every listed verb parses (with an argument where one is needed).
     let arguments = [
@@ -798,6 +798,21 @@ typealias VPKExpectation = VideoPlaybackKit.Expectation
     #expect(error.message.hasPrefix("expect: unknown field 'colour'; use state, position, duration"))
     #expect(error.message.count <= 200)
     #expect(error.message.contains("frame.md5") && error.message.contains("audio.*"))
+  }
+
+  @Test(arguments: [("postion", "position"), ("frame.md", "frame.md5"), ("decode_error", "decode_errors")])
+  func aMistypedFieldIsToldTheNearestOne(typed: String, meant: String) throws {
+    // Given a field one or two letters off a known one, When parsed, Then the error asks about the known one
+    let error = try #require(parseError("expect \(typed) == 1"))
+    #expect(error.code == .unknownField)
+    #expect(error.message.hasPrefix("expect: unknown field '\(typed)'; did you mean \(meant)? use state"))
+  }
+
+  @Test func aToleranceIsWrittenWithPlusMinusAsWithTheSign() {
+    // Given the same check with ±, +- and either apart from the number, When parsed, Then all four are one command
+    let forms = ["±0.5", "+-0.5", "± 0.5", "+- 0.5"].map { CommandParser().parse("expect position ~ 3 \($0)") }
+    #expect(Set(forms.map { "\($0)" }).count == 1)
+    #expect(forms.allSatisfy { if case .command = $0 { true } else { false } })
   }
 
   @Test(arguments: [

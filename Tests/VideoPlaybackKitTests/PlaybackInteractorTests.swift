@@ -91,6 +91,11 @@ import VPKTestSupport
     let h = InteractorHarness(options: PlaybackOptions(autoplay: false, start: start))
     h.interactor.start()
     h.manager.becomeReady(duration: 60)
+    // Then the app is told as the file opens, before the session ends
+    #expect(
+      h.router.startClamps
+        == [SessionReport.Clamp(requested: MediaTime(seconds: requested), target: MediaTime(seconds: target))])
+    #expect(h.router.exitCodes.isEmpty)
     h.manager.land(h.manager.seeks[0])
     // When the session ends
     h.interactor.inputEnded()
@@ -181,6 +186,24 @@ import VPKTestSupport
     h.interactor.submit(.toggle)
     #expect(h.manager.calls.suffix(2) == ["play", "pause"])
     #expect(h.output.lines == ["state #1 playing 0.0", "state #2 paused 0.0"])
+  }
+
+  @Test func markReportsStatePositionAndFrameTogetherWithoutChangingPlayback() {
+    // Given a paused session at 4.5 s showing a frame, and one that is idle
+    let h = InteractorHarness.ready()
+    h.manager.position = MediaTime(seconds: 4.5)
+    h.manager.frame = FrameIdentity(
+      pts: 135, timeBase: (1, 30), time: MediaTime(seconds: 4.5), isKeyframe: false, width: 1, height: 1,
+      pixelFormat: "gray", md5: "m")
+    // When it is marked, from a line of a script
+    h.interactor.submit(.mark, source: SourceLine(number: 7, text: "mark"))
+    h.interactor.submit(.close)
+    h.interactor.submit(.mark)
+    // Then the mark carries them with its line, nothing moves, and with nothing loaded there is no frame
+    #expect(h.output.lines == ["mark #1 paused 4.5 m", "closed #2", "mark #3 idle 0.0 none"])
+    let sources = h.output.events.compactMap { if case .mark(let mark) = $0.event { mark.source } else { nil } }
+    #expect(sources.map(\.number) == [7])
+    #expect(h.manager.calls.filter { $0 == "play" || $0 == "pause" || $0.hasPrefix("seek") }.isEmpty)
   }
 
   @Test func frameWithoutVideoIsAClearError() {
@@ -546,6 +569,17 @@ private func expectation(
     #expect(h.manager.waits == [PlaybackWait(id: 1, until: .position(MediaTime(seconds: 30)), timeout: 5)])
   }
 
+  @Test(arguments: [EndAction.exit, .loop])
+  func waitForAPositionPastTheEndIsImpossibleAtOnce(endAction: EndAction) {
+    // Given 60 s of media playing, When waiting for 99 s (with a timeout), Then no position gets there: it fails at
+    // once, without asking the manager
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: endAction))
+    h.interactor.submit(.wait(.position(.seconds(99)), timeout: 2))
+    #expect(h.manager.waits.isEmpty)
+    #expect(h.output.lines == ["error #1 wait_impossible"])
+    #expect(h.interactor.report.failedChecks.first?.error.message.hasSuffix("the media ends at 60.000 s") == true)
+  }
+
   @Test func waitPercentWithNoDurationIsImpossible() {
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true), duration: nil)
     h.interactor.submit(.wait(.position(.percent(50)), timeout: nil))
@@ -838,30 +872,85 @@ private func expectation(
       h.router.made[0],
       didFailToOpen: PlaybackError(.fileNotFound, "no such file: /scripts/../media/none.mp4; check the path"))
     // Then the error names the file as written
-    #expect(h.output.lines.last == "error #1 file_not_found")
+    #expect(h.output.lines.suffix(2) == ["error #1 file_not_found", "state #0 idle 0.0"])
     #expect(h.interactor.lastError?.code == .fileNotFound)
     #expect(
       h.router.reports.isEmpty
         && h.interactor.report.commandErrors.first?.error.message == "no such file: ../media/none.mp4; check the path")
   }
 
-  @Test func openReplacesTheManagerAndIgnoresTheOldOnesReports() {
+  @Test func openReplacesTheManagerOnceTheNewFileIsReadyAndIgnoresTheOldOnesReports() {
     // Given a session playing clip.mp4
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
     // When another file is opened
     h.interactor.submit(.open("b.mp4"))
-    // Then the old manager is handed to the router to be shut down
-    #expect(h.router.replaced.first === h.manager)
-    #expect(h.manager.isShutDown)
+    // Then the old manager is kept, paused, while the new one opens
+    #expect(h.router.replaced.isEmpty)
+    #expect(!h.manager.isShutDown && h.manager.calls.last == "pause")
     // and what it still reports is ignored (its end, its progress, a late ready)
     h.interactor.playbackManager(h.manager, didReachEnd: MediaTime(seconds: 60), loops: 1)
     h.interactor.playbackManager(h.manager, didReachProgress: MediaTime(seconds: 3))
     h.interactor.playbackManager(h.manager, didBecomeReady: FakePlaybackManager.info())
     #expect(h.output.lines == ["loading b.mp4"])
     #expect(h.router.exitCodes.isEmpty)
-    // while the new one's ready is shown and autoplay starts it
+    // while the new one's ready hands the old one to the router to be shut down, and autoplay starts the new one
     h.router.made[0].becomeReady(path: "b.mp4")
+    #expect(h.router.replaced.first === h.manager)
+    #expect(h.manager.isShutDown)
     #expect(h.output.lines == ["loading b.mp4", "ready #1 b.mp4", "state #0 playing 0.0"])
+  }
+
+  @Test func aFailedOpenKeepsTheFileThatWasPlayingWhereItWas() {
+    // Given a session playing clip.mp4 at 11 s
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    h.manager.position = MediaTime(seconds: 11)
+    // When a file that is not there is opened
+    h.interactor.submit(.open("nothere.mp4"))
+    h.router.made[0].failToOpen(.fileNotFound)
+    h.interactor.submit(.status)
+    // Then the new manager is dropped, the old one plays on from where it was, and the views are told its state
+    #expect(h.router.made[0].isShutDown)
+    #expect(!h.manager.isShutDown)
+    #expect(h.manager.calls.suffix(2) == ["pause", "play"])
+    #expect(
+      h.output.lines == [
+        "loading nothere.mp4", "error #1 file_not_found", "state #0 playing 11.0", "status #2 playing 11.0",
+      ])
+    // and its reports count again
+    h.manager.reachEnd(at: 60)
+    #expect(h.output.lines.contains { $0.hasPrefix("ended") })
+  }
+
+  @Test func aFailedReplaceLeavesTheSessionIdleAsMPVsLoadfileDoes() {
+    // Given a session playing clip.mp4 at 11 s
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    h.manager.position = MediaTime(seconds: 11)
+    // When a file that is not there replaces it (mpv's loadfile)
+    h.interactor.submit(.replace("nothere.mp4"))
+    // Then the old file is dropped at once
+    #expect(h.manager.isShutDown)
+    h.router.made[0].failToOpen(.fileNotFound)
+    h.interactor.submit(.status)
+    // And the failure leaves the session idle
+    #expect(
+      h.output.lines == [
+        "loading nothere.mp4", "error #1 file_not_found", "state #0 idle 0.0", "status #2 idle 0.0",
+      ])
+  }
+
+  @Test func aFailedOpenOfAPathCutByACommentSaysHowToQuoteIt() {
+    // Given an idle session
+    let h = InteractorHarness(path: nil)
+    h.interactor.start()
+    // When `open my clip #1.mp4` (unquoted) cannot find `my clip`
+    h.interactor.submit(.open("my clip"), source: SourceLine(number: 1, text: "open my clip #1.mp4"))
+    h.router.made[0].delegate?.playbackManager(
+      h.router.made[0], didFailToOpen: PlaybackError(.fileNotFound, "no such file: my clip; check the path"))
+    // Then the error says that `#` began a comment and how to quote the path
+    #expect(
+      h.interactor.report.commandErrors.first?.error.message
+        == "no such file: my clip; check the path; the `#` after it began a comment: put the path in double quotes, "
+        + "open \"my clip #1.mp4\"")
   }
 
   @Test func closeGoesIdleAndTheSessionGoesOn() {
@@ -886,7 +975,10 @@ private func expectation(
     h.interactor.submit(.status)
     h.router.made[0].failToOpen(.fileNotFound)
     // Then the error answers the open, the session stays, idle, and can open another file
-    #expect(h.output.lines == ["loading missing.mp4", "error #1 file_not_found", "status #2 idle 0.0"])
+    #expect(
+      h.output.lines == [
+        "loading missing.mp4", "error #1 file_not_found", "state #0 idle 0.0", "status #2 idle 0.0",
+      ])
     #expect(h.router.exitCodes.isEmpty)
     #expect(h.router.gotos == ["new", "none"])
     h.interactor.submit(.open("b.mp4"))
@@ -1107,5 +1199,47 @@ private func expectation(
     let naming = FailurePictures(folder: "", stem: "s.vpk")
     #expect(naming.path(for: nil, commandID: 4) == "s.vpk.command4.png")
     #expect(FailurePictures(folder: "out/", stem: "s.vpk").path(for: nil, commandID: 4) == "out/s.vpk.command4.png")
+  }
+}
+
+/// ^Z and `fg`: the clock stops while the process is stopped, and playback goes on as it was.
+@MainActor
+@Suite struct PlaybackInteractorSuspendTests {
+  @Test func aStopWhilePlayingPausesTheManagerAndTheContinuePlaysAgainWithoutEvents() {
+    // Given a session playing
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    h.manager.calls.removeAll()
+    // When the process stops, then continues
+    h.interactor.suspend()
+    #expect(h.manager.calls == ["pause"])
+    h.interactor.resumeAfterSuspend()
+    // Then the manager was paused and played again, and no event was told (the session's state never changed)
+    #expect(h.manager.calls == ["pause", "play"])
+    #expect(h.output.lines.isEmpty)
+    h.interactor.submit(.status)
+    #expect(h.output.lines == ["status #1 playing 0.0"])
+  }
+
+  @Test func aStopWhilePausedLeavesItPaused() {
+    // Given a paused session
+    let h = InteractorHarness.ready()
+    h.manager.calls.removeAll()
+    // When the process stops and continues
+    h.interactor.suspend()
+    h.interactor.resumeAfterSuspend()
+    // Then nothing is asked of the manager
+    #expect(h.manager.calls.isEmpty)
+  }
+
+  @Test func aStopDuringAWaitLeavesTheWaitRunning() {
+    // Given a session playing with a wait running
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    h.interactor.submit(.wait(.ended, timeout: nil))
+    h.manager.calls.removeAll()
+    // When the process stops and continues
+    h.interactor.suspend()
+    h.interactor.resumeAfterSuspend()
+    // Then the manager is not paused (that would end the wait as not moving)
+    #expect(h.manager.calls.isEmpty)
   }
 }

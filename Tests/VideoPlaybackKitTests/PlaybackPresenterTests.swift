@@ -57,6 +57,8 @@ final class InteractorSpy: PlaybackInteractorInput {
   func inputEnded() { calls.append(.inputEnded) }
   func terminate(_ signal: TerminationSignal) { calls.append(.terminate(signal)) }
   func outputClosed() { calls.append(.outputClosed) }
+  func suspend() {}
+  func resumeAfterSuspend() {}
 }
 
 /// A presenter wired to spies; holds the view, which the presenter only references weakly.
@@ -480,6 +482,29 @@ struct PlaybackPresenterEventTests {
       ])
   }
 
+  @Test func mark() {
+    // Given a presenter
+    let harness = PresenterHarness()
+    // When a mark from a script's line 12 is reported, and one with no frame
+    let frame = FrameIdentity(
+      pts: 460_800, timeBase: (1, 15360), time: time(30), isKeyframe: false, width: 1920, height: 1080,
+      pixelFormat: "yuv420p", md5: "0123456789abcdef0123456789abcdef")
+    harness.presenter.present(
+      .mark(
+        SessionMark(
+          state: .paused, position: time(30.01), rate: -1, frame: frame, source: SourceLine(number: 12, text: "mark"))),
+      origin: harness.interactor.origin(9))
+    harness.presenter.present(
+      .mark(SessionMark(state: .idle, position: .zero, rate: 1, frame: nil)), origin: harness.interactor.origin(10))
+    // Then each is one line: state, position, rate, the frame's pts, time and md5 (none without one), the line
+    #expect(
+      harness.view.texts == [
+        "mark #9 state=paused position=30.010 rate=-1 pts=460800 time=30.000 md5=0123456789abcdef0123456789abcdef "
+          + "line=12",
+        "mark #10 state=idle position=0.000 rate=1 md5=none",
+      ])
+  }
+
   @Test func snapshot() {
     // Given a presenter
     let harness = PresenterHarness()
@@ -526,6 +551,7 @@ struct PlaybackPresenterEventTests {
           status                                                 report state, position and counters
           info                                                   report the media: container, duration, streams, codecs
           frame                                                  report the frame on screen: pts, time, key flag, md5
+          mark                                                   report state, position and the frame on screen (md5) at once
           snapshot [path]                                        write the frame on screen as a PNG (default: <file>-<position>.png)
           open <path>                                            load another file
           close                                                  unload the file and go idle
@@ -538,7 +564,8 @@ struct PlaybackPresenterEventTests {
       event.fields == [
         .init(
           "commands",
-          .string("play pause toggle scrub skip step rate status info frame snapshot open close wait expect help quit"))
+          .string(
+            "play pause toggle scrub skip step rate status info frame mark snapshot open close wait expect help quit"))
       ])
   }
 
@@ -1290,6 +1317,8 @@ private final class ImmediateInteractor: PlaybackInteractorInput {
   func inputEnded() {}
   func terminate(_ signal: TerminationSignal) {}
   func outputClosed() {}
+  func suspend() {}
+  func resumeAfterSuspend() {}
 }
 
 @MainActor

@@ -68,4 +68,19 @@ import VPKTestSupport
     #expect(made.managers.isEmpty)
     #expect(old.isShutDown)
   }
+
+  @Test func aStartOutsideTheMediaIsHandedToTheAppAtOnceButNotAfterTheEnd() {
+    // Given a router whose app listens for starts outside the media
+    var told: [SessionReport.Clamp] = []
+    let router = PlaybackRouter(
+      makeManager: { FakePlaybackManager() }, onStartClamped: { told.append($0) }, onClose: { _, _ in })
+    let clamp = SessionReport.Clamp(requested: MediaTime(seconds: 999), target: MediaTime(seconds: 10))
+    // When the interactor notes one, Then the app hears it then
+    router.noteStartClamped(clamp)
+    #expect(told == [clamp])
+    // and after the session closed, nothing more
+    router.closeSession(exitCode: 0, report: SessionReport())
+    router.noteStartClamped(clamp)
+    #expect(told == [clamp])
+  }
 }

@@ -45,6 +45,8 @@ final class InteractorOutputSpy: PlaybackInteractorOutput {
       lines.append("status #\(id) \(status.state) \(status.position.seconds)")
     case .info: lines.append("info #\(id)")
     case .frame(let frame): lines.append("frame #\(id) \(frame.pts)")
+    case .mark(let mark):
+      lines.append("mark #\(id) \(mark.state) \(mark.position.seconds) \(mark.frame?.md5 ?? "none")")
     case .snapshot(let picture): lines.append("snapshot #\(id) \(picture.path) \(picture.frame.pts)")
     case .help: lines.append("help #\(id)")
     case .waited(let condition, let position):
@@ -110,6 +112,10 @@ final class RouterSpy: PlaybackRouting {
     made.append(manager)
     return manager
   }
+
+  /// The starts outside the media the app was told of, as the file opened.
+  var startClamps: [SessionReport.Clamp] = []
+  func noteStartClamped(_ clamp: SessionReport.Clamp) { startClamps.append(clamp) }
 
   func closeSession(exitCode: Int32, report: SessionReport) {
     exitCodes.append(exitCode)

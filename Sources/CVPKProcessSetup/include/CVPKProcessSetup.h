@@ -10,4 +10,8 @@ int vpk_signal_is_held(int signo);
 /// 1 if `signo` came while held, and forgets it.
 int vpk_signal_take_noted(int signo);
 
+/// Raises `signo` with its default action (for SIGTSTP: the process stops here until SIGCONT), then puts its handler
+/// back as it was.
+void vpk_stop_by_default(int signo);
+
 #endif

@@ -65,6 +65,12 @@ final class EngineHandle: Sendable {
 
   func snapshot() -> PlaybackSnapshot { shared.snapshot() }
 
+  /// Stops the clock now, on the caller's thread; the engine thread stops playing when it takes the `pause` that
+  /// follows. A pause counts from when it was asked for, even if the process stops (^Z) before that thread runs.
+  func pauseClock() {
+    shared.update { $0.clock.pause(at: $0.now()) }
+  }
+
   /// The frame on screen with its MD5 (computed on the caller's thread), nil with no video frame.
   func currentFrame() -> FrameIdentity? {
     let (frame, timeBase) = frameOnScreen()

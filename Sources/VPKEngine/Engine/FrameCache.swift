@@ -30,14 +30,20 @@ protocol CacheableFrame: AnyObject {
   var time: Double { get }
   var follows: Int64? { get }
   var byteCount: Int { get }
+  /// The frame before it had its same timestamp; this one takes that frame's place.
+  var hidesPrevious: Bool { get }
+}
+
+extension CacheableFrame {
+  var hidesPrevious: Bool { false }
 }
 
 extension DecodedFrame: CacheableFrame {}
 
 struct FrameCache<Frame: CacheableFrame> {
   private struct Entry {
-    let frame: Frame
-    let bytes: Int
+    var frame: Frame
+    var bytes: Int
     /// The frames the decoder gave right before and right after this one, if they are known.
     var previous: Int64?
     var next: (pts: Int64, time: Double)?
@@ -95,7 +101,13 @@ struct FrameCache<Frame: CacheableFrame> {
     if let previous = frame.follows, entries[previous] != nil {
       entries[previous]!.next = (frame.pts, frame.time)
     }
-    if entries[frame.pts] != nil {
+    if let held = entries[frame.pts] {
+      if frame.hidesPrevious && held.frame !== frame {
+        // Its twin with the same timestamp is held: this frame is the one shown at that time, and takes its place.
+        bytes += frame.byteCount - held.bytes
+        entries[frame.pts]!.frame = frame
+        entries[frame.pts]!.bytes = frame.byteCount
+      }
       // Held already (the same frame): what this pass says about the frame before it is kept too.
       if let previous = frame.follows { entries[frame.pts]!.previous = previous }
       return

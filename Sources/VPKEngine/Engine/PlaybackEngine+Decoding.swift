@@ -53,6 +53,10 @@ extension PlaybackEngine {
         realtimeLoad.record(
           cpu: RealTimeLoad.threadCPUSeconds() - cpuBefore, media: frame.duration, rate: shared.read { $0.clock.rate })
       }
+      if frame.hidesPrevious, let last = ahead.last, last.frame.pts == frame.pts, last.offset == decodeOffset {
+        // Its twin with the same timestamp would be shown for no time at all: this frame takes its place.
+        ahead.removeLast()
+      }
       ahead.append(scheduled(frame, offset: decodeOffset))
       decodedPassEnd = max(decodedPassEnd, frame.time + frame.duration)
     case .endOfStream:

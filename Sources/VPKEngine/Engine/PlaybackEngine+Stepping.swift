@@ -30,6 +30,11 @@ extension PlaybackEngine {
       if let head = ahead.first {
         // A step never crosses into the next loop pass: it stops on the last frame.
         if head.offset > presentedOffset + TimeTolerance.sameInstant { break }
+        // The next frame may share its timestamp and take its place (see DecodedFrame.hidesPrevious): know it first.
+        if ahead.count == 1 && !sourceEnded {
+          decodeOne()
+          if ahead.count == 1 && !sourceEnded { continue }
+        }
         ahead.removeFirst()
         present(head, jump: true)
         moved += 1

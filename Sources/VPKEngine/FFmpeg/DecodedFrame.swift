@@ -16,13 +16,20 @@ final class DecodedFrame: @unchecked Sendable {
   /// The pts of the frame shown just before this one, when the decoder gave that frame just before it (no frame
   /// between them dropped or lost); nil after a seek, and for the first frame.
   let follows: Int64?
+  /// The decoder gave a frame with this same timestamp just before it (a broken encoder's file). That frame's display
+  /// interval is empty, so it is never shown: this one takes its place, following what it followed.
+  let hidesPrevious: Bool
 
-  init(frame: UnsafeMutablePointer<AVFrame>, time: Double, duration: Double, pts: Int64, follows: Int64? = nil) {
+  init(
+    frame: UnsafeMutablePointer<AVFrame>, time: Double, duration: Double, pts: Int64, follows: Int64? = nil,
+    hidesPrevious: Bool = false
+  ) {
     self.frame = frame
     self.time = time
     self.duration = duration
     self.pts = pts
     self.follows = follows
+    self.hidesPrevious = hidesPrevious
   }
 
   /// Whether the decoder flagged it a keyframe.

@@ -50,6 +50,8 @@ final class MediaSource {
   private(set) var framesDecoded = 0
   /// The timestamp of the newest frame handed out since the last seek (nil right after one): where the decoder is.
   private(set) var newestFramePTS: Int64?
+  /// What the newest frame follows: a frame with its same timestamp takes its place and follows this.
+  private var newestFollows: Int64?
   /// Timestamps of packets sent since the last seek with frames nothing references allowed to be dropped, after the
   /// newest frame: a frame handed out next follows the newest one only if none lies between them.
   private var discardedSinceNewest: [Int64] = []
@@ -312,10 +314,16 @@ final class MediaSource {
         let follows = newestFramePTS.flatMap { newest in
           decodeErrors != errorsAtNewest || discardedSinceNewest.contains { $0 > newest && $0 < ticks } ? nil : newest
         }
+        // The same timestamp as the frame just before: that frame's display interval is empty, and this one takes
+        // its place (what a seek to that time shows, whatever the frame cache holds).
+        let hidesPrevious = follows != nil && follows == ticks
         discardedSinceNewest.removeAll { $0 <= ticks }
         errorsAtNewest = decodeErrors
         newestFramePTS = ticks
-        return DecodedFrame(frame: frame, time: time, duration: duration, pts: ticks, follows: follows)
+        if !hidesPrevious { newestFollows = follows }
+        return DecodedFrame(
+          frame: frame, time: time, duration: duration, pts: ticks, follows: hidesPrevious ? newestFollows : follows,
+          hidesPrevious: hidesPrevious)
       }
       if result == vpk_averror_eagain() { return nil }
       if result == vpk_averror_eof() {

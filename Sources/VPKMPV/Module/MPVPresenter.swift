@@ -172,7 +172,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       if let ticket {
         reply(ticket, .success, data: .object([MPVMember("playlist_entry_id", .integer(fileNumber + 1))]))
       }
-      submit(.open(path), .load(fileNumber + 1))
+      // mpv drops the file it plays first: a file that cannot be opened leaves it idle.
+      submit(.replace(path), .load(fileNumber + 1))
     case .stop:
       guard readings.info != nil || readings.loadingPath != nil else {
         // Nothing loaded: mpv stops nothing, and says so with success.
@@ -356,7 +357,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .error(let error): failed(error, mine)
     case .status(let status): answer(status, mine)
     case .info(let info): learned(info, mine)
-    case .frame, .snapshot, .help, .waited, .expectation:
+    case .frame, .mark, .snapshot, .help, .waited, .expectation:
       if let mine { pending.removeValue(forKey: mine) }
     case .closed: closed(mine)
     case .shutdown(let shutdown): shutDown(shutdown.reason, mine)

@@ -10,6 +10,8 @@ package enum Command: Sendable, Equatable {
   case status
   case info
   case frame
+  /// Report the state, position and frame on screen at once, without changing playback.
+  case mark
   case help
   case quit
   /// Pause and show the frame this many frames after (or before, when negative) the one on screen.
@@ -17,6 +19,9 @@ package enum Command: Sendable, Equatable {
   case rate(Double)
   /// Load another file (a path as written; relative paths resolve against the session's folder).
   case open(String)
+  /// Load another file, dropping the one loaded first (mpv's `loadfile`): when it cannot be opened, the session is
+  /// idle. `open` keeps the file loaded until the new one is ready, and goes back to it on failure.
+  case replace(String)
   /// Unload the file and go idle.
   case close
   case wait(WaitCondition, timeout: Double?)
@@ -36,11 +41,12 @@ package enum Command: Sendable, Equatable {
     case .status: "status"
     case .info: "info"
     case .frame: "frame"
+    case .mark: "mark"
     case .help: "help"
     case .quit: "quit"
     case .step: "step"
     case .rate: "rate"
-    case .open: "open"
+    case .open, .replace: "open"
     case .close: "close"
     case .wait: "wait"
     case .expect: "expect"

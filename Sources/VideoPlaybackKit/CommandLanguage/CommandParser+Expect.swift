@@ -12,11 +12,12 @@ extension CommandParser {
     let fieldName = Self.asciiLowercased(arguments[0])
     guard let field = ExpectField(rawValue: fieldName) else {
       // The list is abridged so the message stays one short line; docs/commands.md lists every field.
+      let guess = Self.nearestField(to: fieldName).map { "did you mean \($0)? " } ?? ""
       return .invalid(
         PlaybackError(
           .unknownField,
-          "expect: unknown field \(Self.quoted(arguments[0])); use state, position, duration, rate, loops, error, "
-            + "decode_errors, frame.md5 and the other frame.*, video.* and audio.* fields in README"))
+          "expect: unknown field \(Self.quoted(arguments[0])); \(guess)use state, position, duration, rate, loops, "
+            + "error, decode_errors, frame.md5 and the other frame.*, video.* and audio.* fields in README"))
     }
     guard let op = ExpectOperator(rawValue: arguments[1]) else {
       return .invalid(
@@ -36,6 +37,18 @@ extension CommandParser {
     case .failure(let error): return .invalid(error)
     }
     return .command(.expect(Expectation(field: field, op: op, expected: operand, tolerance: tolerance)))
+  }
+
+  /// The field a mistyped name most likely meant: the nearest within edit distance 2 (the first on a tie).
+  static func nearestField(to name: String) -> String? {
+    let scalars = Array(name.unicodeScalars.prefix(20))
+    guard scalars.count < 20 else { return nil }
+    var best: (field: String, distance: Int)?
+    for field in ExpectField.allCases {
+      let distance = CommandVerbs.editDistance(scalars, Array(field.rawValue.unicodeScalars))
+      if distance <= 2, distance < (best?.distance ?? Int.max) { best = (field.rawValue, distance) }
+    }
+    return best?.field
   }
 
   /// The words after the value: nothing, or a tolerance `±0.01`, `+-0.01`, or `±` and the number as two words.

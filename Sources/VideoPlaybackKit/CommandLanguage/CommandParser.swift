@@ -51,6 +51,7 @@ package struct CommandParser: Sendable {
     case "status": return noArguments(.status, word, arguments)
     case "info": return noArguments(.info, word, arguments)
     case "frame": return noArguments(.frame, word, arguments)
+    case "mark": return noArguments(.mark, word, arguments)
     case "help": return noArguments(.help, word, arguments)
     case "quit": return noArguments(.quit, word, arguments)
     case "close": return noArguments(.close, word, arguments)

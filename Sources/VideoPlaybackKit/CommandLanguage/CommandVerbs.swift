@@ -36,6 +36,9 @@ package enum CommandVerbs {
     CommandVerb(
       name: "frame", aliases: [], usage: "frame", summary: "report the frame on screen: pts, time, key flag, md5"),
     CommandVerb(
+      name: "mark", aliases: [], usage: "mark",
+      summary: "report state, position and the frame on screen (md5) at once"),
+    CommandVerb(
       name: "snapshot", aliases: [], usage: "snapshot [path]",
       summary: "write the frame on screen as a PNG (default: <file>-<position>.png)"),
     CommandVerb(name: "open", aliases: [], usage: "open <path>", summary: "load another file"),

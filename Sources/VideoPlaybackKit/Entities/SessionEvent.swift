@@ -105,6 +105,27 @@ public struct ExpectationOutcome: Sendable, Equatable {
   }
 }
 
+/// What `mark` saw: the state, position and frame on screen at one moment, read together.
+public struct SessionMark: Sendable, Equatable {
+  public var state: PlaybackState
+  public var position: MediaTime
+  public var rate: Double
+  /// The frame on screen; nil when there is none (no media, no video, nothing decoded yet).
+  public var frame: FrameIdentity?
+  /// The line the `mark` came from (a script's line), when it came from one.
+  public var source: SourceLine?
+
+  public init(
+    state: PlaybackState, position: MediaTime, rate: Double, frame: FrameIdentity?, source: SourceLine? = nil
+  ) {
+    self.state = state
+    self.position = position
+    self.rate = rate
+    self.frame = frame
+    self.source = source
+  }
+}
+
 /// The session is over.
 public struct SessionShutdown: Sendable, Equatable {
   /// Why: quit, the end of the media, input ended, a signal, a file that failed to open.
@@ -140,6 +161,8 @@ public enum SessionEvent: Sendable, Equatable {
   case status(PlaybackStatus)
   case info(MediaInfo)
   case frame(FrameIdentity)
+  /// `mark`: the state, position and frame on screen at once.
+  case mark(SessionMark)
   /// `snapshot` wrote the frame on screen as a PNG.
   case snapshot(FramePicture)
   case help
@@ -162,7 +185,7 @@ public enum SessionEvent: Sendable, Equatable {
   public var audience: Audience {
     switch self {
     case .loading, .ready, .state, .progress, .seeked, .stepped, .rate, .ended, .closed, .shutdown: .everyone
-    case .superseded, .error, .status, .info, .frame, .snapshot, .help, .waited, .expectation: .sender
+    case .superseded, .error, .status, .info, .frame, .mark, .snapshot, .help, .waited, .expectation: .sender
     }
   }
 
@@ -190,6 +213,7 @@ public enum SessionEvent: Sendable, Equatable {
     case .status: "status"
     case .info: "info"
     case .frame: "frame"
+    case .mark: "mark"
     case .snapshot: "snapshot"
     case .help: "help"
     case .waited: "waited"

@@ -63,4 +63,6 @@ public enum WaitObstacle: Sendable, Equatable {
   case endedFirst(at: MediaTime)
   /// A whole pass of looping media went by without it.
   case wholeLoopWithout
+  /// The position waited for is past the end of the media, which ends here.
+  case pastTheEnd(MediaTime)
 }

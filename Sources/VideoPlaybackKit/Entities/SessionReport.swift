@@ -48,6 +48,10 @@ package struct SessionReport: Sendable, Equatable {
   /// Why the file the session started with could not be opened (the session then ended, status 3). A failed `open`
   /// command is not here: it is one of `commandErrors`, and the session goes on.
   package var openFailure: PlaybackError?
+  /// The frame cache's lookups over the session, summed over every media it opened: those it answered and those that
+  /// decoded, as each engine last published them.
+  package var frameCacheHits = 0
+  package var frameCacheMisses = 0
 
   /// A time asked for that lay outside the media, and the time it was clamped to.
   package struct Clamp: Sendable, Equatable {

@@ -160,6 +160,20 @@ enum EventFormatter {
       line.string("pix_fmt", frame.pixelFormat)
       line.string("md5", frame.md5)
       return line.model
+    case .mark(let mark):
+      var line = builder()
+      line.string("state", mark.state.rawValue)
+      line.time("position", mark.position)
+      line.decimal("rate", mark.rate, decimals: 3, trimmed: true)
+      if let frame = mark.frame {
+        line.integer("pts", Int(frame.pts))
+        line.time("time", frame.time)
+        line.string("md5", frame.md5)
+      } else {
+        line.none("md5")
+      }
+      if let source = mark.source { line.integer("line", source.number) }
+      return line.model
     case .snapshot(let picture):
       var line = builder()
       line.string("path", picture.path)

@@ -55,6 +55,7 @@ package enum ProblemText {
     case .notMoving: "playback is not moving"
     case .endedFirst(let position): "the media ended first, at \(NumberText.seconds(position.seconds))"
     case .wholeLoopWithout: "a whole pass of the looping media went by without it"
+    case .pastTheEnd(let end): "the media ends at \(NumberText.seconds(end.seconds)) s"
     }
   }
 }

@@ -137,6 +137,7 @@ package final class CommandReader: Sendable {
     into channel: LineChannel
   ) {
     var editor = TerminalLineEditor(maxLineBytes: maxLineBytes, history: history?.load() ?? [])
+    var lastKept = editor.history.last
     // However the input ends, the view stops showing a prompt nobody reads.
     defer { onTyped?(.closed) }
     var buffer = [UInt8](repeating: 0, count: 256)
@@ -147,8 +148,10 @@ package final class CommandReader: Sendable {
       for output in editor.feed(buffer[0..<count]) {
         switch output {
         case .line(let line):
-          if case .text = line, let history, editor.history.last.map({ line == .text($0) }) == true {
-            history.save(editor.history)
+          // Each line the editor keeps goes to the file as it is entered (a repeat of the last one is not kept).
+          if case .text(let text) = line, let history, editor.history.last == text, text != lastKept {
+            history.append(text)
+            lastKept = text
           }
           guard channel.send(line) else { break reading }
         case .typed(let typed): onTyped?(typed)

@@ -34,10 +34,12 @@ final class TerminalMode: @unchecked Sendable {
     guard tcsetattr(fileDescriptor, TCSANOW, &settings) == 0 else { return nil }
   }
 
-  /// Puts the settings back as they were (before vpk stops, is suspended with ^Z, or exits).
+  /// Puts the settings back as they were (before vpk stops, is suspended with ^Z, or exits), and discards what was
+  /// typed that vpk did not read: it was meant for vpk, not for the shell that reads the terminal next.
   func restore() {
     var settings = saved
     _ = tcsetattr(fileDescriptor, TCSANOW, &settings)
+    _ = tcflush(fileDescriptor, TCIFLUSH)
   }
 
   /// Puts vpk's editing settings back (after `fg`: the shell set the terminal to its own mode).

@@ -57,6 +57,7 @@ public enum PlaybackBuilder {
     path: String?, options: PlaybackOptions, format: OutputFormat, input: InputSource,
     environment: [String: String], baseDirectory: String? = nil, hasClients: Bool = false,
     makeManager: @escaping @MainActor () -> any PlaybackManager,
+    onStartClamped: @escaping @MainActor (SessionReport.Clamp) -> Void = { _ in },
     onClose: @escaping @MainActor (Int32, SessionReport) -> Void
   ) -> PlaybackModule {
     let traits = TextStatusView.terminalTraits(isTTY: isatty(STDOUT_FILENO) == 1, environment: environment)
@@ -64,8 +65,9 @@ public enum PlaybackBuilder {
       path: path, options: options, format: format, input: input, output: FileDescriptorOutput.standardOutput(),
       isTerminal: traits.isTerminal, useColor: traits.useColor,
       columns: { TerminalSize.columns(fileDescriptor: STDOUT_FILENO) },
-      history: CommandHistory.path(environment: environment).map(CommandHistory.init(path:)),
-      baseDirectory: baseDirectory, hasClients: hasClients, makeManager: makeManager, onClose: onClose)
+      history: CommandHistory.path(environment: environment).map { CommandHistory(path: $0) },
+      baseDirectory: baseDirectory, hasClients: hasClients, makeManager: makeManager,
+      onStartClamped: onStartClamped, onClose: onClose)
   }
 
   /// Builds a playback module whose view writes to `output` (tests and `vpk test` capture it).
@@ -77,6 +79,7 @@ public enum PlaybackBuilder {
     isTerminal: Bool, useColor: Bool, columns: @escaping @MainActor () -> Int? = { nil },
     history: CommandHistory? = nil, baseDirectory: String? = nil, hasClients: Bool = false,
     makeManager: @escaping @MainActor () -> any PlaybackManager,
+    onStartClamped: @escaping @MainActor (SessionReport.Clamp) -> Void = { _ in },
     onClose: @escaping @MainActor (Int32, SessionReport) -> Void
   ) -> PlaybackModule {
     var options = options
@@ -85,7 +88,7 @@ public enum PlaybackBuilder {
       options.progressInterval = terminalRefreshInterval
     }
     let reader = makeReader(format: format, input: input, isTerminal: isTerminal, history: history)
-    let router = PlaybackRouter(makeManager: makeManager) { [reader] code, report in
+    let router = PlaybackRouter(makeManager: makeManager, onStartClamped: onStartClamped) { [reader] code, report in
       reader?.restoreTerminal()
       onClose(code, report)
     }
@@ -156,6 +159,44 @@ public enum PlaybackBuilder {
     presenter.view = view
     fanOut.attach(presenter, as: viewID)
     return PlaybackClient(viewID: viewID, view: view, presenter: presenter, fanOut: fanOut)
+  }
+
+  /// Records `module`'s session as a playback test script written to `output` (`vpk play --record`): a recorder
+  /// attached as a view of its own and as the fan-out's submission observer. Paths in the script are relative to
+  /// `scriptDirectory` when they share a folder. `options` are the session's (autoplay, `--start`, `--seek`). Call
+  /// before `start()`, so it sees the first file open.
+  /// `unrecordedClientIDs`: the client ids of commands clients send for themselves (`vpk attach`'s markers).
+  /// `joining`: the session is running (a control-socket client asked for the recording); the script starts where it
+  /// is. Returns what stops the recording (it writes what it has and detaches); nil when the session is recorded
+  /// already.
+  @discardableResult
+  package static func attachRecorder(
+    to module: PlaybackModule, output: any TextOutput, scriptDirectory: String, options: PlaybackOptions,
+    joining: Bool = false, unrecordedClientIDs: Set<String> = []
+  ) -> (@MainActor () -> Void)? {
+    let fanOut = module.fanOut
+    guard fanOut.submissionObserver == nil else { return nil }
+    let viewID = fanOut.makeViewID()
+    let workingDirectory = FileManager.default.currentDirectoryPath
+    let recorder = SessionRecorder(
+      viewID: viewID, output: output, version: VideoPlaybackKitVersion.current,
+      startsPlaying: options.autoplay, start: options.start, seekMode: options.seekMode,
+      unrecordedClientIDs: unrecordedClientIDs,
+      scriptPath: {
+        RecordedScriptText.mediaPath($0, workingDirectory: workingDirectory, scriptDirectory: scriptDirectory)
+      },
+      fileSize: { path in
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+      })
+    recorder.interactor = fanOut.port(for: viewID)
+    fanOut.attach(recorder, as: viewID)
+    fanOut.submissionObserver = recorder
+    if joining { recorder.join() }
+    return { [weak fanOut] in
+      recorder.finish()
+      fanOut?.detach(viewID)
+      if fanOut?.submissionObserver === recorder { fanOut?.submissionObserver = nil }
+    }
   }
 
   /// The command reader for standard input (none for scripted lines). On a terminal, with the text

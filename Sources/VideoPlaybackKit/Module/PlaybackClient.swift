@@ -59,6 +59,11 @@ public final class PlaybackClient {
     detach()
   }
 
+  /// Tells this client alone of `error` (a request of its connection refused), with no command's id.
+  package func tell(_ error: PlaybackError) {
+    presenter.present(.error(error), origin: nil)
+  }
+
   /// The client sends no more (it shut down its writing side): `close` is called once every command it sent has been
   /// answered.
   public func inputEnded(then close: @escaping @MainActor () -> Void) {

@@ -9,7 +9,7 @@
 //
 // Input goes the other way through a `Port` per view. It counts each view's commands still running (every command
 // gets exactly one reply), so a client that sends no more can be closed once it has had its replies. It routes and
-// decides nothing about playback.
+// decides nothing about playback. A submission observer (a session recorder) sees each submission as it passes.
 
 @MainActor
 package final class PlaybackFanOut: PlaybackInteractorOutput {
@@ -29,17 +29,24 @@ package final class PlaybackFanOut: PlaybackInteractorOutput {
     }
 
     package func start() { fanOut?.interactor.start() }
-    @discardableResult package func submit(_ command: Command, source: SourceLine?, from sender: CommandSender?) -> Int {
-      fanOut?.submit(from: viewID) { $0.submit(command, source: source, from: sender) } ?? 0
+    @discardableResult package func submit(_ command: Command, source: SourceLine?, from sender: CommandSender?) -> Int
+    {
+      fanOut?.submit(CommandSubmission(view: viewID, command: command, source: source, sender: sender)) {
+        $0.submit(command, source: source, from: sender)
+      } ?? 0
     }
     @discardableResult package func submitInvalid(
       _ error: PlaybackError, source: SourceLine?, from sender: CommandSender?
     ) -> Int {
-      fanOut?.submit(from: viewID) { $0.submitInvalid(error, source: source, from: sender) } ?? 0
+      fanOut?.submit(CommandSubmission(view: viewID, invalid: error, source: source, sender: sender)) {
+        $0.submitInvalid(error, source: source, from: sender)
+      } ?? 0
     }
     package func inputEnded() { fanOut?.inputEnded(from: viewID) }
     package func terminate(_ signal: TerminationSignal) { fanOut?.interactor.terminate(signal) }
     package func outputClosed() { fanOut?.outputClosed(from: viewID) }
+    package func suspend() { fanOut?.interactor.suspend() }
+    package func resumeAfterSuspend() { fanOut?.interactor.resumeAfterSuspend() }
   }
 
   /// The interactor, held strongly: it holds its output (this) weakly.
@@ -49,6 +56,8 @@ package final class PlaybackFanOut: PlaybackInteractorOutput {
   /// True for a session with a control socket: it ends on `quit` or a signal, not when the primary view's input
   /// ends or its output goes away.
   private let outlivesPrimaryView: Bool
+  /// Sees every submission of every view (a session recorder); weak: the module holds it.
+  package weak var submissionObserver: (any PlaybackSubmissionObserver)?
   /// The presenters of the views attached now, in the order they came.
   private var presenters: [(id: ViewID, presenter: any PlaybackInteractorOutput)] = []
   /// How many commands each view has running (counted down at each one's reply).
@@ -108,9 +117,10 @@ package final class PlaybackFanOut: PlaybackInteractorOutput {
 
   // MARK: - Input from the ports
 
-  private func submit(from viewID: ViewID, _ submit: (any PlaybackInteractorInput) -> Int) -> Int {
-    running[viewID, default: 0] += 1
-    return submit(interactor)
+  private func submit(_ submission: CommandSubmission, _ submit: (any PlaybackInteractorInput) -> Int) -> Int {
+    running[submission.view, default: 0] += 1
+    guard let submissionObserver else { return submit(interactor) }
+    return submissionObserver.observe(submission) { submit(interactor) }
   }
 
   private func inputEnded(from viewID: ViewID) {
@@ -130,6 +140,7 @@ package final class PlaybackFanOut: PlaybackInteractorOutput {
 
   package func present(_ event: SessionEvent, origin: CommandOrigin?) {
     for presenter in audience(of: event, origin: origin) { presenter.present(event, origin: origin) }
+    if event.isReply { submissionObserver?.observe(reply: event, origin: origin) }
     if event.isReply, let view = origin?.sender?.view { answered(view) }
   }
 

@@ -45,6 +45,10 @@ extension PlaybackInteractor {
       }
       let target = spec.resolved(duration: info?.duration)
       if position.seconds >= target.seconds - Expectation.equalityTolerance { return satisfied() }
+      // No position is past the end, whichever way playback goes and whether it loops.
+      if let end = info?.duration, target.seconds > end.seconds + Expectation.equalityTolerance {
+        return impossible(.pastTheEnd(end))
+      }
       guard state == .playing else { return impossible(.pausedAt(position)) }
       until = .position(target)
     case .positionAtMost(let spec):

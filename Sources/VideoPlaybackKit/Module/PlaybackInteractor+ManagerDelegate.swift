@@ -9,19 +9,24 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
 
   package func playbackManager(_ manager: any PlaybackManager, didBecomeReady info: MediaInfo) {
     guard isCurrent(manager), phase == .loading else { return }
+    dropKept()
     var info = info
     // The session names its file as written (relative to the script's folder), not as the manager opened it.
     if let path { info.path = path }
     self.info = info
     phase = .ready
     state = .paused
+    // Whoever ran vpk is told at once that the start they asked for is not where playback starts.
+    let start = openCommandID == nil ? options.start.map { $0.resolved(duration: info.duration) } : nil
+    if let requested = start, requested.clamped(to: info.duration) != requested {
+      let clamp = SessionReport.Clamp(requested: requested, target: requested.clamped(to: info.duration))
+      report.startClamped = clamp
+      router.noteStartClamped(clamp)
+    }
     emit(.ready(info, position: manager.snapshot().position), answering: openCommandID)
-    if openCommandID == nil, let start = options.start {
-      let requested = start.resolved(duration: info.duration)
-      let target = requested.clamped(to: info.duration)
-      // Whoever ran vpk is told that the start they asked for is not where playback starts.
-      if target != requested { report.startClamped = SessionReport.Clamp(requested: requested, target: target) }
-      startSeek(SeekRequest(id: Self.internalSeekID, target: target, mode: options.seekMode))
+    if let requested = start {
+      startSeek(
+        SeekRequest(id: Self.internalSeekID, target: requested.clamped(to: info.duration), mode: options.seekMode))
     }
     if options.autoplay {
       state = .playing
@@ -34,23 +39,35 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
   package func playbackManager(_ manager: any PlaybackManager, didFailToOpen error: PlaybackError) {
     guard isCurrent(manager), phase == .loading else { return }
     let commandID = openCommandID
-    let error = namingFileAsWritten(error)
-    phase = .idle
-    state = .idle
-    info = nil
-    path = nil
-    openedPath = nil
-    self.manager = router.gotoMedia(replacing: manager, wantsNew: false)
-    self.manager = nil
+    let error = explainingComment(in: openSource, namingFileAsWritten(error))
+    tallyFrameCache()
+    _ = router.gotoMedia(replacing: manager, wantsNew: false)
+    // An `open` that failed leaves the session usable, with the file it had (or idle), as it was.
+    restoreKept()
     if let commandID {
-      // An `open` that failed leaves the session idle and usable.
       reportError(error, commandID: commandID, source: openSource)
+      // The state the session went back to, for the views that showed the file loading.
+      presentState(commandID: nil)
       drain()
     } else {
       report.openFailure = error
       reportError(error, commandID: nil, source: nil)
       close(reason: .openFailed, exitCode: SessionExitCode.mediaUnreadable, commandID: nil)
     }
+  }
+
+  /// A file not found whose line went on after a ` #`: that `#` began a comment, and the path was cut there.
+  func explainingComment(in source: SourceLine?, _ error: PlaybackError) -> PlaybackError {
+    guard error.code == .fileNotFound, case .message(let message) = error.detail, let text = source?.text,
+      let hash = text.range(of: " #") ?? text.range(of: "\t#")
+    else { return error }
+    var words = text[..<hash.lowerBound].drop { $0 == " " || $0 == "\t" }
+    words = words.drop { $0 != " " && $0 != "\t" }  // the verb
+    let written = String(words + text[hash.lowerBound...]).trimmingSeparators()
+    guard !written.hasPrefix("\"") else { return error }
+    return PlaybackError(
+      error.code,
+      message + "; the `#` after it began a comment: put the path in double quotes, open \"\(written)\"")
   }
 
   package func playbackManager(_ manager: any PlaybackManager, didReachProgress position: MediaTime) {

@@ -14,7 +14,8 @@
 // - `wait` and `expect` make a session a test: failed checks are reported and make the exit status 1. A failed
 //   `expect frame.*` keeps a PNG of the frame on screen when the options name where (`vpk test`).
 // - `snapshot` names its file as written (resolved like `open`'s paths), or `<media name>-<position>.png`.
-// - `open` and `close` ask the router for a fresh playback manager (or none): the session goes on.
+// - `open` asks the router for a fresh playback manager while the current file stays (paused while the new one opens):
+//   the new file's `ready` replaces it; a failed open keeps it, its position and its state. `close` goes idle.
 //
 // This file holds the session's state, the commands' order and running, open/close and leaving; `+Checks` holds
 // `wait` and `expect`, `+Pictures` `snapshot` and the pictures of failed frame checks, `+ManagerDelegate` what the
@@ -84,6 +85,22 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   let openGrace: Double
   /// Running while a `quit` waits for the file that is opening.
   var openGraceTimer: Task<Void, Never>?
+  /// The file that was open when an `open` began, kept until the new file is ready (then shut down) or fails to open
+  /// (then the session goes on with it as it was).
+  var kept: KeptMedia?
+  /// The process was stopped (^Z) while playing: the clock was paused, and plays again when it continues.
+  var suspendedWhilePlaying = false
+
+  /// What the session had open, and how, when an `open` began.
+  struct KeptMedia {
+    let manager: any PlaybackManager
+    let phase: Phase
+    let state: PlaybackState
+    let info: MediaInfo?
+    let path: String?
+    let openedPath: String?
+    let rate: Double
+  }
 
   /// - Parameters:
   ///   - path: the file to open at start, nil to start idle (`vpk play --idle`, scripts).
@@ -149,11 +166,28 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     close(reason: .signal(signal), exitCode: code, commandID: nil)
   }
 
+  package func suspend() {
+    // A wait running stays as it is: a pause would end it (playback not moving).
+    guard phase == .ready, state == .playing, outstanding.isEmpty, let manager else { return }
+    manager.pause()
+    suspendedWhilePlaying = true
+  }
+
+  package func resumeAfterSuspend() {
+    guard suspendedWhilePlaying else { return }
+    suspendedWhilePlaying = false
+    guard phase == .ready, state == .playing else { return }
+    manager?.play()
+  }
+
   package func outputClosed() {
     // Nobody is listening any more: stop quietly. Nothing can be shown, so nothing is presented.
     guard phase != .closed else { return }
     phase = .closed
+    tallyFrameCache()
+    if let kept { tallyFrameCache(of: kept.manager) }
     manager?.shutdown()
+    kept?.manager.shutdown()
     router.closeSession(exitCode: SessionExitCode.success, report: report)
   }
 
@@ -225,8 +259,10 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     case .help: emit(.help, answering: id)
     case .quit: close(reason: .quit, exitCode: SessionExitCode.success, commandID: id)
     case .open(let path): load(path, commandID: id, source: numbered.source)
+    case .replace(let path): load(path, commandID: id, source: numbered.source, keepingCurrent: false)
     case .close: unload(commandID: id)
     case .status: emit(.status(currentStatus()), answering: id)
+    case .mark: emit(.mark(currentMark(source: numbered.source)), answering: id)
     case .wait(let condition, let timeout): wait(for: condition, timeout: timeout, numbered)
     case .expect(let expectation): check(expectation, numbered)
     default: runPlaybackCommand(numbered)
@@ -279,7 +315,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
       reportFrame(id: id, info: info, source: numbered.source)
     case .snapshot(let path):
       writeSnapshot(to: path, id: id, info: info, source: numbered.source)
-    case .help, .quit, .open, .close, .status, .wait, .expect:
+    case .help, .quit, .open, .replace, .close, .status, .mark, .wait, .expect:
       break
     }
   }
@@ -352,6 +388,21 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
       state: state, duration: info?.duration, rate: rate, snapshot: snapshot, position: outstandingSeeks.last?.target)
   }
 
+  /// What `mark` reports: the status and the frame on screen, read together (no frame without video or media).
+  func currentMark(source: SourceLine?) -> SessionMark {
+    let status = currentStatus()
+    let frame = phase == .ready && info?.video != nil ? manager?.currentFrame() : nil
+    return SessionMark(state: status.state, position: status.position, rate: rate, frame: frame, source: source)
+  }
+
+  /// Adds the frame cache's lookups of a manager's media (the one loaded now, by default) to the report, before the
+  /// manager goes.
+  func tallyFrameCache(of media: (any PlaybackManager)? = nil) {
+    guard let cache = (media ?? manager)?.snapshot().frameCache else { return }
+    report.frameCacheHits += cache.hits
+    report.frameCacheMisses += cache.misses
+  }
+
   func presentState(commandID: Int?) {
     emit(.state(state, position: expectedPosition(), duration: info?.duration), answering: commandID)
   }
@@ -406,12 +457,23 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     return (baseDirectory.hasSuffix("/") ? baseDirectory : baseDirectory + "/") + path
   }
 
-  /// Opens `path`, replacing what is loaded. The router tears the old manager down and asks the
-  /// Builder's factory for the new one; the new file's `ready` (or `error`) answers `commandID`.
+  /// Opens `path`. The router asks the Builder's factory for a new manager while the current one (if any) is kept,
+  /// paused; the new file's `ready` (or `error`) answers `commandID`, and decides which of the two stays.
   /// The manager opens the path resolved against the script's folder; the session names it as written.
-  func load(_ path: String, commandID: Int?, source: SourceLine? = nil) {
-    manager = router.gotoMedia(replacing: manager, wantsNew: true)
+  /// `keepingCurrent` false (`replace`): the current file is dropped first, and a failure leaves the session idle.
+  func load(_ path: String, commandID: Int?, source: SourceLine? = nil, keepingCurrent: Bool = true) {
+    if !keepingCurrent, let current = manager {
+      tallyFrameCache()
+      manager = nil
+      _ = router.gotoMedia(replacing: current, wantsNew: false)
+    } else if let current = manager {
+      if state == .playing { current.pause() }
+      kept = KeptMedia(
+        manager: current, phase: phase, state: state, info: info, path: self.path, openedPath: openedPath, rate: rate)
+    }
+    manager = router.gotoMedia(replacing: nil, wantsNew: true)
     guard let manager else {
+      restoreKept()
       reportError(PlaybackError(.cannotOpenMedia), commandID: commandID, source: nil)
       return
     }
@@ -431,7 +493,39 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
         startsPlaying: options.autoplay, frameCacheBytes: options.frameCacheBytes))
   }
 
+  /// Goes back to the file kept when an `open` began, as it was (playing again if it played); idle when there was none.
+  func restoreKept() {
+    guard let kept else {
+      manager = nil
+      info = nil
+      path = nil
+      openedPath = nil
+      phase = .idle
+      state = .idle
+      rate = 1
+      return
+    }
+    self.kept = nil
+    manager = kept.manager
+    info = kept.info
+    path = kept.path
+    openedPath = kept.openedPath
+    phase = kept.phase
+    state = kept.state
+    rate = kept.rate
+    if state == .playing { kept.manager.play() }
+  }
+
+  /// The file kept while the new one opened is done with: the router shuts its manager down.
+  func dropKept() {
+    guard let kept else { return }
+    self.kept = nil
+    tallyFrameCache(of: kept.manager)
+    _ = router.gotoMedia(replacing: kept.manager, wantsNew: false)
+  }
+
   func unload(commandID: Int) {
+    tallyFrameCache()
     manager = router.gotoMedia(replacing: manager, wantsNew: false)
     manager = nil
     info = nil
@@ -471,7 +565,10 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     requestedBeforeClamp.removeAll()
     let status = currentStatus()
     phase = .closed
+    tallyFrameCache()
+    if let kept { tallyFrameCache(of: kept.manager) }
     manager?.shutdown()
+    kept?.manager.shutdown()
     emit(
       .shutdown(SessionShutdown(reason: reason, status: status, openInterrupted: openInterrupted)),
       answering: commandID)

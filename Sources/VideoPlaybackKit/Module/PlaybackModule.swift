@@ -16,6 +16,8 @@ package final class PlaybackModule {
   private let presenter: PlaybackPresenter
   /// The session's one output, which routes events to the presenters of its views (this one's and the clients').
   package let fanOut: PlaybackFanOut
+  /// Whether a recorder writes the session as a playback test script (`--record`, a client's `record`).
+  package var isRecorded: Bool { fanOut.submissionObserver != nil }
   /// The interactor's status, readable from any thread (for the clients' presenters).
   package let statusBoard: PlaybackStatusBoard
   /// Whether the session plays each file it loads (its options' `autoplay`).
@@ -49,9 +51,10 @@ package final class PlaybackModule {
     terminalView?.displayResize()
   }
 
-  /// The process is about to stop (SIGTSTP): the last line is cleared and the terminal's settings are
-  /// put back, so the shell gets the terminal as it gave it.
+  /// The process is about to stop (SIGTSTP): playback's clock stops, the last line is cleared and the terminal's
+  /// settings are put back, so the shell gets the terminal as it gave it.
   package func terminalWillStop() {
+    presenter.onStop()
     terminalView?.displaySuspend()
     reader?.restoreTerminal()
   }
@@ -61,6 +64,7 @@ package final class PlaybackModule {
   package func terminalDidContinue() {
     reader?.reapplyTerminal()
     terminalView?.displayContinue()
+    presenter.onContinue()
   }
 
   /// Starts loading the media and reading commands.

@@ -102,6 +102,16 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
     interactor.outputClosed()
   }
 
+  /// The process is about to stop (^Z).
+  package func onStop() {
+    interactor.suspend()
+  }
+
+  /// The process continued (`fg`).
+  package func onContinue() {
+    interactor.resumeAfterSuspend()
+  }
+
   // MARK: - PlaybackInteractorOutput
 
   package func present(_ event: SessionEvent, origin: CommandOrigin?) {

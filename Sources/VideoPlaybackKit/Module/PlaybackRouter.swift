@@ -9,14 +9,22 @@ package final class PlaybackRouter: PlaybackRouting {
 
   private let makeManager: @MainActor () -> any PlaybackManager
   private let onClose: @MainActor (Int32, SessionReport) -> Void
+  private let onStartClamped: @MainActor (SessionReport.Clamp) -> Void
   private var closed = false
 
   package init(
     makeManager: @escaping @MainActor () -> any PlaybackManager,
+    onStartClamped: @escaping @MainActor (SessionReport.Clamp) -> Void = { _ in },
     onClose: @escaping @MainActor (Int32, SessionReport) -> Void
   ) {
     self.makeManager = makeManager
+    self.onStartClamped = onStartClamped
     self.onClose = onClose
+  }
+
+  package func noteStartClamped(_ clamp: SessionReport.Clamp) {
+    guard !closed else { return }
+    onStartClamped(clamp)
   }
 
   package func gotoMedia(replacing current: (any PlaybackManager)?, wantsNew: Bool) -> (any PlaybackManager)? {

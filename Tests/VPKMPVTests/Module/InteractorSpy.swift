@@ -41,4 +41,6 @@ final class InteractorSpy: PlaybackInteractorInput {
   func inputEnded() { calls.append(.inputEnded) }
   func terminate(_ signal: TerminationSignal) { calls.append(.terminate(signal)) }
   func outputClosed() { calls.append(.outputClosed) }
+  func suspend() {}
+  func resumeAfterSuspend() {}
 }

@@ -188,7 +188,8 @@ struct MPVPresenterTests {
     #expect(
       harness.interactor.calls.filter { $0 != .submit(.status) } == [
         .submit(.info), .submit(.play), .submit(.scrub(.seconds(20), .exact)), .submit(.pause), .submit(.rate(1.1)),
-        .submit(.step(1)), .submit(.step(-1)), .submit(.open("/media/other file.mp4")), .submit(.close), .submit(.quit),
+        .submit(.step(1)), .submit(.step(-1)), .submit(.replace("/media/other file.mp4")), .submit(.close),
+        .submit(.quit),
       ])
     // And nothing is answered: the only lines are the seek's event
     #expect(harness.view.lines == [#"{"event":"seek"}"#])
@@ -364,7 +365,7 @@ struct MPVPresenterTests {
   func lifecycleEvents() {
     let harness = MPVHarness()
     harness.send(#"{"command": ["loadfile", "/media/clip.mp4"], "request_id": 1}"#)
-    #expect(harness.interactor.calls.last == .submit(.open("/media/clip.mp4")))
+    #expect(harness.interactor.calls.last == .submit(.replace("/media/clip.mp4")))
     harness.presenter.present(.loading(path: "/media/clip.mp4"), origin: nil)
     harness.presenter.present(.ready(harness.info, position: .zero), origin: harness.lastOrigin)
     harness.send(#"{"command": ["stop"]}"#)

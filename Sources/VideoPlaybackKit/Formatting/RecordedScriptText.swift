@@ -1,0 +1,87 @@
+// RecordedScriptText: the lines of a playback test script as a session recorder writes them: the header, `open`,
+// `wait` and `expect` lines, with times written so a replay on the virtual clock lands where the recording says.
+
+import Foundation
+
+enum RecordedScriptText {
+  /// The comment that opens a recorded script: who wrote it, and the file it was recorded on.
+  static func header(version: String, path: String?, bytes: Int?, duration: MediaTime?) -> [String] {
+    var lines = ["# Recorded by vpk \(version); replay with: vpk test <this file>"]
+    if let path {
+      var media = "# Media: \(path)"
+      if let bytes { media += ", \(bytes) bytes" }
+      if let duration { media += ", duration \(NumberText.seconds(duration.seconds)) s" }
+      lines.append(media)
+    }
+    return lines
+  }
+
+  /// A command sent as a value, with no line (an mpv client's, the `Player`'s), as a script writes it; a comment for
+  /// one a script line cannot say as it was sent.
+  static func line(for command: Command) -> String {
+    func mode(_ mode: SeekMode?) -> String { mode.map { " " + $0.rawValue } ?? "" }
+    switch command {
+    case .scrub(.seconds(let seconds), let seekMode): return "scrub \(time(seconds))" + mode(seekMode)
+    case .scrub(.percent(let percent), let seekMode): return "scrub \(number(percent))%" + mode(seekMode)
+    case .skip(let delta, let seekMode): return "skip \(delta < 0 ? "-" : "+")\(time(abs(delta)))" + mode(seekMode)
+    case .step(let count): return "step \(count)"
+    case .rate(let rate): return "rate \(number(rate))"
+    case .open(let path), .replace(let path): return "open \(path)"
+    case .snapshot(let path): return path.map { "snapshot \($0)" } ?? "snapshot"
+    case .wait, .expect: return "# \(command.verb) (sent as a value, not a line)"
+    default: return command.verb
+    }
+  }
+
+  /// A plain number: as few decimals as it needs, up to six.
+  private static func number(_ value: Double) -> String {
+    var text = String(format: "%.6f", value)
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text
+  }
+
+  /// `seconds` with six decimals, trailing zeros dropped down to three (`2.5` → `2.500`, `1.9666667` → `1.966667`).
+  static func time(_ seconds: Double) -> String {
+    var text = String(format: "%.6f", seconds == 0 ? 0 : seconds)
+    while text.hasSuffix("0"), let dot = text.firstIndex(of: "."), text.distance(from: dot, to: text.endIndex) > 4 {
+      text.removeLast()
+    }
+    return text == "-0.000" ? "0.000" : text
+  }
+
+  /// `seconds` rounded to `decimals` places.
+  static func rounded(_ seconds: Double, decimals: Int) -> Double {
+    let scale = pow(10, Double(decimals))
+    return (seconds * scale).rounded() / scale
+  }
+
+  /// `path` (as the session names it: relative to `workingDirectory`, or absolute) as a script in `scriptDirectory`
+  /// opens it: relative to the script's folder when it lies below it, or beside it under a common folder other than
+  /// `/` (`../media/movie.mp4`); else absolute.
+  static func mediaPath(_ path: String, workingDirectory: String, scriptDirectory: String) -> String {
+    let file = components(path.hasPrefix("/") ? path : join(workingDirectory, path))
+    let folder = components(scriptDirectory.hasPrefix("/") ? scriptDirectory : join(workingDirectory, scriptDirectory))
+    let shared = zip(file.dropLast(), folder).prefix { $0 == $1 }.count
+    guard shared > 0 else { return "/" + file.joined(separator: "/") }
+    let up = Array(repeating: "..", count: folder.count - shared)
+    return (up + file.dropFirst(shared)).joined(separator: "/")
+  }
+
+  private static func join(_ folder: String, _ path: String) -> String {
+    (folder.hasSuffix("/") ? folder : folder + "/") + path
+  }
+
+  /// The folders and name of an absolute `path`, with `.` and `..` resolved and repeated slashes removed.
+  private static func components(_ path: String) -> [String] {
+    var parts: [String] = []
+    for part in path.split(separator: "/") {
+      switch part {
+      case ".": continue
+      case "..": if !parts.isEmpty { parts.removeLast() }
+      default: parts.append(String(part))
+      }
+    }
+    return parts
+  }
+}

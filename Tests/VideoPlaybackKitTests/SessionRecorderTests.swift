@@ -1,0 +1,195 @@
+// The session recorder over the real interactor, fan-out and presenter, with a fake manager standing in for the
+// engine: what it writes for commands typed while playing and paused, and how it rounds waits to the frame shown.
+
+import Foundation
+import Testing
+import VPKTestSupport
+
+@testable import VideoPlaybackKit
+
+@MainActor
+@Suite("Session recorder: a session as a playback test script")
+struct SessionRecorderTests {
+  /// A playing session on a fake manager (30 fps, 10 s), recorded into `script`.
+  @MainActor
+  final class Harness {
+    let manager = FakePlaybackManager()
+    let script = CapturedTextOutput()
+    let module: PlaybackModule
+    let options: PlaybackOptions
+
+    /// - Parameter recordsFromStart: false: nothing records the session until `join()`.
+    init(
+      autoplay: Bool = true, start: TimeSpec? = nil, seekMode: SeekMode = .exact, recordsFromStart: Bool = true
+    ) {
+      let manager = manager
+      let options = PlaybackOptions(autoplay: autoplay, start: start, seekMode: seekMode)
+      self.options = options
+      module = PlaybackBuilder.build(
+        path: "clip.mp4", options: options, format: .text, input: .lines([]),
+        output: CapturedTextOutput(), isTerminal: false, useColor: false, makeManager: { manager },
+        onClose: { _, _ in })
+      if recordsFromStart {
+        PlaybackBuilder.attachRecorder(
+          to: module, output: script, scriptDirectory: FileManager.default.currentDirectoryPath, options: options)
+      }
+      // Started without ending the input (a paused session would close when it ends).
+      module.eventHandler.onStart()
+      manager.becomeReady(duration: 10)
+    }
+
+    /// Starts recording the running session (as a control-socket client's `record` does); returns what stops it.
+    func join() -> (@MainActor () -> Void)? {
+      PlaybackBuilder.attachRecorder(
+        to: module, output: script, scriptDirectory: FileManager.default.currentDirectoryPath, options: options,
+        joining: true, unrecordedClientIDs: ["marker"])
+    }
+
+    /// Playback is at `position`, showing the frame that starts at `frameTime`.
+    func at(_ position: Double, frame frameTime: Double, md5: String) {
+      manager.position = MediaTime(seconds: position)
+      manager.frame = FrameIdentity(
+        pts: Int64((frameTime * 15360).rounded()), timeBase: (1, 15360), time: MediaTime(seconds: frameTime),
+        isKeyframe: false, width: 320, height: 240, pixelFormat: "yuv420p", md5: md5)
+    }
+
+    func type(_ line: String) {
+      module.eventHandler.onInputLine(.text(line))
+    }
+
+    /// The script's lines after its header comments.
+    var lines: [String] {
+      script.text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
+    }
+  }
+
+  @Test func playingThenPausingIsAWaitForTheMediaTimeThenThePauseAndItsFrame() {
+    // Given a session that plays from 0 and, at 3.01 s, shows the frame at 3.0
+    let harness = Harness()
+    harness.at(3.01, frame: 3.0, md5: "aaa")
+    // When the person pauses there
+    harness.type("pause")
+    // Then the script opens the file, waits the 3.01 s, pauses, and pins the position and the frame
+    #expect(
+      harness.lines == [
+        "open clip.mp4", "wait 3.010", "pause", "expect position == 3.010", "expect frame.md5 == aaa",
+      ])
+    #expect(harness.script.text.hasPrefix("# Recorded by vpk \(VideoPlaybackKitVersion.current)"))
+  }
+
+  @Test func aWaitIsRoundedIntoTheFrameTheWallClockShowedLate() {
+    // Given a session at 3.1 s still showing the frame at 3.0 (one frame lasts 1/30 s: it was shown late)
+    let harness = Harness()
+    harness.at(3.1, frame: 3.0, md5: "late")
+    // When the person pauses
+    harness.type("pause")
+    // Then the replay waits into the middle of the frame at 3.0, not to 3.1
+    let wait = harness.lines[1]
+    let seconds = Double(wait.dropFirst("wait ".count)) ?? 0
+    #expect(seconds > 3.0 && seconds < 3.0 + 1.0 / 30)
+    #expect(harness.lines.contains("expect frame.md5 == late"))
+  }
+
+  @Test func pausedCommandsHaveNoWaitsAndSeeksArePinned() {
+    // Given a paused session
+    let harness = Harness(autoplay: false)
+    // When the person scrubs and the seek lands on the frame at 5.0
+    harness.at(0, frame: 0, md5: "first")
+    harness.type("scrub 5")
+    harness.at(5, frame: 5, md5: "five")
+    harness.manager.land(harness.manager.seeks[0])
+    // And marks it, then types a line that is not a command
+    harness.type("mark")
+    harness.type("seek 3")
+    // Then no time passes in the script, and each frame shown is pinned
+    #expect(
+      harness.lines == [
+        "open clip.mp4", "pause", "scrub 5", "expect position == 5.000", "expect frame.md5 == five", "mark",
+        "expect state == paused", "expect position == 5.000", "expect frame.md5 == five", "seek 3",
+        "expect error == unknown_command",
+      ])
+  }
+
+  @Test func aCommandRefusedAtRunTimeIsAcknowledgedSoTheReplayPasses() {
+    // Given a session whose file was closed
+    let harness = Harness(autoplay: false)
+    harness.type("close")
+    // When the person plays with nothing loaded (refused: not_ready)
+    harness.type("play")
+    // Then the script says the error was meant
+    #expect(harness.lines.suffix(3) == ["close", "play", "expect error == not_ready"])
+  }
+
+  @Test func theRateScalesTheWaitAndBackwardPlayWaitsForMediaTimeGoingDown() {
+    // Given playback at rate 2 from 0: at 4.01 s of media, 2.005 s of the clock have passed
+    let harness = Harness()
+    harness.at(0, frame: 0, md5: "first")
+    harness.type("rate 2")
+    harness.at(4.01, frame: 4.0, md5: "four")
+    harness.type("rate -1")
+    // When it plays backward down to 3.01
+    harness.at(3.01, frame: 3.0, md5: "three")
+    harness.type("pause")
+    // Then each wait is the clock's time at its rate
+    #expect(
+      harness.lines == [
+        "open clip.mp4", "rate 2", "wait 2.005", "rate -1", "wait 1.000", "pause", "expect position == 3.010",
+        "expect frame.md5 == three",
+      ])
+  }
+
+  @Test func theSessionsStartAndSeekModeAreWrittenAsTheReplayNeedsThem() async {
+    // Given a session started at 50% with keyframe seeks by default, whose start lands on the keyframe at 4.0
+    let harness = Harness(autoplay: false, start: .percent(50), seekMode: .keyframe)
+    await Task.yield()
+    harness.at(4, frame: 4, md5: "key")
+    harness.manager.land(harness.manager.seeks[0], at: 4)
+    // When the person scrubs with no mode, and the seek lands
+    harness.type("scrub 2")
+    harness.manager.land(harness.manager.seeks[1])
+    // Then the script starts where the session did, and the scrub names the session's mode
+    #expect(
+      harness.lines.prefix(6) == [
+        "open clip.mp4", "pause", "scrub 5.000 keyframe", "expect position == 4.000", "expect frame.md5 == key",
+        "scrub 2 keyframe",
+      ])
+  }
+
+  @Test func joiningARunningSessionStartsTheScriptWhereItIsAndStopsWhenAsked() throws {
+    // Given a session playing backward, at 6.01 s showing the frame at 6.0, that nothing records
+    let harness = Harness(recordsFromStart: false)
+    harness.type("rate -1")
+    harness.at(6.01, frame: 6.0, md5: "six")
+    // When a recording joins it, the person pauses at 5.01, a client sends a query of its own, and the recording stops
+    let stop = try #require(harness.join())
+    #expect(harness.join() == nil, "one recording at a time")
+    harness.at(5.01, frame: 5.0, md5: "five")
+    harness.type("pause")
+    harness.module.eventHandler.onInputLine(.text(#"{"command":"status","id":"marker"}"#))
+    stop()
+    harness.type("play")
+    // Then the script opens the file and brings the replay to the rate and position it found, then what followed
+    #expect(
+      harness.lines == [
+        "open clip.mp4", "rate -1", "scrub 6.010", "wait 1.000", "pause", "expect position == 5.010",
+        "expect frame.md5 == five",
+      ])
+  }
+
+  @Test func mediaPathsAreRelativeToTheScriptsFolderWhenBelowIt() {
+    #expect(
+      RecordedScriptText.mediaPath("media/clip.mp4", workingDirectory: "/w", scriptDirectory: "/w") == "media/clip.mp4")
+    #expect(RecordedScriptText.mediaPath("../m/c.mp4", workingDirectory: "/w/x", scriptDirectory: "/w") == "m/c.mp4")
+    #expect(
+      RecordedScriptText.mediaPath("media/c.mp4", workingDirectory: "/w", scriptDirectory: "checks") == "../media/c.mp4"
+    )
+    #expect(
+      RecordedScriptText.mediaPath("/m/c.mp4", workingDirectory: "/w", scriptDirectory: "/w/checks") == "/m/c.mp4")
+    #expect(RecordedScriptText.time(2.5) == "2.500")
+    #expect(RecordedScriptText.line(for: .skip(-0.25, .keyframe)) == "skip -0.250 keyframe")
+    #expect(RecordedScriptText.line(for: .scrub(.percent(12.5), nil)) == "scrub 12.5%")
+    #expect(RecordedScriptText.line(for: .rate(-1)) == "rate -1")
+    #expect(RecordedScriptText.line(for: .step(-3)) == "step -3")
+    #expect(RecordedScriptText.time(1.9666667) == "1.966667")
+  }
+}
