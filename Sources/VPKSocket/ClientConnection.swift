@@ -5,7 +5,9 @@
 // default, which greet it with `hello` as it connects) to the text lines `vpk play` prints (what `vpk attach` shows
 // piped), `format display` to what `vpk play` shows on a terminal, as display lines (`vpk attach` on a terminal). A
 // first line in mpv's JSON IPC (`{"command": ["get_property", "pause"]}`) makes the connection speak mpv's dialect
-// from then on, and is served as the first command of it.
+// from then on, and is served as the first command of it. On a socket that speaks only mpv's dialect
+// (`--input-ipc-server`), the connection speaks it from the start: nothing is written before the client asks, and
+// every line is mpv's (JSON, or a text command).
 //
 // A line `record <path>` (from a client of vpk's own dialect, at any time) records the session from where it is to
 // that file as a playback test script, until the client leaves (`vpk attach --record`).
@@ -37,9 +39,10 @@ final class ClientConnection {
   /// Stops the recording this client asked for (nil: none).
   private var stopRecording: (@MainActor () -> Void)?
 
+  /// - Parameter speaksMPV: the connection speaks mpv's dialect from the start (with `attachMPV`).
   init(
     channel: any Channel, batch: ChannelWriteBatch, attach: @escaping Attach, attachMPV: AttachMPV? = nil,
-    record: Record? = nil, lineHandled: @escaping @Sendable () -> Void,
+    speaksMPV: Bool = false, record: Record? = nil, lineHandled: @escaping @Sendable () -> Void,
     answerQuickly: @escaping @Sendable (@escaping @Sendable (String) -> String?) -> Void = { _ in }
   ) {
     output = ChannelTextOutput(channel: channel, batch: batch)
@@ -48,7 +51,14 @@ final class ClientConnection {
     self.record = record
     self.lineHandled = lineHandled
     self.answerQuickly = answerQuickly
-    client = attach(.json, output)
+    if speaksMPV, let attachMPV {
+      client = attachMPV(output)
+      self.speaksMPV = true
+      sawFirstLine = true
+      if let quickAnswer = client.quickAnswer { answerQuickly(quickAnswer) }
+    } else {
+      client = attach(.json, output)
+    }
   }
 
   func receive(_ line: InputLine) {

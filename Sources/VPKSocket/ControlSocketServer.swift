@@ -35,11 +35,16 @@ package final class ControlSocketServer {
     package var maxClients: Int
     package var maxLineBytes: Int
     package var writeBufferBytes: Int
+    /// Every client speaks mpv's JSON IPC from the start (`--input-ipc-server`), instead of the dialect its first
+    /// line chooses.
+    package var speaksMPV: Bool
 
     package init(
       path: String, activatedDescriptor: Int32? = nil, maxClients: Int = ControlSocketServer.defaultMaxClients,
-      maxLineBytes: Int = 65_536, writeBufferBytes: Int = ControlSocketServer.defaultWriteBufferBytes
+      maxLineBytes: Int = 65_536, writeBufferBytes: Int = ControlSocketServer.defaultWriteBufferBytes,
+      speaksMPV: Bool = false
     ) {
+      self.speaksMPV = speaksMPV
       self.path = path
       self.activatedDescriptor = activatedDescriptor
       self.maxClients = maxClients
@@ -73,8 +78,9 @@ package final class ControlSocketServer {
   package var clientCount: Int { connections.count }
 
   /// Claims the path and listens. Clients are attached with `attach` from then on; one whose first line is mpv's JSON
-  /// IPC with `attachMPV` (when given). A client's line `record <path>` calls `record` (when given), which starts
-  /// recording the session there and returns what stops it when the client leaves.
+  /// IPC with `attachMPV` (when given), as is every client when the options say the socket speaks mpv's. A client's
+  /// line `record <path>` calls `record` (when given), which starts recording the session there and returns what
+  /// stops it when the client leaves.
   package func start(
     attach: @escaping @MainActor (OutputFormat, any TextOutput) -> PlaybackClient,
     attachMPV: (@MainActor (any TextOutput) -> PlaybackClient)? = nil,
@@ -198,9 +204,8 @@ package final class ControlSocketServer {
         return
       }
       let connection = ClientConnection(
-        channel: channel, batch: batch, attach: attach, attachMPV: attachMPV, record: record,
-        lineHandled: lineHandled,
-        answerQuickly: answerQuickly)
+        channel: channel, batch: batch, attach: attach, attachMPV: attachMPV, speaksMPV: options.speaksMPV,
+        record: record, lineHandled: lineHandled, answerQuickly: answerQuickly)
       guard connections.count < options.maxClients else {
         log("refused a client: \(options.maxClients) are connected, the --max-clients limit")
         connection.disconnect(

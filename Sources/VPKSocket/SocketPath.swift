@@ -48,7 +48,7 @@ enum SocketPath {
 
   /// Makes `path` free for vpk to bind: replaces a stale socket, refuses everything else that is there.
   static func claim(_ path: String) throws {
-    guard !path.isEmpty else { throw ControlSocketError("--socket needs a path") }
+    guard !path.isEmpty else { throw ControlSocketError("the socket needs a path") }
     guard path.utf8.count <= maxBytes else {
       throw ControlSocketError(
         "socket path \(path) is \(path.utf8.count) bytes, over the \(maxBytes) a Unix-domain socket allows; "
@@ -63,10 +63,10 @@ enum SocketPath {
         throw ControlSocketError("cannot remove the stale socket \(path): \(String(cString: strerror(errno)))")
       }
     case .live:
-      throw ControlSocketError("another process is listening on \(path); stop it, or give another --socket path")
+      throw ControlSocketError("another process is listening on \(path); stop it, or give another path")
     case .notASocket(let what):
       throw ControlSocketError(
-        "\(path) exists and is \(what), not a socket; vpk leaves it alone: remove it or give another --socket path")
+        "\(path) exists and is \(what), not a socket; vpk leaves it alone: remove it or give another path")
     }
   }
 

@@ -22,6 +22,12 @@ struct PlayCommand: AsyncParsableCommand {
       replies, and what changes for everyone). The session then ends only on
       quit (from any client) or a signal, not when standard input ends.
 
+      With --input-ipc-server PATH (mpv's option), the socket there speaks
+      only mpv's JSON IPC, as mpv's does: nothing is written before a client
+      asks, a client that only reads gets mpv's events, and text lines are
+      mpv's input commands (cycle pause, seek 10 absolute). Both options may
+      be given, with two paths.
+
       With --record SCRIPT, what you do is written to SCRIPT as a playback
       test script as you go: the open, each command as typed, a wait for the
       media time between commands, and after each seek, step, pause, mark
@@ -86,6 +92,13 @@ struct PlayCommand: AsyncParsableCommand {
   var socket: String?
 
   @Option(
+    name: .customLong("input-ipc-server"),
+    help: ArgumentHelp(
+      "Also listen on a Unix-domain socket at this path (mode 0600) that speaks only mpv's JSON IPC, as mpv's option of this name does.",
+      valueName: "path"))
+  var inputIPCServer: String?
+
+  @Option(
     name: .long,
     help: ArgumentHelp(
       "Record the session as a playback test script at this path, for vpk test to replay.", valueName: "script"),
@@ -138,16 +151,21 @@ struct PlayCommand: AsyncParsableCommand {
       throw ExitCode(socketUnusableExitCode)
     }
     // A socket systemd passed takes the place of --socket's path (which then only names it in messages).
-    let socketOptions: ControlSocketServer.Options? =
+    var sockets: [ControlSocketServer.Options] =
       if let activated {
-        ControlSocketServer.Options(
-          path: socket ?? "the socket systemd passed", activatedDescriptor: activated, maxClients: maxClients)
+        [
+          ControlSocketServer.Options(
+            path: socket ?? "the socket systemd passed", activatedDescriptor: activated, maxClients: maxClients)
+        ]
       } else {
-        socket.map { ControlSocketServer.Options(path: $0, maxClients: maxClients) }
+        socket.map { [ControlSocketServer.Options(path: $0, maxClients: maxClients)] } ?? []
       }
+    if let inputIPCServer {
+      sockets.append(ControlSocketServer.Options(path: inputIPCServer, maxClients: maxClients, speaksMPV: true))
+    }
     let code = await runSession(
       file: file, options: options, output: output, access: access.mediaAccess, scriptedInput: nil,
-      socket: socketOptions, notifier: systemd.notifySocket.map { SystemdNotifier(address: $0) }, record: record)
+      sockets: sockets, notifier: systemd.notifySocket.map { SystemdNotifier(address: $0) }, record: record)
     throw ExitCode(code)
   }
 }

@@ -13,14 +13,14 @@ import VideoPlaybackKit
 let socketUnusableExitCode: Int32 = 73
 
 /// Builds the module for one file and runs it until it closes; returns the exit status.
-/// With `scriptedInput`, those lines are the session's input and standard input is not read. With `socket`, the
-/// session also listens there, and its clients are views of it. With `notifier` (NOTIFY_SOCKET), systemd is told
-/// READY=1 once the session listens and STOPPING=1 when it closes. With `record`, the session is written there as a
-/// playback test script as it goes.
+/// With `scriptedInput`, those lines are the session's input and standard input is not read. With `sockets`, the
+/// session also listens on each (--socket, --input-ipc-server), and their clients are views of it. With `notifier`
+/// (NOTIFY_SOCKET), systemd is told READY=1 once the session listens and STOPPING=1 when it closes. With `record`, the
+/// session is written there as a playback test script as it goes.
 @MainActor
 func runSession(
   file: String?, options: PlaybackOptions, output: OutputOptions, access: MediaAccess, scriptedInput: [String]?,
-  socket: ControlSocketServer.Options? = nil, notifier: SystemdNotifier? = nil, record: String? = nil
+  sockets: [ControlSocketServer.Options] = [], notifier: SystemdNotifier? = nil, record: String? = nil
 ) async -> Int32 {
   // A reader that goes away must not kill the process: writes report EPIPE instead.
   signal(SIGPIPE, SIG_IGN)
@@ -35,7 +35,7 @@ func runSession(
   let toldOnStderr = file != nil && isatty(STDOUT_FILENO) == 0
   var terminalSignals: TerminalSignals?
   var stopRecording: (@MainActor () -> Void)?
-  let server = socket.map { socket in
+  let servers = sockets.map { socket in
     ControlSocketServer(options: socket, log: { StandardStreams.writeError("vpk: \($0)") })
   }
   let (closed, closedContinuation) = AsyncStream<Int32>.makeStream()
@@ -43,7 +43,7 @@ func runSession(
     let built = PlaybackBuilder.build(
       path: file, options: options, format: output.json ? .json : .text,
       input: scriptedInput.map { .lines($0) } ?? .standardInput,
-      environment: ProcessInfo.processInfo.environment, hasClients: server != nil,
+      environment: ProcessInfo.processInfo.environment, hasClients: !servers.isEmpty,
       makeManager: { FFmpegPlaybackManager(showsFFmpegWarnings: output.verbose, access: access) },
       onStartClamped: { clamp in
         // Told as the file opens, on a row of its own: on a terminal, in place of the status line (redrawn below).
@@ -68,7 +68,7 @@ func runSession(
         return socketUnusableExitCode
       }
     }
-    if let server {
+    for server in servers {
       // Listening before the session starts: a path that cannot be used stops vpk before anything plays.
       do {
         try await server.start(
@@ -86,7 +86,9 @@ func runSession(
           })
       } catch {
         built.restoreTerminal()
-        StandardStreams.writeError("vpk play: --socket: \(error)")
+        for started in servers { await started.stop() }
+        StandardStreams.writeError(
+          "vpk play: \(server.options.speaksMPV ? "--input-ipc-server" : "--socket"): \(error)")
         return socketUnusableExitCode
       }
       // Whoever started the daemon is told where to attach.
@@ -94,9 +96,9 @@ func runSession(
     }
     notify(notifier, "READY=1")
     let restoreTerminal = built.restoreTerminal
-    var removeSocketFile: @Sendable () -> Void = {}
-    if let server { removeSocketFile = server.socketFileRemover }
-    let removesSocketFile = removeSocketFile
+    let removesSocketFile: @Sendable () -> Void = { [removers = servers.map(\.socketFileRemover)] in
+      for remove in removers { remove() }
+    }
     signals = SignalForwarder(
       handler: built.eventHandler,
       restoreTerminal: {
@@ -111,7 +113,7 @@ func runSession(
   let code = await ends.next() ?? SessionExitCode.success
   notify(notifier, "STOPPING=1")
   // Every client gets the session's last events; the socket file goes.
-  await server?.stop()
+  for server in servers { await server.stop() }
   stopRecording?()
   withExtendedLifetime((module, signals, terminalSignals)) {}
   return code

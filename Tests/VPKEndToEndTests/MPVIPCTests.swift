@@ -79,15 +79,16 @@ private final class LockedData: @unchecked Sendable {
   }
 }
 
-/// mpv itself, headless, idle, with its JSON IPC at `socket`.
+/// mpv itself, headless, idle (or with `arguments`' file), with its JSON IPC at `socket`.
 private final class MPVProcess {
   let process = Process()
-  init(socket: String) throws {
+  init(socket: String, arguments: [String] = []) throws {
     process.executableURL = try tool("mpv")
-    process.arguments = [
-      "--no-config", "--idle=yes", "--vo=null", "--ao=null", "--no-audio", "--really-quiet",
-      "--input-ipc-server=\(socket)",
-    ]
+    process.arguments =
+      [
+        "--no-config", "--idle=yes", "--vo=null", "--ao=null", "--no-audio", "--really-quiet",
+        "--input-ipc-server=\(socket)",
+      ] + arguments
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
@@ -132,7 +133,156 @@ private func vpkDaemon(socket: String, media: String? = nil) throws -> VPKSessio
   return try VPKSession(arguments, input: .closed)
 }
 
+/// A daemon whose socket at `socket` speaks only mpv's JSON IPC (`--input-ipc-server`), with `arguments` before it.
+private func vpkMPVDaemon(socket: String, _ arguments: [String]) throws -> VPKSession {
+  try VPKSession(
+    ["play"] + arguments + ["--at-end", "pause", "--input-ipc-server", socket, "--progress", "0.04"], input: .closed)
+}
+
+/// The `event` names among `lines`, of those in `names`.
+private func events(_ lines: [String], among names: Set<String>) throws -> [String] {
+  try lines.compactMap { try object($0)["event"] as? String }.filter { names.contains($0) }
+}
+
 @Suite struct MPVIPCTests {
+  /// `--input-ipc-server`: a socket that speaks mpv's dialect from the start, as mpv's does. A client that only
+  /// listens gets nothing on connecting and mpv's events after (no property-change it did not ask for); text lines
+  /// are mpv's input commands, run without a reply. The same against mpv.
+  @Test func inputIPCServerSpeaksMPVFromTheStart() throws {
+    let socat = try tool("socat")
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    let daemon = try vpkMPVDaemon(socket: folder.socket("vpk"), [media, "--paused"])
+    defer { daemon.kill() }
+    // Listening before socat is run (socat makes a file at a path where nothing is).
+    _ = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    let mpv = try MPVProcess(socket: folder.socket("mpv"), arguments: ["--pause", media])
+    defer { mpv.stop() }
+    var heard: [[String]] = []
+    var values: [[String]] = []
+    for name in ["vpk", "mpv"] {
+      try waitUntilLoaded(socat, socket: folder.socket(name))
+      // Given a client that only listens, and one that drives with text lines
+      let listener = try UnixSocketClient.connect(to: folder.socket(name))
+      let driver = try UnixSocketClient.connect(to: folder.socket(name))
+      // When the driver seeks, sets, adds and cycles in mpv's input.conf syntax
+      driver.send("no-osd seek 2 absolute")
+      try listener.waitForLine(containing: #"{"event":"playback-restart"}"#)
+      driver.send(#"set speed "1.5"; add speed 0.25"#)
+      driver.send("osd-msg cycle pause")
+      driver.send("cycle pause # back to paused")
+      driver.send(#"{"command": ["get_property", "speed"], "request_id": 1}"#)
+      driver.send(#"{"command": ["get_property", "pause"], "request_id": 2}"#)
+      try driver.waitForLine(containing: #""request_id":2"#)
+      // Then the text lines were run, unanswered: the only replies are the JSON requests'
+      let replies = try driver.lines.map(object).filter { $0["event"] == nil }
+      #expect(replies.compactMap { $0["request_id"] as? Int } == [1, 2], "\(name): \(driver.lines)")
+      values.append(replies.map { "\($0["data"] ?? "none")" })
+      // And the listener heard the seek, and nothing else of vpk's or a property's
+      #expect(!listener.lines.contains { $0.contains("hello") || $0.contains("property-change") }, "\(name)")
+      heard.append(try events(listener.lines, among: ["seek", "playback-restart", "hello", "property-change"]))
+    }
+    #expect(heard[0] == ["seek", "playback-restart"])
+    #expect(heard[0] == heard[1], "vpk \(heard[0]), mpv \(heard[1])")
+    #expect(values[0] == ["1.75", "1"], "vpk \(values[0])")
+    #expect(values[0] == values[1], "vpk \(values[0]), mpv \(values[1])")
+  }
+
+  /// `--socket` and `--input-ipc-server` together: the first greets with vpk's `hello` and detects the dialect, the
+  /// second writes nothing first and speaks mpv's only (a vpk text command there is an mpv text line: it runs nothing).
+  @Test func bothSocketsAtOnce() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let daemon = try VPKSession(
+      ["play", "--idle", "--socket", folder.socket("vpk"), "--input-ipc-server", folder.socket("mpv")], input: .closed)
+    defer { daemon.kill() }
+    let native = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    try native.waitForLine(containing: #"{"event":"hello""#)
+    let client = try UnixSocketClient.connect(to: folder.socket("mpv"))
+    client.send("status")
+    client.send(#"{"command": ["get_property", "idle-active"], "request_id": 1}"#)
+    try client.waitForLine(containing: #""request_id":1"#)
+    #expect(client.lines == [#"{"data":true,"request_id":1,"error":"success"}"#])
+    native.send("quit")
+    try client.waitForLine(containing: #"{"event":"shutdown"}"#)
+    #expect(try daemon.waitForExit().status == 0)
+  }
+
+  /// Replies come in the order of the requests, whatever is answered at once: a seek (answered as it starts, as mpv
+  /// answers it), reads, an unknown property, a line that is not JSON. The same against mpv, through socat.
+  @Test func repliesKeepTheOrderOfRequests() throws {
+    let socat = try tool("socat")
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    let daemon = try vpkDaemon(socket: folder.socket("vpk"), media: media)
+    defer { daemon.kill() }
+    // Listening before socat is run (socat makes a file at a path where nothing is).
+    _ = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    let mpv = try MPVProcess(socket: folder.socket("mpv"), arguments: ["--pause", media])
+    defer { mpv.stop() }
+    let lines = [
+      #"{"command": ["get_property", "time-pos"], "request_id": 1}"#,
+      #"{"command": ["seek", 1, "absolute"], "request_id": 2}"#,
+      #"{"command": ["get_property", "volume"], "request_id": 3}"#,
+      #"{"command": ["get_property", "time-pos"], "request_id": 4}"#,
+      #"{"command": ["get_property", "no-such-property"], "request_id": 5}"#,
+      #"{"command": ["unobserve_property", 9], "request_id": 6}"#,
+      "{not json",
+      #"{"command": ["seek", 2, "absolute"], "request_id": 7}"#,
+    ]
+    var orders: [[Int]] = []
+    for name in ["vpk", "mpv"] {
+      try waitUntilLoaded(socat, socket: folder.socket(name))
+      let result = try run(socat, ["-t", "2", "-", folder.socket(name)], input: lines.joined(separator: "\n") + "\n")
+      let replies = try result.output.split(separator: "\n").map { try object(String($0)) }.filter {
+        $0["event"] == nil
+      }
+      orders.append(replies.compactMap { $0["request_id"] as? Int })
+      let seeks = replies.filter { [2, 7].contains($0["request_id"] as? Int) }
+      #expect(seeks.count == 2 && seeks.allSatisfy { $0["error"] as? String == "success" }, "\(name): \(replies)")
+    }
+    #expect(orders[0] == [1, 2, 3, 4, 5, 6, 0, 7])
+    #expect(orders[0] == orders[1], "vpk \(orders[0]), mpv \(orders[1])")
+  }
+
+  /// While a file loads in a session that plays what it loads, an observer of `pause` is told false once, as mpv
+  /// tells it; and the file, opened before the client connected, ends as playlist entry 1, as mpv counts.
+  @Test func pauseThroughALoadAndTheFirstEntry() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    let daemon = try vpkMPVDaemon(socket: folder.socket("vpk"), ["--idle"])
+    defer { daemon.kill() }
+    let mpv = try MPVProcess(socket: folder.socket("mpv"))
+    defer { mpv.stop() }
+    var pauses: [[String]] = []
+    for name in ["vpk", "mpv"] {
+      let client = try UnixSocketClient.connect(to: folder.socket(name))
+      client.send(#"{"command": ["observe_property", 1, "pause"], "request_id": 1}"#)
+      try client.waitForLine(containing: #""request_id":1,"#)
+      client.send(#"{"command": ["loadfile", "\#(media)"], "request_id": 2}"#)
+      try client.waitForLine(containing: #"{"event":"playback-restart"}"#)
+      client.send(#"{"command": ["get_property", "pause"], "request_id": 3}"#)
+      try client.waitForLine(containing: #""request_id":3,"#)
+      pauses.append(client.lines.filter { $0.contains(#""name":"pause""#) })
+      client.send(#"{"command": ["stop"], "request_id": 4}"#)
+      let ended = try client.waitForLine(containing: #"{"event":"end-file""#)
+      #expect(ended == #"{"event":"end-file","reason":"stop","playlist_entry_id":1}"#, "\(name)")
+    }
+    #expect(pauses[0] == [#"{"event":"property-change","id":1,"name":"pause","data":false}"#])
+    #expect(pauses[0] == pauses[1], "vpk \(pauses[0]), mpv \(pauses[1])")
+    // And a client of a session started on its file (it saw no start-file) ends it as entry 1 too
+    let started = try vpkMPVDaemon(socket: folder.socket("vpk2"), [media, "--paused"])
+    defer { started.kill() }
+    let client = try UnixSocketClient.connect(to: folder.socket("vpk2"))
+    client.send(#"{"command": ["get_property", "duration"], "request_id": 1}"#)
+    try client.waitForLine(containing: #""request_id":1,"error":"success""#)
+    client.send(#"{"command": ["stop"], "request_id": 2}"#)
+    try client.waitForLine(containing: #"{"event":"end-file","reason":"stop","playlist_entry_id":1}"#)
+  }
+
   /// Lines of mpv's manual, sent with socat, one connection each: vpk and mpv answer in the same shape.
   @Test func socatOneLinersAnswerAsMPVDoes() throws {
     let socat = try tool("socat")

@@ -1,7 +1,8 @@
 // MPVCommandTranslator: reads mpv's JSON IPC lines (`{"command": ["seek", 10, "absolute+exact"], "request_id": 1}`)
-// into the requests the mpv dialect's presenter serves, checking their shape and arguments as mpv does and answering
-// with mpv's error strings. It knows mpv's names (commands, properties, seek flags); what they do is the module's
-// commands, which the presenter submits.
+// and its text lines (input.conf syntax: `seek 10 absolute`, read by MPVTextCommandParser) into the requests the mpv
+// dialect's presenter serves, checking their shape and arguments as mpv does and answering with mpv's error strings.
+// It knows mpv's names (commands, properties, seek flags); what they do is the module's commands, which the presenter
+// submits.
 
 import VideoPlaybackKit
 
@@ -92,14 +93,25 @@ package struct MPVCommandTranslator: Sendable {
     return true
   }
 
-  /// Reads one line: a JSON request, or a plain text command as mpv's `input.conf` writes them (run unanswered).
+  /// Reads one line: a JSON request, or text commands as mpv's `input.conf` writes them (run unanswered), all of
+  /// them or, when mpv would refuse the line, none.
+  package func read(_ line: String) -> [MPVRequest] {
+    let trimmed = Self.trimmingBlanks(line)
+    if trimmed.hasPrefix("{") { return [translate(line)] }
+    // Only mpv's input commands: the IPC's own (`get_property` …) are not commands of the text syntax.
+    let commands = (MPVTextCommandParser.commands(String(trimmed)) ?? []).map {
+      command($0.map { MPVValue.string($0) }, ipc: false)
+    }
+    return commands.contains { if case .failure = $0 { true } else { false } }
+      ? [] : commands.map { MPVRequest(requestID: .integer(0), command: $0, wantsReply: false) }
+  }
+
+  /// Reads one JSON request line (anything else is `invalid parameter`, answered).
   package func translate(_ line: String) -> MPVRequest {
     let trimmed = Self.trimmingBlanks(line)
-    guard trimmed.hasPrefix("{") else {
-      let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { MPVValue.string(String($0)) }
-      return MPVRequest(requestID: .integer(0), command: command(words), wantsReply: false)
-    }
-    guard let value = MPVValue.parse(String(trimmed), maxDepth: Self.maxDepth), case .object = value else {
+    guard trimmed.hasPrefix("{"), let value = MPVValue.parse(String(trimmed), maxDepth: Self.maxDepth),
+      case .object = value
+    else {
       return MPVRequest(requestID: .integer(0), command: .failure(MPVRequestError(.invalidParameter)))
     }
     let requestID = value["request_id"] ?? .integer(0)
@@ -108,6 +120,12 @@ package struct MPVCommandTranslator: Sendable {
     }
     return MPVRequest(requestID: requestID, command: command(words))
   }
+
+  /// The IPC's own commands, known by these exact names on JSON lines only.
+  static let ipcCommandNames: Set<String> = [
+    "get_property", "get_property_string", "set_property", "set_property_string", "observe_property",
+    "observe_property_string", "unobserve_property", "client_name", "get_version",
+  ]
 
   /// `line` without the blanks at either end: what Foundation's `CharacterSet.whitespaces` holds (a tab, Unicode's
   /// space separators, and the zero-width space), written out here: Foundation's trimming cost a read a fifth of its
@@ -122,9 +140,19 @@ package struct MPVCommandTranslator: Sendable {
     return line[first...last]
   }
 
-  /// The command `words` name (name first, then its arguments).
-  func command(_ words: [MPVValue]) -> Result<MPVCommand, MPVRequestError> {
-    guard let name = words.first?.string else { return .failure(MPVRequestError(.invalidParameter)) }
+  /// The command `words` name (name first, then its arguments). An input command may follow mpv's prefixes
+  /// (`no-osd` …, dropped) and be written with `_` for `-` (`frame_step`); the IPC's own commands (`ipc`: a JSON
+  /// line) are known by their exact names.
+  func command(_ words: [MPVValue], ipc: Bool = true) -> Result<MPVCommand, MPVRequestError> {
+    guard let first = words.first?.string else { return .failure(MPVRequestError(.invalidParameter)) }
+    var words = words[...]
+    var name = first
+    if !(ipc && Self.ipcCommandNames.contains(first)) {
+      while let word = words.first?.string, MPVTextCommandParser.prefixes.contains(word) { words = words.dropFirst() }
+      guard let input = words.first?.string else { return invalid }
+      // The IPC's names hold `_`: after a prefix or on a text line, they name no command.
+      name = String(input.map { $0 == "_" ? "-" : $0 })
+    }
     let args = Array(words.dropFirst())
     switch name {
     case "loadfile":

@@ -23,16 +23,28 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   /// How many commands this client has submitted: `pending` and `seekIDs` know them by this ordinal.
   private var ownCommandCount = 0
 
+  /// A request's place among this client's replies, which go out in the order of the requests, and its `request_id`.
+  private struct Ticket {
+    var number: Int
+    var requestID: MPVValue
+  }
+  /// How many tickets were given, and how many of them have had their replies written.
+  private var ticketsGiven = 0
+  private var ticketsAnswered = 0
+  /// Replies made for tickets still behind an earlier, unanswered one.
+  private var heldReplies: [Int: [MPVValue]] = [:]
+
   /// What a command of this client's still owes it, by the session's command id.
   private enum Pending {
     /// A reply once the command's outcome is reported: with `data: null` (mpv's commands) or without (`set_property`).
-    case reply(MPVValue, withData: Bool)
+    case reply(Ticket, withData: Bool)
     /// `get_property`, answered from a `status`.
-    case get(MPVValue, MPVProperty, asString: Bool)
-    /// `add` / `cycle`, which need the value now: a `status` first, then the command that sets it.
-    case adjust(MPVValue, MPVProperty, by: Double?)
+    case get(Ticket, MPVProperty, asString: Bool)
+    /// `add` / `cycle`, which need the value now: a `status` first, then the command that sets it (nil: a text line,
+    /// unanswered).
+    case adjust(Ticket?, MPVProperty, by: Double?)
     /// `observe_property`: its first `property-change` is the value now, from a `status`.
-    case observe(MPVValue, id: Int, MPVProperty)
+    case observe(Ticket, id: Int, MPVProperty)
     /// `loadfile` (mpv's number for the file), answered at once; a failure to open is reported as `end-file` with
     /// reason `error`.
     case load(Int)
@@ -44,21 +56,18 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   /// What each command of this client's still owes it, by the command's ordinal among this client's.
   private var pending: [Int: Pending] = [:] { didSet { publishQuickReads() } }
 
-  /// Whether a command of this client's still owes it a reply.
-  package var owesReplies: Bool {
-    pending.values.contains {
-      switch $0 {
-      case .reply, .get, .adjust, .observe: true
-      case .load, .silent, .learn: false
-      }
-    }
-  }
+  /// Whether a request of this client's still owes it a reply.
+  package var owesReplies: Bool { ticketsAnswered < ticketsGiven }
 
   /// View state: what the session's events and statuses said last, for reads, observers and the file's own
   /// properties.
   private var readings = MPVReadings() { didSet { publishQuickReads() } }
   /// This client's seeks not yet landed (mpv's `seeking`), by their ordinals.
   private var seekIDs: Set<Int> = [] { didSet { readings.seeking = !seekIDs.isEmpty } }
+  /// Those of them whose `seek` event was sent as they started.
+  private var announcedSeeks: Set<Int> = []
+  /// Whether the session plays a file once it is loaded (its `pause` then stays false through the load, as mpv's).
+  private let startsPlaying: Bool
 
   /// Observed properties: mpv's observer id, and the value the client was last told (nil: not yet told).
   private struct Observer {
@@ -74,12 +83,15 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   /// Answers this client's property reads off the main actor while nothing of the client's is under way.
   package nonisolated let quickReads: MPVQuickReads
 
-  /// - Parameter statusBoard: the interactor's status, readable from any thread; with it, `quickReads` answers
-  ///   `get_property` on the client's own thread (nil: every read goes through the interactor).
+  /// - Parameters:
+  ///   - statusBoard: the interactor's status, readable from any thread; with it, `quickReads` answers `get_property`
+  ///     on the client's own thread (nil: every read goes through the interactor).
+  ///   - startsPlaying: whether the session plays each file it loads (its options' autoplay).
   package init(
     interactor: any PlaybackInteractorInput, clientName: String, viewID: ViewID,
-    translator: MPVCommandTranslator = .init(), statusBoard: PlaybackStatusBoard? = nil
+    translator: MPVCommandTranslator = .init(), statusBoard: PlaybackStatusBoard? = nil, startsPlaying: Bool = false
   ) {
+    self.startsPlaying = startsPlaying
     self.interactor = interactor
     self.clientName = clientName
     self.viewID = viewID
@@ -114,9 +126,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     switch line {
     case .text(let text):
       guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
-      run(translator.translate(text))
+      for request in translator.read(text) { run(request) }
     case .tooLong, .invalidUTF8:
-      reply(.integer(0), .invalidParameter)
+      reply(takeTicket(.integer(0)), .invalidParameter)
     }
   }
 
@@ -134,67 +146,79 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
 
   // MARK: - Commands
 
+  /// Asks for the session's file, once: a client that connects to a session with its file open saw no `ready`, and
+  /// `info` tells it the file. The Builder calls this as the client is attached; its first request does otherwise.
+  package func learnSessionFile() {
+    guard !askedForFile else { return }
+    askedForFile = true
+    submit(.info, .learn)
+  }
+
   private func run(_ request: MPVRequest) {
-    if !askedForFile {
-      // A client that connects to a session with its file open saw no `ready`: `info` tells it the file.
-      askedForFile = true
-      submit(.info, .learn)
-    }
-    let id = request.requestID
+    learnSessionFile()
+    // A text line runs like its JSON form, unanswered.
+    let ticket = request.wantsReply ? takeTicket(request.requestID) : nil
     let command: MPVCommand
     switch request.command {
     case .failure(let failure):
-      if request.wantsReply { reply(id, failure.error) }
+      if let ticket { reply(ticket, failure.error) }
       return
     case .success(let success): command = success
     }
-    // A text line runs like its JSON form, unanswered.
-    let answer: (MPVValue, Bool) -> Pending = { id, withData in
-      request.wantsReply ? .reply(id, withData: withData) : .silent
-    }
+    let answer: (Bool) -> Pending = { withData in ticket.map { .reply($0, withData: withData) } ?? .silent }
     switch command {
     case .loadFile(let path):
       // mpv answers at once, before `start-file`; a file that cannot be opened ends in `end-file` (error).
-      if request.wantsReply {
-        reply(id, .success, data: .object([MPVMember("playlist_entry_id", .integer(fileNumber + 1))]))
+      if let ticket {
+        reply(ticket, .success, data: .object([MPVMember("playlist_entry_id", .integer(fileNumber + 1))]))
       }
       // mpv drops the file it plays first: a file that cannot be opened leaves it idle.
       submit(.replace(path), .load(fileNumber + 1))
     case .stop:
       guard readings.info != nil || readings.loadingPath != nil else {
         // Nothing loaded: mpv stops nothing, and says so with success.
-        if request.wantsReply { reply(id, .success, data: .null) }
+        if let ticket { reply(ticket, .success, data: .null) }
         return
       }
-      submit(.close, answer(id, true))
+      submit(.close, answer(true))
     case .seek(let target, let reference, let mode):
-      seek(target, reference, mode, pending: answer(id, true))
-    case .frameStep: submit(.step(1), answer(id, true))
-    case .frameBackStep: submit(.step(-1), answer(id, true))
+      seek(target, reference, mode, pending: answer(true))
+    case .frameStep: submit(.step(1), answer(true))
+    case .frameBackStep: submit(.step(-1), answer(true))
+    case .setProperty(let property, let value, let byCommand):
+      set(property, to: value, pending: answer(byCommand))
+    case .add(let property, let delta):
+      submit(.status, .adjust(ticket, property, by: delta))
+    case .cycle(let property):
+      submit(.status, .adjust(ticket, property, by: nil))
+    case .quit: submit(.quit, answer(true))
+    default:
+      // The IPC's own commands come on JSON lines only, each with its ticket.
+      if let ticket { runIPCCommand(command, ticket: ticket) }
+    }
+  }
+
+  /// The IPC's own commands: reads, observers, the client's name and the version.
+  private func runIPCCommand(_ command: MPVCommand, ticket: Ticket) {
+    switch command {
     case .getProperty(let property, let asString):
       // Answered here and now when the value needs no status; else from the status (see MPVQuickReads for the
       // reads answered on the socket's thread instead).
       if property.spec.isConstant {
-        view?.display(readings.replyToRead(property, asString: asString, requestID: id))
+        deliver(ticket, [readings.replyToRead(property, asString: asString, requestID: ticket.requestID)])
       } else {
-        submit(.status, .get(id, property, asString: asString))
+        submit(.status, .get(ticket, property, asString: asString))
       }
-    case .setProperty(let property, let value, let byCommand):
-      set(property, to: value, pending: request.wantsReply ? .reply(id, withData: byCommand) : .silent)
-    case .add(let property, let delta):
-      submit(.status, .adjust(id, property, by: delta))
-    case .cycle(let property):
-      submit(.status, .adjust(id, property, by: nil))
     case .observe(let observerID, let property):
-      submit(.status, .observe(id, id: observerID, property))
+      submit(.status, .observe(ticket, id: observerID, property))
     case .observeUnknown:
-      reply(id, .success)
+      reply(ticket, .success)
     case .unobserve(let observerID):
       observers.removeAll { $0.id == observerID }
-      reply(id, .success)
-    case .clientName: reply(id, .success, data: .string(clientName))
-    case .getVersion: reply(id, .success, data: .integer(MPVCommandTranslator.clientAPIVersion))
-    case .quit: submit(.quit, answer(id, true))
+      reply(ticket, .success)
+    case .clientName: reply(ticket, .success, data: .string(clientName))
+    case .getVersion: reply(ticket, .success, data: .integer(MPVCommandTranslator.clientAPIVersion))
+    default: break
     }
   }
 
@@ -206,6 +230,19 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   }
 
   private func seek(_ target: Double, _ reference: MPVSeekReference, _ mode: SeekMode?, pending owed: Pending) {
+    var owed = owed
+    if readings.info != nil {
+      // With a file loaded, mpv answers a seek as soon as it is queued and sends `seek` as it starts;
+      // `playback-restart` follows when it lands. (Without one, mpv refuses it; vpk runs it once a file loads.)
+      let seekEvent = MPVValue.object([MPVMember("event", .string("seek"))])
+      if case .reply(let ticket, let withData) = owed {
+        deliver(ticket, [.reply(ticket.requestID, .success, data: withData ? .null : nil), seekEvent])
+        owed = .silent
+      } else {
+        view?.display(seekEvent)
+      }
+      announcedSeeks.insert(ownCommandCount + 1)
+    }
     let command: Command =
       switch reference {
       // mpv's default precision: exact for absolute seeks, keyframes for relative ones.
@@ -222,7 +259,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   /// Sets `property` to `value` (accepted by its entry's `write`) as its entry says.
   private func set(_ property: MPVProperty, to value: MPVValue, pending owed: Pending) {
     guard let write = property.spec.write else {
-      if case .reply(let id, _) = owed { reply(id, .propertyAccess) }
+      if case .reply(let ticket, _) = owed { reply(ticket, .propertyAccess) }
       return
     }
     perform(write.change(value, readings), on: property, pending: owed)
@@ -238,8 +275,23 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
 
   // MARK: - Replies and events
 
-  private func reply(_ requestID: MPVValue, _ error: MPVError, data: MPVValue? = nil) {
-    view?.display(.reply(requestID, error, data: data))
+  private func takeTicket(_ requestID: MPVValue) -> Ticket {
+    ticketsGiven += 1
+    return Ticket(number: ticketsGiven - 1, requestID: requestID)
+  }
+
+  /// Shows `lines`, the answer to `ticket`'s request, once every earlier request's answer has been shown: mpv
+  /// answers in the order of the requests.
+  private func deliver(_ ticket: Ticket, _ lines: [MPVValue]) {
+    heldReplies[ticket.number] = lines
+    while let next = heldReplies.removeValue(forKey: ticketsAnswered) {
+      ticketsAnswered += 1
+      for line in next { view?.display(line) }
+    }
+  }
+
+  private func reply(_ ticket: Ticket, _ error: MPVError, data: MPVValue? = nil) {
+    deliver(ticket, [.reply(ticket.requestID, error, data: data)])
   }
 
   private func event(_ name: String, _ fields: [MPVMember] = []) {
@@ -249,8 +301,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   /// Answers command `commandID` if it is this client's and owes a plain reply.
   private func settle(_ commandID: Int?, _ error: MPVError = .success) {
     guard let commandID, let owed = pending.removeValue(forKey: commandID) else { return }
-    if case .reply(let id, let withData) = owed {
-      reply(id, error, data: withData && error == .success ? .null : nil)
+    if case .reply(let ticket, let withData) = owed {
+      reply(ticket, error, data: withData && error == .success ? .null : nil)
     }
   }
 
@@ -265,9 +317,13 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   }
 
   private func tellObserver(_ observer: Observer, _ value: MPVValue?) {
+    view?.display(propertyChange(observer, value))
+  }
+
+  private func propertyChange(_ observer: Observer, _ value: MPVValue?) -> MPVValue {
     var fields = [MPVMember("id", .integer(observer.id)), MPVMember("name", .string(observer.property.rawValue))]
     if let value { fields.append(MPVMember("data", value)) }
-    event("property-change", fields)
+    return .object([MPVMember("event", .string("property-change"))] + fields)
   }
 
   // MARK: - PlaybackInteractorOutput
@@ -282,7 +338,10 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .progress(let mark): progress(mark)
     case .seeked(let outcome): seeked(outcome.result.position, duration: outcome.duration, mine)
     case .superseded:
-      if let mine { seekIDs.remove(mine) }
+      if let mine {
+        seekIDs.remove(mine)
+        announcedSeeks.remove(mine)
+      }
       // mpv answers a seek that a newer one replaced with success, too.
       settle(mine)
     case .stepped(let result, let duration): stepped(result.position, duration: duration, mine)
@@ -306,7 +365,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   }
 
   private func loading(_ path: String) {
-    if readings.info != nil { event("end-file", [MPVMember("reason", .string("stop"))]) }
+    if readings.info != nil {
+      event("end-file", [MPVMember("reason", .string("stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
+    }
     readings.info = nil
     readings.duration = nil
     readings.loadingPath = path
@@ -322,7 +383,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     readings.loadingPath = nil
     readings.duration = info.duration
     readings.position = position
-    readings.state = .paused
+    // A session that plays what it loads starts playing right after `ready`: `pause` does not flip on the way.
+    readings.state = startsPlaying ? .playing : .paused
     event("file-loaded")
     event("playback-restart")
     publishChanges()
@@ -351,12 +413,17 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   }
 
   private func seeked(_ position: MediaTime, duration: MediaTime?, _ commandID: Int?) {
-    if let commandID { seekIDs.remove(commandID) }
+    var announced = false
+    if let commandID {
+      seekIDs.remove(commandID)
+      announced = announcedSeeks.remove(commandID) != nil
+    }
     readings.position = position
     if let duration { readings.duration = duration }
     if readings.state == .ended { readings.state = .paused }
     settle(commandID)
-    event("seek")
+    // Another client's seek (or one sent before the file loaded) is seen as it lands.
+    if !announced { event("seek") }
     event("playback-restart")
     publishChanges()
   }
@@ -374,14 +441,16 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   private func failed(_ error: PlaybackError, _ commandID: Int?) {
     guard let commandID, let owed = pending.removeValue(forKey: commandID) else { return }
     seekIDs.remove(commandID)
+    announcedSeeks.remove(commandID)
     switch owed {
-    case .reply(let id, let withData):
+    case .reply(let ticket, let withData):
       // A property set (`set_property`, no data) that cannot be served is mpv's unavailable property; a command's
       // failure is its command error.
       let unavailable = error.code == .notReady || error.code == .unavailable
-      reply(id, unavailable && !withData ? .propertyUnavailable : .commandFailed)
-    case .get(let id, _, _): reply(id, .propertyUnavailable)
-    case .adjust(let id, _, _), .observe(let id, _, _): reply(id, .commandFailed)
+      reply(ticket, unavailable && !withData ? .propertyUnavailable : .commandFailed)
+    case .get(let ticket, _, _): reply(ticket, .propertyUnavailable)
+    case .adjust(let ticket, _, _): if let ticket { reply(ticket, .commandFailed) }
+    case .observe(let ticket, _, _): reply(ticket, .commandFailed)
     case .load(let entry):
       readings.loadingPath = nil
       readings.state = readings.info == nil ? .idle : readings.state
@@ -401,34 +470,32 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     readings.read(status)
     guard let commandID, let owed = pending.removeValue(forKey: commandID) else { return }
     switch owed {
-    case .get(let id, let property, let asString):
-      view?.display(readings.replyToRead(property, asString: asString, requestID: id))
-    case .adjust(let id, let property, let delta):
-      adjust(property, by: delta, requestID: id)
-    case .observe(let id, let observerID, let property):
-      reply(id, .success)
+    case .get(let ticket, let property, let asString):
+      deliver(ticket, [readings.replyToRead(property, asString: asString, requestID: ticket.requestID)])
+    case .adjust(let ticket, let property, let delta):
+      adjust(property, by: delta, ticket: ticket)
+    case .observe(let ticket, let observerID, let property):
       let value = readings.value(of: property)
       let observer = Observer(id: observerID, property: property, told: .some(value))
       observers.append(observer)
-      tellObserver(observer, value)
+      // Its first value follows the reply, whenever that goes out.
+      deliver(ticket, [.reply(ticket.requestID, .success), propertyChange(observer, value)])
     case .reply, .load, .silent, .learn: break
     }
   }
 
   /// `add` / `cycle` once the value now is known: what the property's entry says, as `set` would do it.
-  private func adjust(_ property: MPVProperty, by delta: Double?, requestID id: MPVValue) {
-    let owed = Pending.reply(id, withData: true)
+  private func adjust(_ property: MPVProperty, by delta: Double?, ticket: Ticket?) {
+    let owed = ticket.map { Pending.reply($0, withData: true) } ?? .silent
     let spec = property.spec
-    guard let current = readings.value(of: property) else {
-      reply(id, .commandFailed)
-      return
-    }
+    let fail = { if let ticket { self.reply(ticket, .commandFailed) } }
+    guard let current = readings.value(of: property) else { return fail() }
     if let delta, let add = spec.add {
       perform(add(current, delta), on: property, pending: owed)
     } else if delta == nil, let next = spec.cycle?(current) {
       set(property, to: next, pending: owed)
     } else {
-      reply(id, .commandFailed)
+      fail()
     }
   }
 
@@ -437,6 +504,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     readings.info = info
     readings.duration = info.duration
     if readings.state == .idle { readings.state = .paused }
+    // mpv counts the files it loads from 1: the session's file is this client's first.
+    if fileNumber == 0 { fileNumber = 1 }
   }
   private func closed(_ commandID: Int?) {
     readings = MPVReadings(rate: readings.rate, seeking: readings.seeking)

@@ -12,10 +12,12 @@ extension PlaybackBuilder {
     // The interactor's status board lets the presenter answer property reads on the client's own thread.
     let presenter = MPVPresenter(
       interactor: fanOut.port(for: viewID), clientName: "ipc_\(viewID.value)", viewID: viewID,
-      statusBoard: module.statusBoard)
+      statusBoard: module.statusBoard, startsPlaying: module.startsPlaying)
     let view = MPVLinesView(output: output, onClosed: { [weak presenter] in presenter?.onOutputClosed() })
     presenter.view = view
     fanOut.attach(presenter, as: viewID)
+    // A client that only listens is told of the session's file too (its `end-file` names it).
+    presenter.learnSessionFile()
     return PlaybackClient(
       viewID: viewID, view: view, presenter: presenter, fanOut: fanOut,
       finish: { [weak view] in view?.displayFinish() },

@@ -131,7 +131,8 @@ public enum PlaybackBuilder {
     let scripted: [String]? = if case .lines(let lines) = input { lines } else { nil }
     return PlaybackModule(
       view: view, terminalView: terminalView, presenter: presenter, fanOut: fanOut,
-      statusBoard: interactor.statusBoard, reader: reader, echo: echo, showTyped: showTyped, scriptedInput: scripted)
+      statusBoard: interactor.statusBoard, startsPlaying: options.autoplay, reader: reader, echo: echo,
+      showTyped: showTyped, scriptedInput: scripted)
   }
 
   /// Adds a client of the control socket to `module`'s session: a view writing to `output` in `format` (JSON lines

@@ -20,6 +20,8 @@ package final class PlaybackModule {
   package var isRecorded: Bool { fanOut.submissionObserver != nil }
   /// The interactor's status, readable from any thread (for the clients' presenters).
   package let statusBoard: PlaybackStatusBoard
+  /// Whether the session plays each file it loads (its options' `autoplay`).
+  package let startsPlaying: Bool
   private let reader: CommandReader?
   private let echo: (@MainActor (InputLine) -> Void)?
   private let showTyped: (@Sendable (TypedInput) -> Void)?
@@ -28,7 +30,7 @@ package final class PlaybackModule {
 
   init(
     view: any PlaybackView, terminalView: TextStatusView?, presenter: PlaybackPresenter, fanOut: PlaybackFanOut,
-    statusBoard: PlaybackStatusBoard, reader: CommandReader?,
+    statusBoard: PlaybackStatusBoard, startsPlaying: Bool, reader: CommandReader?,
     echo: (@MainActor (InputLine) -> Void)?, showTyped: (@Sendable (TypedInput) -> Void)?, scriptedInput: [String]?
   ) {
     self.echo = echo
@@ -38,6 +40,7 @@ package final class PlaybackModule {
     self.presenter = presenter
     self.fanOut = fanOut
     self.statusBoard = statusBoard
+    self.startsPlaying = startsPlaying
     self.reader = reader
     self.scriptedInput = scriptedInput
     self.restoreTerminal = { [reader] in reader?.restoreTerminal() }

@@ -88,15 +88,38 @@ struct MPVCommandTranslatorTests {
     #expect(error(#"{"foo": 1}"#) == .invalidParameter)
     #expect(error("{bad") == .invalidParameter)
     #expect(error(#"{"command": ["loadfile", "a.mp4", "append"]}"#) == .invalidParameter)
-    // Not an object: a text line, which mpv runs unanswered.
-    #expect(!translator.translate(String(repeating: "[", count: 20)).wantsReply)
+    // Not an object: a text line, which mpv runs unanswered (this one names no command: nothing runs).
+    #expect(translator.read(String(repeating: "[", count: 20)).isEmpty)
   }
 
-  @Test("a text line runs like its JSON form, without a reply")
+  @Test("a text line runs like its JSON form, without a reply; several commands with ;")
   func textLines() {
-    let request = translator.translate("seek 5 absolute")
-    #expect(request.command == .success(.seek(5, .absolute, nil)))
-    #expect(!request.wantsReply)
+    let requests = translator.read("seek 5 absolute")
+    #expect(
+      requests == [MPVRequest(requestID: .integer(0), command: .success(.seek(5, .absolute, nil)), wantsReply: false)])
+    #expect(
+      translator.read("no-osd cycle pause; add speed 0.1").map(\.command) == [
+        .success(.cycle(.pause)), .success(.add(.speed, 0.1)),
+      ])
+    #expect(translator.read("frame_back_step").map(\.command) == [.success(.frameBackStep)])
+    #expect(translator.read(#"loadfile "a \"b\".mp4""#).map(\.command) == [.success(.loadFile(#"a "b".mp4"#))])
+  }
+
+  @Test("text lines hold mpv's input commands only; a line with one it refuses runs nothing")
+  func textLineRefusals() {
+    #expect(translator.read("get_property pause").isEmpty)
+    #expect(translator.read("observe_property 1 pause").isEmpty)
+    #expect(translator.read("cycle pause; bogus").isEmpty)
+    #expect(translator.read("seek 5 sideways").isEmpty)
+  }
+
+  @Test("JSON commands may carry mpv's prefixes and the _ spelling of input commands; the IPC's own keep theirs")
+  func jsonPrefixesAndSpellings() {
+    #expect(command(#"{"command": ["no-osd", "seek", 5, "absolute"]}"#) == .success(.seek(5, .absolute, nil)))
+    #expect(command(#"{"command": ["frame_step"]}"#) == .success(.frameStep))
+    #expect(command(#"{"command": ["get-property", "pause"]}"#) == .failure(MPVRequestError(.invalidParameter)))
+    #expect(
+      command(#"{"command": ["async", "get_property", "pause"]}"#) == .failure(MPVRequestError(.invalidParameter)))
   }
 
   @Test("string forms: flags as yes/no, numbers with six decimals")

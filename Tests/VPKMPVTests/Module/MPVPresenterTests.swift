@@ -93,13 +93,17 @@ struct MPVPresenterTests {
     #expect(harness.view.lines == [#"{"data":"1.500000","request_id":0,"error":"success"}"#])
   }
 
-  @Test("an absolute exact seek is a scrub; its reply, then seek and playback-restart, come when it lands")
+  @Test("an absolute exact seek is a scrub, answered at once with seek; playback-restart comes when it lands")
   func seekLands() {
+    // Given a loaded file
     let harness = MPVHarness()
     harness.loaded()
+    // When the client seeks
     harness.send(#"{"command": ["seek", 2, "absolute+exact"], "request_id": 6}"#)
+    // Then vpk scrubs, and the reply and `seek` come at once, as mpv sends them when the seek is queued
     #expect(harness.interactor.calls.last == .submit(.scrub(.seconds(2), .exact)))
-    #expect(harness.view.lines.isEmpty)
+    #expect(harness.view.lines == [#"{"data":null,"request_id":6,"error":"success"}"#, #"{"event":"seek"}"#])
+    // And when it lands, playback-restart
     harness.presenter.present(
       .seeked(
         SeekOutcome(
@@ -109,6 +113,148 @@ struct MPVPresenterTests {
     #expect(
       harness.view.lines == [
         #"{"data":null,"request_id":6,"error":"success"}"#, #"{"event":"seek"}"#, #"{"event":"playback-restart"}"#,
+      ])
+  }
+
+  @Test("another client's seek is seen as it lands: seek, then playback-restart")
+  func othersSeekLands() {
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.presenter.present(
+      .seeked(
+        SeekOutcome(
+          result: SeekResult(
+            id: 40, target: MediaTime(seconds: 2), position: MediaTime(seconds: 2), mode: .exact, milliseconds: 1),
+          requested: nil, duration: nil, showsTiming: false)),
+      origin: CommandOrigin(id: 40, sender: CommandSender(view: ViewID(value: 9), number: 1)))
+    #expect(harness.view.lines == [#"{"event":"seek"}"#, #"{"event":"playback-restart"}"#])
+  }
+
+  @Test("a seek with nothing loaded is answered when vpk has run it")
+  func seekWithoutFile() {
+    let harness = MPVHarness()
+    harness.send(#"{"command": ["seek", 2, "absolute"], "request_id": 3}"#)
+    #expect(harness.view.lines.isEmpty)
+    harness.presenter.present(.error(PlaybackError(.notReady, "no media")), origin: harness.lastOrigin)
+    #expect(harness.view.lines == [#"{"request_id":3,"error":"error running command"}"#])
+  }
+
+  @Test("replies go out in the order of the requests: an answer ready at once waits for an earlier pending one")
+  func repliesInRequestOrder() {
+    // Given a loaded file
+    let harness = MPVHarness()
+    harness.loaded()
+    // When a read that needs a status is followed by requests answered at once
+    harness.send(#"{"command": ["get_property", "time-pos"], "request_id": 1}"#)
+    let read = harness.lastOrigin
+    harness.send(#"{"command": ["get_property", "volume"], "request_id": 2}"#)
+    harness.send(#"{"command": ["unobserve_property", 4], "request_id": 3}"#)
+    harness.send("{not json")
+    harness.send(#"{"command": ["seek", 1, "absolute"], "request_id": 4}"#)
+    // Then nothing is answered before the read
+    #expect(harness.view.lines.isEmpty)
+    #expect(harness.presenter.owesReplies)
+    // And when the status comes, every reply goes out, in order, the seek's with its `seek` event
+    harness.presenter.present(.status(harness.status(position: 0.5)), origin: read)
+    #expect(
+      harness.view.lines == [
+        #"{"data":0.5,"request_id":1,"error":"success"}"#, #"{"request_id":2,"error":"property not found"}"#,
+        #"{"request_id":3,"error":"success"}"#, #"{"request_id":0,"error":"invalid parameter"}"#,
+        #"{"data":null,"request_id":4,"error":"success"}"#, #"{"event":"seek"}"#,
+      ])
+    #expect(!harness.presenter.owesReplies)
+  }
+
+  @Test("text commands run as mpv's input.conf reads them, unanswered")
+  func textCommands() {
+    // Given a loaded file
+    let harness = MPVHarness()
+    harness.loaded()
+    // When a text line cycles pause
+    harness.send("no-osd cycle pause")
+    harness.presenter.present(.status(harness.status(.paused)), origin: harness.lastOrigin)
+    harness.presenter.present(
+      .state(.playing, position: .zero, duration: MediaTime(seconds: 4)), origin: harness.lastOrigin)
+    // And seeks, sets and adds, two commands on one line
+    harness.send(#"osd-msg-bar seek 20 absolute; set "pause" yes"#)
+    harness.send("add speed 0.1")
+    harness.presenter.present(.status(harness.status(rate: 1)), origin: harness.lastOrigin)
+    harness.send("frame_step")
+    harness.send("frame-back-step")
+    harness.send("loadfile '/media/other file.mp4'")
+    harness.send("stop")
+    harness.send("quit")
+    // Then each runs as its JSON form does
+    #expect(
+      harness.interactor.calls.filter { $0 != .submit(.status) } == [
+        .submit(.info), .submit(.play), .submit(.scrub(.seconds(20), .exact)), .submit(.pause), .submit(.rate(1.1)),
+        .submit(.step(1)), .submit(.step(-1)), .submit(.replace("/media/other file.mp4")), .submit(.close),
+        .submit(.quit),
+      ])
+    // And nothing is answered: the only lines are the seek's event
+    #expect(harness.view.lines == [#"{"event":"seek"}"#])
+    #expect(!harness.presenter.owesReplies)
+  }
+
+  @Test("a text line mpv cannot parse, or that names the IPC's own commands, runs nothing")
+  func refusedTextLines() {
+    let harness = MPVHarness()
+    harness.loaded()
+    for line in [
+      "cycle pause; frobnicate", #"set pause "yes"#, "no-osd", "observe_property 1 pause", "get_property pause",
+      "# cycle pause", "SET pause yes",
+    ] {
+      harness.send(line)
+    }
+    #expect(harness.interactor.calls.filter { $0 != .submit(.info) }.isEmpty)
+    #expect(harness.view.lines.isEmpty)
+  }
+
+  @Test("while a file loads in a session that plays what it loads, an observer of pause hears false once")
+  func pauseDuringLoad() {
+    // Given a client of a session that plays what it loads, observing pause
+    let interactor = InteractorSpy()
+    let view = MPVViewSpy()
+    let presenter = MPVPresenter(interactor: interactor, clientName: "ipc_1", viewID: .primary, startsPlaying: true)
+    presenter.view = view
+    presenter.onInputLine(.text(#"{"command": ["observe_property", 1, "pause"], "request_id": 1}"#))
+    presenter.present(
+      .status(PlaybackStatus(state: .idle, position: .zero, duration: nil, rate: 1, framesDecoded: 0, decodeErrors: 0)),
+      origin: interactor.origin(interactor.lastID))
+    // When a file loads, is ready and plays
+    presenter.present(.loading(path: "/media/clip.mp4"), origin: nil)
+    presenter.present(.ready(MPVHarness().info, position: .zero), origin: nil)
+    presenter.present(.state(.playing, position: .zero, duration: MediaTime(seconds: 4)), origin: nil)
+    // Then pause was told once: false
+    #expect(
+      view.lines.filter { $0.contains(#""name":"pause""#) } == [
+        #"{"event":"property-change","id":1,"name":"pause","data":false}"#
+      ])
+  }
+
+  @Test("the session's file, open before the client connected, is its playlist entry 1")
+  func learntFileIsEntryOne() {
+    // Given a client that learnt the session's open file
+    let harness = MPVHarness()
+    harness.presenter.learnSessionFile()
+    harness.presenter.present(.info(harness.info), origin: harness.lastOrigin)
+    // When the file is stopped
+    harness.send(#"{"command": ["stop"], "request_id": 1}"#)
+    harness.presenter.present(.closed, origin: harness.lastOrigin)
+    // Then end-file names entry 1, as mpv counts
+    #expect(harness.view.lines.contains(#"{"event":"end-file","reason":"stop","playlist_entry_id":1}"#))
+    // And the next loadfile is entry 2, whose replacing ends entry 2 by its number
+    harness.view.lines.removeAll()
+    harness.send(#"{"command": ["loadfile", "/media/b.mp4"], "request_id": 2}"#)
+    harness.presenter.present(.loading(path: "/media/b.mp4"), origin: harness.lastOrigin)
+    harness.presenter.present(.ready(harness.info, position: .zero), origin: harness.lastOrigin)
+    harness.presenter.present(.loading(path: "/media/c.mp4"), origin: nil)
+    #expect(
+      harness.view.lines == [
+        #"{"data":{"playlist_entry_id":2},"request_id":2,"error":"success"}"#,
+        #"{"event":"start-file","playlist_entry_id":2}"#, #"{"event":"file-loaded"}"#,
+        #"{"event":"playback-restart"}"#, #"{"event":"end-file","reason":"stop","playlist_entry_id":2}"#,
+        #"{"event":"start-file","playlist_entry_id":3}"#,
       ])
   }
 
@@ -150,6 +296,8 @@ struct MPVPresenterTests {
     harness.send(#"{"command": ["cycle", "pause"]}"#)
     harness.presenter.present(.status(harness.status(.paused)), origin: harness.lastOrigin)
     #expect(harness.interactor.calls.suffix(2) == [.submit(.status), .submit(.play)])
+    harness.presenter.present(
+      .state(.playing, position: .zero, duration: MediaTime(seconds: 4)), origin: harness.lastOrigin)
     harness.send(#"{"command": ["add", "speed", 0.5]}"#)
     harness.presenter.present(.status(harness.status(rate: 1.5)), origin: harness.lastOrigin)
     #expect(harness.interactor.calls.last == .submit(.rate(2)))
@@ -185,6 +333,7 @@ struct MPVPresenterTests {
     harness.send(#"{"command": ["cycle", "play-dir"]}"#)
     harness.presenter.present(.status(harness.status(rate: -0.5)), origin: harness.lastOrigin)
     #expect(harness.interactor.calls.last == .submit(.rate(0.5)))
+    harness.presenter.present(.rate(0.5), origin: harness.lastOrigin)
     // And a direction that is not one is mpv's format error
     harness.send(#"{"command": ["set_property", "play-dir", "sideways"], "request_id": 9}"#)
     #expect(harness.view.lines.last == #"{"request_id":9,"error":"unsupported format for accessing property"}"#)
