@@ -169,23 +169,28 @@ import VPKTestSupport
     try terminal.press("Enter")
     try terminal.waitForScreen("the playing status line") { $0.last?.hasPrefix("▶ 00:00:") == true }
     Thread.sleep(forTimeInterval: 0.5)
-    // When the person types commands, with a pause between two of them, and quits
-    for line in ["pause", "scrub 2", "step", "mark", "rate -1", "play"] {
+    // When the person types commands and presses the empty line's keys (`.` steps, `=` marks, Space plays and
+    // pauses), with a pause between two of them, and quits
+    for line in ["pause", "scrub 2", "step"] {
       try terminal.type(line)
       try terminal.press("Enter")
     }
+    try terminal.press(".")
+    try terminal.press("=")
+    try terminal.type("rate -1")
+    try terminal.press("Enter")
+    try terminal.press("Space")
     Thread.sleep(forTimeInterval: 0.4)
-    for line in ["pause", "quit"] {
-      try terminal.type(line)
-      try terminal.press("Enter")
-    }
+    try terminal.press("Space")
+    try terminal.type("quit")
+    try terminal.press("Enter")
     try terminal.waitForScreen("the shell's prompt after vpk") { $0.last(where: { !$0.isEmpty }) == "$" }
     // Then the script has each typed command, and vpk test replays it green
     let recorded = try String(contentsOfFile: script, encoding: .utf8)
     let commands = recorded.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasPrefix("expect") }
     #expect(
       commands.filter { !$0.hasPrefix("wait") } == [
-        "open clip.mp4", "pause", "scrub 2", "step", "mark", "rate -1", "play", "pause",
+        "open clip.mp4", "pause", "scrub 2", "step", "step +1", "mark", "rate -1", "toggle", "toggle",
       ], "\(recorded)")
     #expect(commands.filter { $0.hasPrefix("wait ") }.count == 2, "\(recorded)")
     let replay = try VPKProcess.run(["test", script])
