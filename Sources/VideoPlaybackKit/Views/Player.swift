@@ -213,7 +213,7 @@ public final class Player: PlaybackInteractorOutput {
 
   // MARK: - PlaybackInteractorOutput
 
-  public func present(_ event: SessionEvent, origin: CommandOrigin?) {
+  package func present(_ event: SessionEvent, origin: CommandOrigin?) {
     let own = origin?.sender.flatMap { $0.view == port.viewID ? $0.number : nil }
     if let model = EventFormatter.model(event, origin: origin, naming: naming) {
       eventSink.yield(PlayerEvent(event: event, callNumber: own, text: model.text))
