@@ -42,8 +42,8 @@ public final class FFmpegPlaybackManager: PlaybackManager {
 
   public func play() { engine?.post(.play) }
   public func pause() {
-    engine?.pauseClock()
     engine?.post(.pause)
+    engine?.awaitClockStopped()
   }
 
   public func seek(_ request: SeekRequest) {

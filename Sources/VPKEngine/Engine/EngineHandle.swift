@@ -65,10 +65,14 @@ final class EngineHandle: Sendable {
 
   func snapshot() -> PlaybackSnapshot { shared.snapshot() }
 
-  /// Stops the clock now, on the caller's thread; the engine thread stops playing when it takes the `pause` that
-  /// follows. A pause counts from when it was asked for, even if the process stops (^Z) before that thread runs.
-  func pauseClock() {
-    shared.update { $0.clock.pause(at: $0.now()) }
+  /// Returns once the engine thread has stopped its clock (after a `pause` was posted), or after `limit` seconds: a
+  /// pause then counts from when it was asked for, even if the process stops (^Z) right after. Only the engine thread
+  /// changes the shared state; this only reads it.
+  func awaitClockStopped(limit: Double = 0.25) {
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(limit * 1e9)
+    while shared.read({ $0.clock.isRunning }) && DispatchTime.now().uptimeNanoseconds < deadline {
+      usleep(500)
+    }
   }
 
   /// The frame on screen with its MD5 (computed on the caller's thread), nil with no video frame.
