@@ -19,7 +19,7 @@ public struct CommandSender: Sendable, Equatable {
   /// The id the client gave the command (a JSON command's `id`), which its events show instead of `number`.
   public var clientID: ClientID?
 
-  public init(view: ViewID, number: Int, clientID: ClientID? = nil) {
+  package init(view: ViewID, number: Int, clientID: ClientID? = nil) {
     self.view = view
     self.number = number
     self.clientID = clientID
@@ -32,7 +32,7 @@ public struct CommandOrigin: Sendable, Equatable {
   public var id: Int
   public var sender: CommandSender?
 
-  public init(id: Int, sender: CommandSender?) {
+  package init(id: Int, sender: CommandSender?) {
     self.id = id
     self.sender = sender
   }
@@ -47,7 +47,7 @@ public struct SeekOutcome: Sendable, Equatable {
   /// Whether wall-clock figures are shown (never on the virtual clock, where they would differ from run to run).
   public var showsTiming: Bool
 
-  public init(result: SeekResult, requested: MediaTime?, duration: MediaTime?, showsTiming: Bool) {
+  package init(result: SeekResult, requested: MediaTime?, duration: MediaTime?, showsTiming: Bool) {
     self.result = result
     self.requested = requested
     self.duration = duration
@@ -62,7 +62,7 @@ public struct ProgressMark: Sendable, Equatable {
   public var state: PlaybackState
   public var rate: Double
 
-  public init(position: MediaTime, duration: MediaTime?, state: PlaybackState, rate: Double) {
+  package init(position: MediaTime, duration: MediaTime?, state: PlaybackState, rate: Double) {
     self.position = position
     self.duration = duration
     self.state = state
@@ -78,7 +78,7 @@ public struct EndReached: Sendable, Equatable {
   public var loops: Int
   public var direction: PlaybackDirection
 
-  public init(position: MediaTime, duration: MediaTime?, loops: Int, direction: PlaybackDirection = .forward) {
+  package init(position: MediaTime, duration: MediaTime?, loops: Int, direction: PlaybackDirection = .forward) {
     self.position = position
     self.duration = duration
     self.loops = loops
@@ -94,7 +94,7 @@ public struct ExpectationOutcome: Sendable, Equatable {
   public var held: Bool
   public var source: SourceLine?
 
-  public init(
+  package init(
     expectation: Expectation, expected: ExpectValue, actual: ExpectValue, held: Bool, source: SourceLine?
   ) {
     self.expectation = expectation
@@ -115,7 +115,7 @@ public struct SessionMark: Sendable, Equatable {
   /// The line the `mark` came from (a script's line), when it came from one.
   public var source: SourceLine?
 
-  public init(
+  package init(
     state: PlaybackState, position: MediaTime, rate: Double, frame: FrameIdentity?, source: SourceLine? = nil
   ) {
     self.state = state
@@ -135,7 +135,7 @@ public struct SessionShutdown: Sendable, Equatable {
   /// It ended while its media was still opening, and the open was interrupted.
   public var openInterrupted: Bool
 
-  public init(reason: ShutdownReason, status: PlaybackStatus, openInterrupted: Bool = false) {
+  package init(reason: ShutdownReason, status: PlaybackStatus, openInterrupted: Bool = false) {
     self.reason = reason
     self.status = status
     self.openInterrupted = openInterrupted
@@ -174,7 +174,7 @@ public enum SessionEvent: Sendable, Equatable {
   case shutdown(SessionShutdown)
 
   /// Who is told.
-  public enum Audience: Sendable, Equatable {
+  package enum Audience: Sendable, Equatable {
     /// Only the view that sent the command it answers (every view when no command caused it).
     case sender
     /// Every view: a change of the shared playback state, or something no command caused. The sender's view names
@@ -182,7 +182,7 @@ public enum SessionEvent: Sendable, Equatable {
     case everyone
   }
 
-  public var audience: Audience {
+  package var audience: Audience {
     switch self {
     case .loading, .ready, .state, .progress, .seeked, .stepped, .rate, .ended, .closed, .shutdown: .everyone
     case .superseded, .error, .status, .info, .frame, .mark, .snapshot, .help, .waited, .expectation: .sender
@@ -190,7 +190,7 @@ public enum SessionEvent: Sendable, Equatable {
   }
 
   /// Whether this is the one reply of the command it carries as its origin (every command gets exactly one).
-  public var isReply: Bool {
+  package var isReply: Bool {
     switch self {
     case .loading, .progress, .ended, .shutdown: false
     default: true
