@@ -1,4 +1,5 @@
 import Testing
+import VPKTestSupport
 
 @testable import VPKMPV
 @testable import VideoPlaybackKit
