@@ -322,7 +322,7 @@ class MPV:
 
 class IPCClient:
     """A client of mpv's JSON IPC on a unix socket: the same code drives mpv and vpk (whose control socket speaks
-    mpv's dialect to a connection whose first line is mpv's). vpk's `hello` greeting is an event it ignores."""
+    mpv's dialect to a connection whose first line is mpv's)."""
 
     def __init__(self, socket_path, timeout=20):
         self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -435,6 +435,8 @@ class SocketClient:
                     raise RuntimeError(f"vpk's control socket {path} did not appear")
                 time.sleep(0.01)
         self.events = Lines(self.socket.fileno())
+        # vpk writes nothing before a client's first line; `format json` (no command) is answered by `hello`.
+        self.socket.sendall(b"format json\n")
         self.events.expect(lambda e: e.get("event") == "hello", timeout, "vpk hello")
         self.last_id = 0
 

@@ -1,6 +1,7 @@
 // AttachClient: `vpk attach PATH`, a client of a running vpk's control socket for people and shell scripts. It
 // forwards its standard input to the daemon as it is, and prints what the daemon sends: text lines (the daemon's
-// text presenter, asked for with `format text`), or with `--json` the JSON lines.
+// text presenter, asked for with `format text`), or with `--json` the JSON lines (`format json`). The format line is
+// the first line it sends: the daemon greets with `hello` only once a client has shown its dialect.
 //
 // On a terminal (standard input and output both one, and no --json) it shows what `vpk play` shows there instead: the
 // status line and the line editor (see AttachTerminal), fed by the daemon's display lines.
@@ -78,6 +79,8 @@ package enum AttachClient {
     defer { gate.shut() }
     let directory = FileManager.default.currentDirectoryPath
     var received = lines.makeAsyncIterator()
+    // The daemon writes nothing before a client's first line; this one chooses the format, and `hello` answers it.
+    gate.send(ByteBuffer(string: terminal != nil ? "format display\n" : json ? "format json\n" : "format text\n"))
     guard case .line(.text(let hello), let handled) = await received.next(isolation: #isolation), isHello(hello) else {
       log("vpk attach: \(path) does not greet as a vpk control socket")
       channel.close(promise: nil)
@@ -94,9 +97,7 @@ package enum AttachClient {
       case .daemonClosed(let reason): return leaving(reason: reason, log: log)
       }
     }
-    let recordLine = record.map { "record \($0)\n" } ?? ""
-    let firstLines = (json ? "" : "format text\n") + recordLine
-    if !firstLines.isEmpty { gate.send(ByteBuffer(string: firstLines)) }
+    if let record { gate.send(ByteBuffer(string: "record \(record)\n")) }
     forwardInput(from: inputDescriptor, to: gate, directory: directory)
 
     var reason: String?

@@ -36,7 +36,7 @@ package enum AttachTerminal {
     case signal(Int32)
   }
 
-  /// Switches the connection to display lines, shows them until attach ends, and leaves the terminal as it found it.
+  /// Shows the display lines (the connection asked for them) until attach ends, and leaves the terminal as it found it.
   /// `firstLines`: lines sent after the format's (a `record` line).
   static func run(
     options: Options, inputDescriptor: Int32, gate: AttachChannelGate, directory: String,
@@ -51,9 +51,9 @@ package enum AttachTerminal {
     let reader = CommandReader(fileDescriptor: inputDescriptor, editsTerminal: true, history: options.history)
     defer { reader.restoreTerminal() }
     let send: @Sendable (String) -> Void = { gate.send(ByteBuffer(string: $0)) }
-    // The display format, and a status whose reply draws the status line at once (it is not shown as an event).
-    send(
-      "format display\n" + firstLines + #"{"command":"status","id":"\#(AttachClient.startMarkerID)"}"# + "\n")
+    // A status whose reply draws the status line at once (it is not shown as an event); AttachClient has asked for
+    // the display format.
+    send(firstLines + #"{"command":"status","id":"\#(AttachClient.startMarkerID)"}"# + "\n")
     if reader.editsTerminalInput { view.displayTypedInput(.editing(before: "", after: "")) }
     let input = Task { @MainActor [weak view] in
       let lines = reader.lines { typed in

@@ -1,11 +1,13 @@
 // ClientConnection: one control-socket client on the main actor: the view input side of the client (its lines go
 // to its presenter, in order) and the owner of its place in the session (the PlaybackClient the Builder made).
 //
-// The first line may choose how events are written to the client: `format text` switches it from JSON lines (the
-// default, which greet it with `hello` as it connects) to the text lines `vpk play` prints (what `vpk attach` shows
-// piped), `format display` to what `vpk play` shows on a terminal, as display lines (`vpk attach` on a terminal). A
-// first line in mpv's JSON IPC (`{"command": ["get_property", "pause"]}`) makes the connection speak mpv's dialect
-// from then on, and is served as the first command of it. On a socket that speaks only mpv's dialect
+// Nothing is written to a connection before its first line, which shows its dialect: a line in mpv's JSON IPC
+// (`{"command": ["get_property", "pause"]}`) makes the connection speak mpv's dialect from then on, and is served as
+// the first command of it; any other line makes it a client of vpk's own dialect, greeted with `hello` before its
+// first reply. A first line `format json`, `format text` or `format display` chooses how vpk's events are written
+// (after the `hello`): JSON lines (the default), the text lines `vpk play` prints (what `vpk attach` shows piped), or
+// what `vpk play` shows on a terminal, as display lines (`vpk attach` on a terminal). A connection that never writes
+// is sent nothing, as it is no client of either dialect yet. On a socket that speaks only mpv's dialect
 // (`--input-ipc-server`), the connection speaks it from the start: nothing is written before the client asks, and
 // every line is mpv's (JSON, or a text command).
 //
@@ -29,11 +31,11 @@ final class ClientConnection {
   let output: ChannelTextOutput
   private let attach: Attach
   private let attachMPV: AttachMPV?
-  private var client: PlaybackClient
+  /// The client in the session; nil until the first line shows the connection's dialect.
+  private var client: PlaybackClient?
   private let lineHandled: @Sendable () -> Void
   /// Gives the connection's handler on the event loop the client's quick answer for reads.
   private let answerQuickly: @Sendable (@escaping @Sendable (String) -> String?) -> Void
-  private var sawFirstLine = false
   private var speaksMPV = false
   private let record: Record?
   /// Stops the recording this client asked for (nil: none).
@@ -52,37 +54,48 @@ final class ClientConnection {
     self.lineHandled = lineHandled
     self.answerQuickly = answerQuickly
     if speaksMPV, let attachMPV {
-      client = attachMPV(output)
+      let client = attachMPV(output)
+      self.client = client
       self.speaksMPV = true
-      sawFirstLine = true
       if let quickAnswer = client.quickAnswer { answerQuickly(quickAnswer) }
-    } else {
-      client = attach(.json, output)
     }
   }
 
   func receive(_ line: InputLine) {
     defer { lineHandled() }
-    if !sawFirstLine {
-      sawFirstLine = true
-      if case .text(let text) = line, let format = Self.format(chosenBy: text) {
-        client.detach()
-        client = attach(format, output)
-        return
-      }
-      if case .text(let text) = line, let attachMPV, MPVCommandTranslator.isMPVRequest(text) {
-        client.detach()
-        client = attachMPV(output)
-        speaksMPV = true
-        // Set on the loop before this line's `lineHandled`: the next line may be answered there.
-        if let quickAnswer = client.quickAnswer { answerQuickly(quickAnswer) }
-      }
+    let client: PlaybackClient
+    if let attached = self.client {
+      client = attached
+    } else if case .text(let text) = line, let attachMPV, MPVCommandTranslator.isMPVRequest(text) {
+      client = attachMPV(output)
+      self.client = client
+      speaksMPV = true
+      // Set on the loop before this line's `lineHandled`: the next line may be answered there.
+      if let quickAnswer = client.quickAnswer { answerQuickly(quickAnswer) }
+    } else if case .text(let text) = line, let format = Self.format(chosenBy: text) {
+      attachOwnDialect(format)
+      return
+    } else {
+      client = attachOwnDialect(.json)
     }
     if !speaksMPV, case .text(let text) = line, let path = Self.recordPath(in: text) {
-      startRecording(to: path)
+      startRecording(to: path, for: client)
       return
     }
     client.eventHandler.onInputLine(line)
+  }
+
+  /// Makes the connection a client of vpk's own dialect, writing its events in `format` after the JSON `hello` (which
+  /// `vpk attach` checks, whatever format it asks for).
+  @discardableResult
+  private func attachOwnDialect(_ format: OutputFormat) -> PlaybackClient {
+    var client = attach(.json, output)
+    if format != .json {
+      client.detach()
+      client = attach(format, output)
+    }
+    self.client = client
+    return client
   }
 
   /// The path of a line `record <path>`.
@@ -92,7 +105,7 @@ final class ClientConnection {
     return String(trimmed.dropFirst("record ".count)).trimmingCharacters(in: .whitespaces)
   }
 
-  private func startRecording(to path: String) {
+  private func startRecording(to path: String, for client: PlaybackClient) {
     guard let record else {
       return client.tell(PlaybackError(.badInput, "this session cannot record; run vpk play --record SCRIPT"))
     }
@@ -105,9 +118,10 @@ final class ClientConnection {
     }
   }
 
-  /// The format a first line `format text` or `format display` chooses.
+  /// The format a first line `format json`, `format text` or `format display` chooses.
   private static func format(chosenBy line: String) -> OutputFormat? {
     switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+    case "format json": .json
     case "format text": .text
     case "format display": .display
     default: nil
@@ -118,7 +132,7 @@ final class ClientConnection {
   static let answerGrace: DispatchTimeInterval = .seconds(30)
 
   private func closeWhenAnswered(deadline: DispatchTime) {
-    guard client.owesReplies, DispatchTime.now() < deadline else {
+    guard client?.owesReplies == true, DispatchTime.now() < deadline else {
       output.finish()
       return
     }
@@ -127,9 +141,10 @@ final class ClientConnection {
     }
   }
 
-  /// Tells the client why it is being disconnected, then closes the connection once that is written.
+  /// Tells the client why it is being disconnected, then closes the connection once that is written. A connection
+  /// that has not shown its dialect yet is told in vpk's (`hello`, then the `error`).
   func disconnect(_ reason: PlaybackError) {
-    client.disconnect(reason)
+    (client ?? attachOwnDialect(.json)).disconnect(reason)
     output.finish()
   }
 
@@ -137,6 +152,10 @@ final class ClientConnection {
   /// closed once its mpv requests are answered, as mpv does (its client libraries wait for that to end their
   /// reading): one request can take several of vpk's commands, one after another.
   func inputEnded() {
+    guard let client else {
+      output.finish()
+      return
+    }
     if speaksMPV {
       closeWhenAnswered(deadline: .now() + Self.answerGrace)
     } else {
@@ -148,6 +167,6 @@ final class ClientConnection {
   func detach() {
     stopRecording?()
     stopRecording = nil
-    client.detach()
+    client?.detach()
   }
 }

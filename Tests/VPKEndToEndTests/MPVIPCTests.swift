@@ -189,8 +189,9 @@ private func events(_ lines: [String], among names: Set<String>) throws -> [Stri
     #expect(values[0] == values[1], "vpk \(values[0]), mpv \(values[1])")
   }
 
-  /// `--socket` and `--input-ipc-server` together: the first greets with vpk's `hello` and detects the dialect, the
-  /// second writes nothing first and speaks mpv's only (a vpk text command there is an mpv text line: it runs nothing).
+  /// `--socket` and `--input-ipc-server` together: the first detects the dialect (vpk's `hello` answers a vpk
+  /// client's first line), the second speaks mpv's only (a vpk text command there is an mpv text line: it runs
+  /// nothing).
   @Test func bothSocketsAtOnce() throws {
     let folder = try SocketFolder()
     defer { folder.remove() }
@@ -198,7 +199,7 @@ private func events(_ lines: [String], among names: Set<String>) throws -> [Stri
       ["play", "--idle", "--socket", folder.socket("vpk"), "--input-ipc-server", folder.socket("mpv")], input: .closed)
     defer { daemon.kill() }
     let native = try UnixSocketClient.connect(to: folder.socket("vpk"))
-    try native.waitForLine(containing: #"{"event":"hello""#)
+    try native.greet()
     let client = try UnixSocketClient.connect(to: folder.socket("mpv"))
     client.send("status")
     client.send(#"{"command": ["get_property", "idle-active"], "request_id": 1}"#)
@@ -283,6 +284,50 @@ private func events(_ lines: [String], among names: Set<String>) throws -> [Stri
     try client.waitForLine(containing: #"{"event":"end-file","reason":"stop","playlist_entry_id":1}"#)
   }
 
+  /// On `--socket`'s socket nothing is written before the client's first line: mpv's one-liner
+  /// `echo '{"command":["get_property","playback-time"]}' | socat - S | jq .data` prints only the answer, as with mpv; a
+  /// connection that never writes is sent nothing (it has not shown a dialect), while one that writes vpk's dialect
+  /// first gets `hello` before its reply.
+  @Test func nothingIsWrittenBeforeTheFirstLine() throws {
+    let socat = try tool("socat")
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    let daemon = try vpkDaemon(socket: folder.socket("vpk"), media: media)
+    defer { daemon.kill() }
+    let mpv = try MPVProcess(socket: folder.socket("mpv"), arguments: ["--pause", media])
+    defer { mpv.stop() }
+    // Given a connection that only listens
+    let listener = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    var answers: [[String]] = []
+    for name in ["vpk", "mpv"] {
+      try waitUntilLoaded(socat, socket: folder.socket(name))
+      // When the one-liner asks for playback-time
+      let result = try run(
+        socat, ["-t", "2", "-", folder.socket(name)], input: #"{"command":["get_property","playback-time"]}"# + "\n")
+      // Then its output is the one reply
+      let lines = result.output.split(separator: "\n").map(String.init)
+      try #require(lines.count == 1, "\(name): \(lines)")
+      let reply = try object(lines[0])
+      #expect(reply["data"] as? Double == 0, "\(name): \(lines)")
+      answers.append(lines)
+    }
+    #expect(answers[0] == [#"{"data":0.0,"request_id":0,"error":"success"}"#], "\(answers)")
+    // When a vpk client seeks and asks for a status
+    let native = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    native.send("scrub 3")
+    native.send("status")
+    try native.waitForLine(containing: #"{"event":"status","id":2"#)
+    // Then it got hello first, then its replies
+    #expect(native.lines.first?.hasPrefix(#"{"event":"hello""#) == true, "\(native.lines)")
+    #expect(native.lines.dropFirst().first?.hasPrefix(#"{"event":"seeked","id":1"#) == true, "\(native.lines)")
+    // And the listener, which never wrote, was sent nothing, even the seek every client sees
+    let marker = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    try marker.greet()
+    #expect(listener.lines.isEmpty, "\(listener.lines)")
+    #expect(!listener.hasEnded)
+  }
+
   /// Lines of mpv's manual, sent with socat, one connection each: vpk and mpv answer in the same shape.
   @Test func socatOneLinersAnswerAsMPVDoes() throws {
     let socat = try tool("socat")
@@ -320,9 +365,10 @@ private func events(_ lines: [String], among names: Set<String>) throws -> [Stri
     for name in ["vpk", "mpv"] {
       let result = try run(socat, ["-t", "3", "-", folder.socket(name)], input: lines.joined(separator: "\n") + "\n")
       #expect(result.status == 0, "socat to \(name): \(result.errors)")
-      // vpk greets every connection with its `hello` event; an mpv client ignores events it does not know.
-      replies.append(
-        try result.output.split(separator: "\n").map(String.init).filter { $0.contains("request_id") }.map(object))
+      // Nothing but the replies: the file stands paused, and `--socket`'s socket writes nothing before the first line.
+      let output = result.output.split(separator: "\n").map(String.init)
+      #expect(output.allSatisfy { $0.contains("request_id") }, "\(name): \(output)")
+      replies.append(try output.filter { $0.contains("request_id") }.map(object))
     }
     let (ours, theirs) = (replies[0], replies[1])
     try #require(ours.count == lines.count && theirs.count == lines.count, "vpk \(ours), mpv \(theirs)")
@@ -374,7 +420,7 @@ private func events(_ lines: [String], among names: Set<String>) throws -> [Stri
     let client = try UnixSocketClient.connect(to: folder.socket("vpk"))
     let watcher = try UnixSocketClient.connect(to: folder.socket("vpk"))
     let native = try UnixSocketClient.connect(to: folder.socket("vpk"))
-    try native.waitForLine(containing: #"{"event":"hello""#)
+    try native.greet()
     watcher.send(#"{"command": ["observe_property", 7, "idle-active"], "request_id": 1}"#)
     try watcher.waitForLine(containing: #"{"request_id":1,"error":"success"}"#)
     try watcher.waitForLine(containing: #"{"event":"property-change","id":7,"name":"idle-active","data":true}"#)

@@ -83,8 +83,8 @@ import VPKTestSupport
       ["play", folder.path("clip.mp4"), "--socket", socket, "--record", script], input: .closed)
     let a = try UnixSocketClient.connect(to: socket)
     let b = try UnixSocketClient.connect(to: socket)
-    try a.waitForLine(containing: #"{"event":"hello""#)
-    try b.waitForLine(containing: #"{"event":"hello""#)
+    try a.greet()
+    try b.greet()
     Thread.sleep(forTimeInterval: 0.4)
     a.send("pause")
     try a.waitForLine(containing: #""event":"state","id":1"#)
@@ -126,7 +126,7 @@ import VPKTestSupport
     let daemon = try VPKSession(
       ["play", folder.path("clip.mp4"), "--socket", socket, "--at-end", "pause"], input: .closed)
     let watcher = try UnixSocketClient.connect(to: socket)
-    try watcher.waitForLine(containing: #"{"event":"hello""#)
+    try watcher.greet()
     Thread.sleep(forTimeInterval: 0.5)
     let attach = try VPKSession(["attach", socket, "--record", script])
     // When the person types into attach, with time between two commands, and attach leaves
@@ -139,7 +139,7 @@ import VPKTestSupport
     // And another client then asks for a recording while none runs, and a second one while it runs
     watcher.send("record \(folder.path("second.vpk"))")
     let other = try UnixSocketClient.connect(to: socket)
-    try other.waitForLine(containing: #"{"event":"hello""#)
+    try other.greet()
     other.send("record \(folder.path("third.vpk"))")
     try other.waitForLine(containing: "one recording at a time")
     watcher.send("quit")

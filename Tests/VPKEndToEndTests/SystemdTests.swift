@@ -88,7 +88,7 @@ private func exists(_ path: String) -> Bool {
     // Then READY=1 comes, and at that point the control socket already accepts a client (no retrying)
     #expect(notify.receive() == "READY=1")
     let client = try UnixSocketClient(path: folder.path("s"))
-    try client.waitForLine(containing: #"{"event":"hello""#)
+    try client.greet()
     // When a client quits, STOPPING=1 comes before vpk leaves
     client.send("quit")
     #expect(notify.receive() == "STOPPING=1")
@@ -105,7 +105,7 @@ private func exists(_ path: String) -> Bool {
       ["play", "--idle"], input: .closed, launcher: activationLauncher("listen", path))
     // Then a client gets hello and its replies
     let client = try UnixSocketClient.connect(to: path)
-    try client.waitForLine(containing: #"{"event":"hello""#)
+    try client.greet()
     client.send("status")
     try client.waitForLine(containing: #"{"event":"status","id":1"#)
     // When it quits, vpk leaves and the socket file, which it did not make, is still there

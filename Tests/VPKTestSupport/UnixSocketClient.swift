@@ -72,9 +72,18 @@ public final class UnixSocketClient: @unchecked Sendable {
     }
   }
 
-  /// For a client made with `reads` false: blocks until the daemon's first line (its `hello`) has come, so the
-  /// daemon has accepted this connection. Throws when the daemon ends it first or sends nothing for 120 s.
+  /// Shows the daemon this client speaks vpk's dialect (a first line `format json`, which is no command) and waits
+  /// for the `hello` that answers it. The daemon writes nothing to a connection before its first line.
+  public func greet(timeout: Double = 120) throws {
+    send("format json")
+    try waitForLine(containing: #"{"event":"hello""#, timeout: timeout)
+  }
+
+  /// For a client made with `reads` false: sends `format json` and blocks until the daemon's first line (its `hello`)
+  /// has come, so the daemon has accepted this connection. Throws when the daemon ends it first or sends nothing for
+  /// 120 s.
   public func readGreeting() throws {
+    send("format json")
     var timeout = timeval(tv_sec: 120, tv_usec: 0)
     setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var byte: UInt8 = 0
