@@ -81,7 +81,7 @@ struct PlayCommand: AsyncParsableCommand {
       valueName: "action"))
   var atEnd: EndAction?
 
-  @Option(name: .long, help: "Default seek mode for scrub and skip: exact or keyframe.")
+  @Option(name: .long, help: "Default seek mode for scrub and skip: exact, keyframe or next-keyframe.")
   var seek: SeekMode = .exact
 
   @Option(

@@ -90,7 +90,7 @@ struct TestCommand: AsyncParsableCommand {
     name: .customLong("at-end"), help: "What playback does at the end of the media: pause (default), exit or loop.")
   var atEnd: EndAction = .pause
 
-  @Option(name: .long, help: "Default seek mode for scrub and skip: exact or keyframe.")
+  @Option(name: .long, help: "Default seek mode for scrub and skip: exact, keyframe or next-keyframe.")
   var seek: SeekMode = .exact
 
   // Unconditional: `--progress -1` is a value to refuse with the option's own message, not a missing one.

@@ -261,6 +261,40 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     opened.manager.shutdown()
   }
 
+  @Test(arguments: [TestClip.h264LongGOP, .mpeg4, .vp9, .h264OpenGOP])
+  func nextKeyframeScrubLandsOnTheFirstKeyframeAtOrAfterTheTarget(clip: TestClip) async throws {
+    // Given a clip, the keyframes ffprobe finds in it, and playback landed on its middle
+    let url = try TestMedia.url(for: clip)
+    let keyframes = try await Task.detached { try FFprobe.keyframeTimes(url) }.value
+    try #require(keyframes.count >= 3, "\(clip): \(keyframes)")
+    var opened = try await OpenedManager(url)
+    let duration = try #require(opened.spy.info?.duration).seconds
+    _ = try await opened.seek(to: duration / 2)
+    // Targets a third of the way into each GOP but the last, backward and forward of where playback is (the demuxer's
+    // index has decode times: a target just before a keyframe could fall between its decode and display times)
+    let targets = zip(keyframes, keyframes.dropFirst()).map { $0 + ($1 - $0) / 3 }.reversed() + [0.001]
+    for target in targets {
+      // When it scrubs to the next keyframe
+      let result = try await opened.seek(to: target, mode: .nextKeyframe)
+      // Then the frame on screen is ffprobe's first keyframe at or after the target, and the position is its time
+      let frame = try #require(opened.manager.currentFrame())
+      let expected = try #require(keyframes.first { $0 >= target }, "\(clip): no keyframe after \(target)")
+      #expect(
+        abs(frame.time.seconds - expected) < 1e-3,
+        "\(clip) at \(target): landed at \(frame.time.seconds); ffprobe's keyframes \(keyframes)")
+      #expect(frame.isKeyframe, "\(clip) at \(target)")
+      #expect(abs(result.position.seconds - frame.time.seconds) < 1e-6, "\(clip) at \(target)")
+      #expect(result.mode == .nextKeyframe)
+    }
+    // When the target is past the last keyframe, Then it lands at the end, on the last frame, as an exact seek there
+    let reference = try await Task.detached { try FrameMD5.entries(of: url, streamTimeBase: true) }.value
+    let last = try #require(keyframes.last)
+    let result = try await opened.seek(to: last + (duration - last) / 2, mode: .nextKeyframe)
+    #expect(abs(result.position.seconds - duration) < 0.05, "\(clip): landed at \(result.position.seconds)")
+    #expect(opened.manager.currentFrame()?.md5 == reference.last?.hash, "\(clip)")
+    opened.manager.shutdown()
+  }
+
   @Test(arguments: [TestClip.h264BFrames, .mpeg4, .vp9, .mpegTS, .mpeg4AVI])
   func playingToTheEndDecodesEveryFrameOnce(clip: TestClip) async throws {
     // Given a clip ffprobe counts the frames of

@@ -25,6 +25,7 @@ struct TestMediaTests {
     .h264FullRange444: ["video:h264"],
     .h264TenBit: ["video:h264"],
     .hevc: ["video:hevc"],
+    .h264LongGOP: ["video:h264"],
   ]
 
   @Test(arguments: TestClip.allCases)

@@ -51,12 +51,15 @@ public enum TestClip: String, CaseIterable, Sendable {
   /// HEVC (libx265, 3 B-frames, a keyframe every 30 frames, open GOPs as x265 makes them) 320x240, 30 fps, 4 s,
   /// no audio; MP4.
   case hevc
+  /// H.264 (libx264 veryfast, 3 B-frames, a GOP of 250 frames, no scene cuts) 320x240, 30 fps, 30 s, no audio; MP4.
+  /// Keyframes at 0, 8.333, 16.667 and 25 s: mpv's keyframe seeks land far from their targets.
+  case h264LongGOP
 
   /// The file name extension the clip is made with.
   public var fileExtension: String {
     switch self {
     case .h264BFrames, .mpeg4, .truncatedMP4, .emptyFile, .randomBytes, .textFile, .h264OpenGOP, .describedMP4,
-      .h264FullRange444, .h264TenBit, .hevc:
+      .h264FullRange444, .h264TenBit, .hevc, .h264LongGOP:
       "mp4"
     case .vp9: "webm"
     case .mpegTS: "ts"
@@ -194,6 +197,12 @@ public enum TestMedia {
           "-c:v", "libx265", "-preset", "ultrafast", "-x265-params",
           "bframes=3:keyint=30:min-keyint=30:scenecut=0:log-level=error", "-pix_fmt", "yuv420p", "-tag:v", "hvc1",
           "-f", "mp4",
+        ])
+    case .h264LongGOP:
+      return .ffmpeg(
+        lavfiVideo(size: "320x240", rate: 30, seconds: 30) + [
+          "-c:v", "libx264", "-preset", "veryfast", "-bf", "3", "-g", "250", "-sc_threshold", "0", "-pix_fmt",
+          "yuv420p", "-f", "mp4",
         ])
     case .h264OpenGOP:
       return .ffmpeg(

@@ -88,6 +88,8 @@ private func parseError(_ line: String) -> PlaybackError? {
     #expect(parser.parse("skip +10") == .command(.skip(10, nil)))
     #expect(parser.parse("skip -5 exact") == .command(.skip(-5, .exact)))
     #expect(parser.parse("skip 10 keyframe") == .command(.skip(10, .keyframe)))
+    #expect(parser.parse("skip 10 next-keyframe") == .command(.skip(10, .nextKeyframe)))
+    #expect(parser.parse("scrub 1:30 Next-Keyframe") == .command(.scrub(.seconds(90), .nextKeyframe)))
   }
 }
 
@@ -251,9 +253,9 @@ private func parseError(_ line: String) -> PlaybackError? {
     ("scrub 50%%", "is not a percentage"),
     ("scrub %", "is not a percentage"),
     ("scrub 1:30%", "is not a percentage"),
-    ("scrub 50 %", "mode '%' is not known; use exact or keyframe"),
-    ("scrub 10 fast", "mode 'fast' is not known; use exact or keyframe"),
-    ("skip 10 precise", "mode 'precise' is not known; use exact or keyframe"),
+    ("scrub 50 %", "mode '%' is not known; use exact, keyframe or next-keyframe"),
+    ("scrub 10 fast", "mode 'fast' is not known; use exact, keyframe or next-keyframe"),
+    ("skip 10 precise", "mode 'precise' is not known; use exact, keyframe or next-keyframe"),
     ("skip 50%", "skip takes seconds, not a percentage"),
     ("skip abc", "is not a number"),
     ("skip 1:99", "seconds must be below 60"),
@@ -449,8 +451,8 @@ private func parseError(_ line: String) -> PlaybackError? {
 
   /// A random valid command and one way of writing it.
   fileprivate static func randomCommand(_ random: inout SplitMix64) -> (Command, [String]) {
-    let modes: [SeekMode?] = [nil, .exact, .keyframe]
-    let mode = modes[Int(random.next() % 3)]
+    let modes: [SeekMode?] = [nil, .exact, .keyframe, .nextKeyframe]
+    let mode = modes[Int(random.next() % 4)]
     let modeTokens = mode.map { [randomCase($0.rawValue, &random)] } ?? []
     switch random.next() % 4 {
     case 0:

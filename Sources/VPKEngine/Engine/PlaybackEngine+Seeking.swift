@@ -1,7 +1,9 @@
 // PlaybackEngine+Seeking: seeks, exact and to a keyframe. An exact seek shows the frame from the frame cache when it
 // holds it; else it goes to the keyframe at or before the target and decodes forward, skipping frames nothing
-// references; within the frames' own GOP it decodes on from where the decoder is instead. A newer seek or a shutdown,
-// looked for in the mailbox between frames, ends a running seek.
+// references; within the frames' own GOP it decodes on from where the decoder is instead. A keyframe seek shows the
+// keyframe at or before the target; a next-keyframe seek the first one at or after it (by the container's index, as
+// mpv's demuxer seeks forward), or the end when none follows. A newer seek or a shutdown, looked for in the mailbox
+// between frames, ends a running seek.
 
 import Foundation
 import VideoPlaybackKit
@@ -13,27 +15,41 @@ extension PlaybackEngine {
     catchUp()
     alignAhead(backward: false)  // a seek lands with frames ahead as playing forward has them (+Reversing)
     let request = pending.request
-    let target = request.target.seconds
+    var target = request.target.seconds
+    // The precision the seek is carried out with: a next-keyframe seek the demuxer cannot make (no keyframe after the
+    // target) goes to the end, as an exact seek there, as mpv's does; without an index (MPEG-TS) it is a keyframe
+    // seek.
+    var mode = request.mode
     let outcome: DecodeOnOutcome
-    if request.mode == .exact, let cached = cachedFrame(forSeekTo: target) {
-      resetForNewPosition()
-      decoderDetached = true
-      outcome = .reached(cached)
+    if mode == .nextKeyframe, let landed = withCacheFocus(at: target, { seekToNextKeyframe(after: target) }) {
+      outcome = landed
     } else {
-      outcome = withCacheFocus(at: target) {
-        request.mode == .exact && canDecodeOn(to: target)
-          ? decodeOnFromHere(to: target, for: request) : seekBack(to: target, for: request)
+      if mode == .nextKeyframe {
+        let indexed = source.keyframeTime(atOrBefore: target) != nil
+        mode = indexed ? .exact : .keyframe
+        if indexed && duration > 0 { target = duration }
+      }
+      if mode == .exact, let cached = cachedFrame(forSeekTo: target) {
+        resetForNewPosition()
+        decoderDetached = true
+        outcome = .reached(cached)
+      } else {
+        outcome = withCacheFocus(at: target) {
+          mode == .exact && canDecodeOn(to: target)
+            ? decodeOnFromHere(to: target, for: request) : seekBack(to: target, for: request, mode: mode)
+        }
       }
     }
     guard case .reached(let shown) = outcome else { return }
     source.discardNonReferenceBefore = nil
 
     var position: Double
-    switch request.mode {
+    switch mode {
     case .exact: position = target
     case .keyframe: position = max(0, min(shown?.time ?? target, target))
+    case .nextKeyframe: position = max(target, shown?.time ?? target)
     }
-    if sourceEnded && ahead.isEmpty, let shown, request.mode == .exact {
+    if sourceEnded && ahead.isEmpty, let shown, mode == .exact {
       // Past the last frame there is: a truncated file whose index promised more. Land where the data ends.
       position = min(position, max(shown.time + shown.duration, 0))
     }
@@ -70,17 +86,35 @@ extension PlaybackEngine {
   /// backward within the GOP on screen, with the frame cache on, decodes every frame on the way instead of skipping
   /// those nothing references: a slider dragged left asks for them next, and the cache then holds them. A jump to
   /// another GOP skips them as before.
-  private func seekBack(to target: Double, for request: SeekRequest) -> DecodeOnOutcome {
-    let discarding = request.mode == .exact && !isBackwardInGOPOnScreen(target)
+  private func seekBack(to target: Double, for request: SeekRequest, mode: SeekMode) -> DecodeOnOutcome {
+    let discarding = mode == .exact && !isBackwardInGOPOnScreen(target)
     resetForNewPosition()
     let first = seekToKeyframe(
-      before: target, discardBefore: discarding ? target : nil, keyframeOnly: request.mode == .keyframe)
-    if request.mode == .exact, let firstFrame = first, firstFrame.time <= target {
+      before: target, discardBefore: discarding ? target : nil, keyframeOnly: mode == .keyframe)
+    if mode == .exact, let firstFrame = first, firstFrame.time <= target {
       let reached = decodeOn(to: target, for: request, discarding: discarding)
       guard case .reached(let frame) = reached else { return .interrupted }
       return .reached(frame ?? first)
     }
     return .reached(first)
+  }
+
+  /// A seek to the first keyframe at or after the target, whose frame is shown; nil when the demuxer finds none (past
+  /// the last keyframe, or the container cannot seek so). Matroska reads its index at its first seek: the demuxer,
+  /// not the index read before, says whether there is one.
+  private func seekToNextKeyframe(after target: Double) -> DecodeOnOutcome? {
+    guard let source else { return .interrupted }
+    resetForNewPosition()
+    source.wantedThreading = .throughput  // the keyframe alone (see seekToKeyframe)
+    guard source.seek(to: target, forward: true) else { return nil }
+    switch readFrame() {
+    case .frame(let frame):
+      sourceEnded = false
+      return .reached(frame)
+    case .endOfStream:
+      sourceEnded = true
+      return .reached(nil)
+    }
   }
 
   /// Clears what was decoded ahead and the loop bookkeeping: playback continues from a new point.

@@ -428,10 +428,10 @@ final class MediaSource {
     av_rescale_q(Int64(((seconds + startTime) * Double(AV_TIME_BASE)).rounded(.down)), vpk_time_base_q(), timeBase)
   }
 
-  /// Moves the demuxer to the keyframe at or before `seconds` and empties the decoder. At or before
-  /// the start it rewinds to the first byte where the format allows it: formats with no index
-  /// (MPEG-TS) seek by timestamp to any packet, not to a keyframe.
-  func seek(to seconds: Double) -> Bool {
+  /// Moves the demuxer to the keyframe at or before `seconds` (with `forward`, the first one at or after it) and
+  /// empties the decoder. At or before the start it rewinds to the first byte where the format allows it: formats
+  /// with no index (MPEG-TS) seek by timestamp to any packet, not to a keyframe.
+  func seek(to seconds: Double, forward: Bool = false) -> Bool {
     guard let format, codec != nil else { return false }
     newestFramePTS = nil
     discardedSinceNewest.removeAll()
@@ -443,7 +443,10 @@ final class MediaSource {
     if seconds <= 0 && byteSeekable && (format.pointee.iformat.pointee.flags & AVFMT_TS_DISCONT) != 0 {
       result = av_seek_frame(format, -1, 0, AVSEEK_FLAG_BYTE)
     }
-    if result < 0 {
+    if result < 0 && forward {
+      let target = ticks(at: seconds)
+      result = avformat_seek_file(format, streamIndex, target, target, Int64.max, 0)
+    } else if result < 0 {
       let target = ticks(at: seconds)
       result = avformat_seek_file(format, streamIndex, Int64.min, target, target, 0)
       if result < 0 {

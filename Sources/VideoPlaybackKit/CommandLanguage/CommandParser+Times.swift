@@ -57,9 +57,10 @@ extension CommandParser {
     switch asciiLowercased(text) {
     case "exact": return .success(.exact)
     case "keyframe": return .success(.keyframe)
+    case "next-keyframe": return .success(.nextKeyframe)
     default:
       return .failure(
-        bad("\(verb) mode \(quoted(text)) is not known; use exact or keyframe, e.g. \(example)"))
+        bad("\(verb) mode \(quoted(text)) is not known; use exact, keyframe or next-keyframe, e.g. \(example)"))
     }
   }
 

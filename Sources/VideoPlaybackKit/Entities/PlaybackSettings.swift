@@ -6,9 +6,11 @@ public enum PlaybackState: String, Sendable, CaseIterable {
 }
 
 /// How a seek lands: `exact` shows the frame whose display interval contains the target;
-/// `keyframe` lands on the nearest keyframe at or before it, which is faster.
+/// `keyframe` lands on the nearest keyframe at or before it, which is faster; `nextKeyframe` (`next-keyframe`) on the
+/// first keyframe at or after it (mpv's keyframe seek forward), or at the end when no keyframe follows.
 public enum SeekMode: String, Sendable, CaseIterable {
   case exact, keyframe
+  case nextKeyframe = "next-keyframe"
 }
 
 /// What to do when playback reaches the end of the media.
