@@ -328,6 +328,55 @@ private func events(_ lines: [String], among names: Set<String>) throws -> [Stri
     #expect(!listener.hasEnded)
   }
 
+  /// Seeks land where mpv's land with its default --hr-seek, on a clip whose GOP is 250 frames (keyframes at 0, 8.333,
+  /// 16.667, 25): absolute seeks exactly; relative forward ones on the first keyframe at or after the target (or at
+  /// the end when none follows); backward ones, percentages and +keyframes on a keyframe; +exact exactly.
+  @Test func seeksLandWhereMPVsLand() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264LongGOP).path
+    let daemon = try vpkMPVDaemon(socket: folder.socket("vpk"), [media, "--paused"])
+    defer { daemon.kill() }
+    let mpv = try MPVProcess(socket: folder.socket("mpv"), arguments: ["--pause", "--keep-open=yes", media])
+    defer { mpv.stop() }
+    // From where (an exact seek there first), and the seek's arguments
+    let seeks: [(from: Double, args: String)] = [
+      (2, #"10"#), (2, #"10, "relative""#), (2, #"40, "absolute-percent""#), (20, #"-3, "relative""#),
+      (20, #"-10, "relative""#), (2, #"20, "relative-percent""#), (20, #"-20, "relative-percent""#),
+      (2, #"1, "relative""#), (2, #"5, "relative+keyframes""#), (2, #"12, "absolute+keyframes""#),
+      (2, #"12, "absolute""#), (2, #"12, "relative+exact""#), (2, #"26, "relative""#),
+    ]
+    var landings: [[Double]] = []
+    for name in ["vpk", "mpv"] {
+      let client = try UnixSocketClient.connect(to: folder.socket(name))
+      client.send(#"{"command": ["get_property", "duration"], "request_id": 0}"#)
+      var polls = 0
+      while try !client.waitForLine(containing: #""request_id":0"#).contains("success") {
+        polls += 1
+        try #require(polls < 600, "\(name) did not load the file")
+        Thread.sleep(forTimeInterval: 0.05)
+        client.send(#"{"command": ["get_property", "duration"], "request_id": 0}"#)
+      }
+      var landed: [Double] = []
+      for (index, seek) in seeks.enumerated() {
+        // When it seeks exactly to the start, then as the case says
+        client.send(#"{"command": ["seek", \#(seek.from), "absolute+exact"], "request_id": 1}"#)
+        try client.waitForLine(containing: #"{"event":"playback-restart"}"#)
+        client.send(#"{"command": ["seek", \#(seek.args)], "request_id": 2}"#)
+        try client.waitForLine(containing: #"{"event":"playback-restart"}"#)
+        client.send(#"{"command": ["get_property", "time-pos"], "request_id": \#(100 + index)}"#)
+        let reply = try object(try client.waitForLine(containing: #""request_id":\#(100 + index),"#))
+        landed.append(try #require(reply["data"] as? Double, "\(name), seek \(seek): \(reply)"))
+      }
+      landings.append(landed)
+    }
+    // Then vpk lands where mpv does, to the microsecond mpv writes
+    for (seek, (ours, theirs)) in zip(seeks, zip(landings[0], landings[1])) {
+      #expect(abs(ours - theirs) < 1e-3, "from \(seek.from) seek \(seek.args): vpk \(ours), mpv \(theirs)")
+    }
+    #expect(abs(landings[0][1] - 50.0 / 3) < 1e-3, "the issue's seek 10 from 2 s: \(landings[0][1])")
+  }
+
   /// Lines of mpv's manual, sent with socat, one connection each: vpk and mpv answer in the same shape.
   @Test func socatOneLinersAnswerAsMPVDoes() throws {
     let socat = try tool("socat")

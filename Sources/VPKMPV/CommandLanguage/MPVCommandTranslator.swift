@@ -28,7 +28,7 @@ package enum MPVSeekReference: String, Sendable, Equatable {
 package enum MPVCommand: Sendable, Equatable {
   case loadFile(String)
   case stop
-  /// `mode` nil: mpv's default precision (exact for absolute seeks, keyframes for relative ones).
+  /// `mode`: the precision the flags name (`exact`, `keyframes`); nil: mpv's default (see MPVHRSeek).
   case seek(Double, MPVSeekReference, SeekMode?)
   case frameStep
   case frameBackStep

@@ -68,6 +68,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   private var announcedSeeks: Set<Int> = []
   /// Whether the session plays a file once it is loaded (its `pause` then stays false through the load, as mpv's).
   private let startsPlaying: Bool
+  /// mpv's `--hr-seek`, for the precision of seeks that name none.
+  private let hrSeek: MPVHRSeek
 
   /// Observed properties: mpv's observer id, and the value the client was last told (nil: not yet told).
   private struct Observer {
@@ -87,11 +89,14 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   ///   - statusBoard: the interactor's status, readable from any thread; with it, `quickReads` answers `get_property`
   ///     on the client's own thread (nil: every read goes through the interactor).
   ///   - startsPlaying: whether the session plays each file it loads (its options' autoplay).
+  ///   - hrSeek: mpv's `--hr-seek`: which seeks are exact when the command names no precision.
   package init(
     interactor: any PlaybackInteractorInput, clientName: String, viewID: ViewID,
-    translator: MPVCommandTranslator = .init(), statusBoard: PlaybackStatusBoard? = nil, startsPlaying: Bool = false
+    translator: MPVCommandTranslator = .init(), statusBoard: PlaybackStatusBoard? = nil, startsPlaying: Bool = false,
+    hrSeek: MPVHRSeek = .default
   ) {
     self.startsPlaying = startsPlaying
+    self.hrSeek = hrSeek
     self.interactor = interactor
     self.clientName = clientName
     self.viewID = viewID
@@ -229,7 +234,11 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     interactor.submit(command, source: nil, from: CommandSender(view: viewID, number: ownCommandCount))
   }
 
-  private func seek(_ target: Double, _ reference: MPVSeekReference, _ mode: SeekMode?, pending owed: Pending) {
+  /// `precisionAs`: the reference whose precision the seek takes, when not its own (a property's `add`).
+  private func seek(
+    _ target: Double, _ reference: MPVSeekReference, _ mode: SeekMode?, precisionAs: MPVSeekReference? = nil,
+    pending owed: Pending
+  ) {
     var owed = owed
     if readings.info != nil {
       // With a file loaded, mpv answers a seek as soon as it is queued and sends `seek` as it starts;
@@ -243,13 +252,15 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       }
       announcedSeeks.insert(ownCommandCount + 1)
     }
+    // mpv's precision (see MPVHRSeek): by default exact for absolute seeks, keyframes for the others, the first one
+    // at or after the target for a relative seek forward.
+    let precision = hrSeek.mode(for: precisionAs ?? reference, amount: target, flag: mode)
     let command: Command =
       switch reference {
-      // mpv's default precision: exact for absolute seeks, keyframes for relative ones.
-      case .absolute: .scrub(.seconds(target), mode ?? .exact)
-      case .absolutePercent: .scrub(.percent(target), mode ?? .exact)
-      case .relative: .skip(target, mode ?? .keyframe)
-      case .relativePercent: .skip((readings.duration?.seconds ?? 0) * target / 100, mode ?? .keyframe)
+      case .absolute: .scrub(.seconds(target), precision)
+      case .absolutePercent: .scrub(.percent(target), precision)
+      case .relative: .skip(target, precision)
+      case .relativePercent: .skip((readings.duration?.seconds ?? 0) * target / 100, precision)
       }
     // The ordinal `submit` is about to give it.
     seekIDs.insert(ownCommandCount + 1)
@@ -268,7 +279,14 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   private func perform(_ change: MPVPropertySpec.Change, on property: MPVProperty, pending owed: Pending) {
     switch change {
     case .submit(let command): submit(command, owed)
-    case .seek(let target, let reference): seek(target, reference, nil, pending: owed)
+    case .seek(let target, let reference):
+      // mpv's setters (`add` too) seek to a time (`time-pos`, `playback-time`) or a share (`percent-pos`): absolute.
+      let absolute: MPVSeekReference =
+        switch reference {
+        case .relative, .absolute: .absolute
+        case .relativePercent, .absolutePercent: .absolutePercent
+        }
+      seek(target, reference, nil, precisionAs: absolute, pending: owed)
     case .set(let value): set(property, to: value, pending: owed)
     }
   }

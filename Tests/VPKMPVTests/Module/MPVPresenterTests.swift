@@ -20,8 +20,9 @@ struct MPVHarness {
   let view = MPVViewSpy()
   let interactor = InteractorSpy()
 
-  init(statusBoard: PlaybackStatusBoard? = nil) {
-    presenter = MPVPresenter(interactor: interactor, clientName: "ipc_3", viewID: .primary, statusBoard: statusBoard)
+  init(statusBoard: PlaybackStatusBoard? = nil, hrSeek: MPVHRSeek = .default) {
+    presenter = MPVPresenter(
+      interactor: interactor, clientName: "ipc_3", viewID: .primary, statusBoard: statusBoard, hrSeek: hrSeek)
     presenter.view = view
   }
 
@@ -263,15 +264,75 @@ struct MPVPresenterTests {
   func seekReferences() {
     let harness = MPVHarness()
     harness.loaded()
+    // Given mpv's default --hr-seek, When seeks of each reference come, with and without a precision
     harness.send(#"{"command": ["seek", 5]}"#)
+    harness.send(#"{"command": ["seek", -5]}"#)
+    harness.send(#"{"command": ["seek", 3, "absolute"]}"#)
     harness.send(#"{"command": ["seek", 25, "absolute-percent"]}"#)
+    harness.send(#"{"command": ["seek", 50, "relative-percent"]}"#)
     harness.send(#"{"command": ["seek", 50, "relative-percent+exact"]}"#)
+    harness.send(#"{"command": ["seek", 1, "relative+keyframes"]}"#)
+    harness.send(#"{"command": ["seek", 1, "relative+exact"]}"#)
+    harness.send(#"{"command": ["seek", 3, "absolute+keyframes"]}"#)
     harness.send(#"{"command": ["frame-back-step"]}"#)
     harness.send(#"{"command": ["frame-step"]}"#)
+    // Then absolute seeks are exact, the others go to a keyframe: the next one for a relative seek forward
     #expect(
       harness.interactor.calls == [
-        .submit(.info), .submit(.skip(5, .keyframe)), .submit(.scrub(.percent(25), .exact)), .submit(.skip(2, .exact)),
-        .submit(.step(-1)), .submit(.step(1)),
+        .submit(.info), .submit(.skip(5, .nextKeyframe)), .submit(.skip(-5, .keyframe)),
+        .submit(.scrub(.seconds(3), .exact)), .submit(.scrub(.percent(25), .keyframe)), .submit(.skip(2, .keyframe)),
+        .submit(.skip(2, .exact)), .submit(.skip(1, .nextKeyframe)), .submit(.skip(1, .exact)),
+        .submit(.scrub(.seconds(3), .keyframe)), .submit(.step(-1)), .submit(.step(1)),
+      ])
+  }
+
+  @Test("setting and adding to time-pos is an exact seek, as mpv's absolute one; percent-pos a keyframe seek")
+  func propertySeeks() {
+    // Given a loaded file (4 s)
+    let harness = MPVHarness()
+    harness.loaded()
+    // When a client adds to and sets the position properties (`add` reads the value first)
+    for (line, expected) in [
+      (#"{"command": ["add", "time-pos", 1]}"#, Command.skip(1, .exact)),
+      (#"{"command": ["add", "playback-time", -1]}"#, .skip(-1, .exact)),
+      (#"{"command": ["set", "time-pos", "2"]}"#, .scrub(.seconds(2), .exact)),
+      (#"{"command": ["add", "percent-pos", 25]}"#, .skip(1, .keyframe)),
+      (#"{"command": ["set_property", "percent-pos", 50]}"#, .scrub(.percent(50), .keyframe)),
+    ] {
+      harness.send(line)
+      if harness.interactor.calls.last == .submit(.status) {
+        harness.presenter.present(.status(harness.status(.paused)), origin: harness.lastOrigin)
+      }
+      // Then the times are exact, added ones too (mpv sets them as absolute times); the shares go to a keyframe
+      #expect(harness.interactor.calls.last == .submit(expected), "\(line)")
+    }
+  }
+
+  @Test("--hr-seek decides the precision of seeks that name none; their flags still win")
+  func hrSeekOption() {
+    for (hrSeek, expected) in [
+      (MPVHRSeek.yes, [Command.skip(5, .exact), .scrub(.percent(25), .exact), .skip(5, .nextKeyframe)]),
+      (.no, [.skip(5, .nextKeyframe), .scrub(.percent(25), .keyframe), .skip(5, .nextKeyframe)]),
+      (.absolute, [.skip(5, .nextKeyframe), .scrub(.percent(25), .keyframe), .skip(5, .nextKeyframe)]),
+    ] {
+      // Given a client of a session started with that --hr-seek
+      let harness = MPVHarness(hrSeek: hrSeek)
+      harness.loaded()
+      // When it seeks relative, to a percentage, and relative with +keyframes
+      harness.send(#"{"command": ["seek", 5]}"#)
+      harness.send(#"{"command": ["seek", 25, "absolute-percent"]}"#)
+      harness.send(#"{"command": ["seek", 5, "relative+keyframes"]}"#)
+      // Then each has the precision mpv gives it
+      #expect(Array(harness.interactor.calls.dropFirst()) == expected.map { .submit($0) }, "\(hrSeek)")
+    }
+    // And with --hr-seek=no an absolute seek goes to the keyframe at or before its target, +exact to the frame
+    let harness = MPVHarness(hrSeek: .no)
+    harness.loaded()
+    harness.send(#"{"command": ["seek", 3, "absolute"]}"#)
+    harness.send(#"{"command": ["seek", 3, "absolute+exact"]}"#)
+    #expect(
+      Array(harness.interactor.calls.dropFirst()) == [
+        .submit(.scrub(.seconds(3), .keyframe)), .submit(.scrub(.seconds(3), .exact)),
       ])
   }
 
