@@ -2,8 +2,9 @@
 // to its presenter, in order) and the owner of its place in the session (the PlaybackClient the Builder made).
 //
 // Nothing is written to a connection before its first line, which shows its dialect: a line in mpv's JSON IPC
-// (`{"command": ["get_property", "pause"]}`) makes the connection speak mpv's dialect from then on, and is served as
-// the first command of it; any other line makes it a client of vpk's own dialect, greeted with `hello` before its
+// (`{"command": ["get_property", "pause"]}`) or one of mpv's text commands that vpk's language does not have
+// (`cycle pause`, `seek 20 absolute`) makes the connection speak mpv's dialect from then on, and is served as the
+// first command of it; any other line makes it a client of vpk's own dialect, greeted with `hello` before its
 // first reply. A first line `format json`, `format text` or `format display` chooses how vpk's events are written
 // (after the `hello`): JSON lines (the default), the text lines `vpk play` prints (what `vpk attach` shows piped), or
 // what `vpk play` shows on a terminal, as display lines (`vpk attach` on a terminal). A connection that never writes
@@ -66,7 +67,9 @@ final class ClientConnection {
     let client: PlaybackClient
     if let attached = self.client {
       client = attached
-    } else if case .text(let text) = line, let attachMPV, MPVCommandTranslator.isMPVRequest(text) {
+    } else if case .text(let text) = line, let attachMPV,
+      MPVCommandTranslator.isMPVRequest(text) || MPVCommandTranslator.isMPVTextLine(text)
+    {
       client = attachMPV(output)
       self.client = client
       speaksMPV = true

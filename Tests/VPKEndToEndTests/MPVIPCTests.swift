@@ -377,6 +377,43 @@ private func events(_ lines: [String], among names: Set<String>) throws -> [Stri
     #expect(abs(landings[0][1] - 50.0 / 3) < 1e-3, "the issue's seek 10 from 2 s: \(landings[0][1])")
   }
 
+  /// On `--socket`'s socket a first line that is one of mpv's text commands makes the connection mpv's: it runs, and
+  /// nothing is answered, as with mpv (`echo 'cycle pause' | socat - S`).
+  @Test func mpvTextCommandsAsTheFirstLine() throws {
+    let socat = try tool("socat")
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    let daemon = try vpkDaemon(socket: folder.socket("vpk"), media: media)
+    defer { daemon.kill() }
+    let mpv = try MPVProcess(socket: folder.socket("mpv"), arguments: ["--pause", "--keep-open=yes", media])
+    defer { mpv.stop() }
+    var seen: [[Double]] = []
+    for name in ["vpk", "mpv"] {
+      try waitUntilLoaded(socat, socket: folder.socket(name))
+      var values: [Double] = []
+      for (line, property) in [
+        ("cycle pause", "pause"), ("cycle pause", "pause"), ("no-osd seek 2 absolute", "time-pos"),
+        ("set pause no", "pause"), ("set pause yes", "pause"),
+      ] {
+        // When a connection's only line is an mpv text command
+        let output = try run(socat, ["-t", "1", "-", folder.socket(name)], input: line + "\n").output
+        // Then nothing answers it: no reply, no hello (mpv's own events may come: vpk sends `seek` as a seek starts)
+        let lines = output.split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.hasPrefix(#"{"event":"#) && !$0.contains("hello") }, "\(name) \(line): \(lines)")
+        // And it ran: another connection reads its effect
+        let read = try run(
+          socat, ["-t", "2", "-", folder.socket(name)],
+          input: #"{"command": ["get_property", "\#(property)"], "request_id": 1}"# + "\n")
+        let reply = try object(try #require(read.output.split(separator: "\n").last.map(String.init), "\(name)"))
+        values.append(try #require((reply["data"] as? NSNumber)?.doubleValue, "\(name) \(line): \(reply)"))
+      }
+      seen.append(values)
+    }
+    #expect(seen[0] == [0, 1, 2, 0, 1], "vpk \(seen[0])")
+    #expect(seen[0] == seen[1], "vpk \(seen[0]), mpv \(seen[1])")
+  }
+
   /// Lines of mpv's manual, sent with socat, one connection each: vpk and mpv answer in the same shape.
   @Test func socatOneLinersAnswerAsMPVDoes() throws {
     let socat = try tool("socat")

@@ -81,7 +81,37 @@ package struct MPVCommandTranslator: Sendable {
     "unobserve_property", "client_name", "get_version", "quit",
   ]
 
+  /// mpv 0.35's input commands (`mpv --input-cmdlist`): a text line naming one is mpv's.
+  static let inputCommandNames: Set<String> = [
+    "ignore", "seek", "revert-seek", "quit", "quit-watch-later", "stop", "frame-step", "frame-back-step",
+    "playlist-next", "playlist-prev", "playlist-play-index", "playlist-shuffle", "playlist-unshuffle", "sub-step",
+    "sub-seek", "print-text", "show-text", "expand-text", "expand-path", "show-progress", "sub-add", "audio-add",
+    "video-add", "sub-remove", "audio-remove", "video-remove", "sub-reload", "audio-reload", "video-reload",
+    "rescan-external-files", "screenshot", "screenshot-to-file", "screenshot-raw", "loadfile", "loadlist",
+    "playlist-clear", "playlist-remove", "playlist-move", "run", "subprocess", "set", "change-list", "add", "cycle",
+    "multiply", "cycle-values", "enable-section", "disable-section", "define-section", "ab-loop", "drop-buffers", "af",
+    "vf", "af-command", "vf-command", "ao-reload", "script-binding", "script-message", "script-message-to",
+    "overlay-add", "overlay-remove", "osd-overlay", "write-watch-later-config", "delete-watch-later-config", "mouse",
+    "keybind", "keypress", "keydown", "keyup", "apply-profile", "load-script", "dump-cache", "ab-loop-dump-cache",
+    "ab-loop-align-cache",
+  ]
+
   package init() {}
+
+  /// True when `line`, the first of a connection, is a text line of mpv's input.conf syntax rather than one of vpk's
+  /// own commands: mpv can read it, and it starts with one of mpv's prefixes (`no-osd` …) or its first command is one
+  /// of mpv's input commands (`cycle pause`, `seek 20 absolute`, `set pause yes`). `quit`, which both languages have,
+  /// is left to vpk's.
+  package static func isMPVTextLine(_ line: String) -> Bool {
+    let trimmed = trimmingBlanks(line)
+    guard !trimmed.hasPrefix("{"), let first = MPVTextCommandParser.commands(String(trimmed))?.first?.first else {
+      return false
+    }
+    let firstWord = trimmed.split(maxSplits: 1, whereSeparator: { $0 == " " || $0 == "\t" }).first ?? ""
+    if MPVTextCommandParser.prefixes.contains(String(firstWord)) { return true }
+    let name = first.replacingOccurrences(of: "_", with: "-")
+    return name != "quit" && inputCommandNames.contains(name)
+  }
 
   /// True when `line` is mpv's JSON IPC rather than vpk's own JSON: an object whose `command` is an array.
   /// (vpk's own JSON commands name the command as a string.)

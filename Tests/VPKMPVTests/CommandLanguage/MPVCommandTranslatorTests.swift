@@ -21,6 +21,17 @@ struct MPVCommandTranslatorTests {
     #expect(!MPVCommandTranslator.isMPVRequest("{not json"))
   }
 
+  @Test("a text line naming one of mpv's input commands, or starting with its prefix, is mpv's; vpk's verbs are not")
+  func detectsMPVTextLines() {
+    for line in ["cycle pause", "seek 20 absolute", "set pause yes", "  no-osd seek 1", "frame_step", "show-text hi"] {
+      #expect(MPVCommandTranslator.isMPVTextLine(line), "\(line)")
+    }
+    for line in ["quit", "status", "scrub 20", "pause", "format text", "record /tmp/x", "seek 'broken", "", "# c"] {
+      #expect(!MPVCommandTranslator.isMPVTextLine(line), "\(line)")
+    }
+    #expect(!MPVCommandTranslator.isMPVTextLine(#"{"command": ["seek", 1]}"#))
+  }
+
   @Test("the request_id comes back as the client gave it, 0 when it gave none")
   func requestIDs() {
     #expect(translator.translate(#"{"command": ["get_version"]}"#).requestID == .integer(0))
