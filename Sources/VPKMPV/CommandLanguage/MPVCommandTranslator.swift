@@ -38,8 +38,9 @@ package enum MPVCommand: Sendable, Equatable {
   case add(MPVProperty, Double)
   case cycle(MPVProperty)
   case observe(id: Int, MPVProperty)
-  /// An observer of a property vpk does not serve: mpv accepts it and never reports a change.
-  case observeUnknown(id: Int)
+  /// An observer of a property vpk does not serve: accepted, and told once that it is unavailable, as mpv tells an
+  /// observer of a name it does not know.
+  case observeUnknown(id: Int, name: String)
   case unobserve(id: Int)
   case clientName
   case getVersion
@@ -193,7 +194,9 @@ package struct MPVCommandTranslator: Sendable {
       return .success(.cycle(known))
     case "observe_property", "observe_property_string":
       guard args.count == 2, let id = args[0].integer, let property = args[1].string else { return invalid }
-      guard let known = MPVProperty(rawValue: property) else { return .success(.observeUnknown(id: id)) }
+      guard let known = MPVProperty(rawValue: property) else {
+        return .success(.observeUnknown(id: id, name: property))
+      }
       return .success(.observe(id: id, known))
     case "unobserve_property":
       guard args.count == 1, let id = args[0].integer else { return invalid }

@@ -77,7 +77,12 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   }
   private var observers: [Observer] = []
   /// mpv numbers the files it loads (`playlist_entry_id`).
-  private var fileNumber = 0
+  private var fileNumber: Int {
+    get { readings.entryID }
+    set { readings.entryID = newValue }
+  }
+  /// The stored properties (`volume`, `mute` …) the session's mpv clients share; nil: this client's own.
+  private let sharedOptions: MPVSharedOptions?
   /// Whether the session's file (opened before this client connected) has been asked for.
   private var askedForFile = false { didSet { publishQuickReads() } }
   /// Answers this client's property reads off the main actor while nothing of the client's is under way.
@@ -87,16 +92,29 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   ///   - statusBoard: the interactor's status, readable from any thread; with it, `quickReads` answers `get_property`
   ///     on the client's own thread (nil: every read goes through the interactor).
   ///   - startsPlaying: whether the session plays each file it loads (its options' autoplay).
+  ///   - sharedOptions: the stored properties shared with the session's other mpv clients.
   package init(
     interactor: any PlaybackInteractorInput, clientName: String, viewID: ViewID,
-    translator: MPVCommandTranslator = .init(), statusBoard: PlaybackStatusBoard? = nil, startsPlaying: Bool = false
+    translator: MPVCommandTranslator = .init(), statusBoard: PlaybackStatusBoard? = nil, startsPlaying: Bool = false,
+    sharedOptions: MPVSharedOptions? = nil
   ) {
     self.startsPlaying = startsPlaying
+    self.sharedOptions = sharedOptions
     self.interactor = interactor
     self.clientName = clientName
     self.viewID = viewID
     self.translator = translator
     quickReads = MPVQuickReads(statusBoard: statusBoard, translator: translator)
+    if let sharedOptions {
+      readings.stored = sharedOptions.values
+      sharedOptions.add(self)
+    }
+  }
+
+  /// The stored properties changed (this client or another set one): observers are told.
+  func storedOptionsChanged(_ values: MPVStoredOptions) {
+    readings.stored = values
+    publishChanges()
   }
 
   /// True while changes are made that `quickReads` need not be told of.
@@ -211,8 +229,13 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       }
     case .observe(let observerID, let property):
       submit(.status, .observe(ticket, id: observerID, property))
-    case .observeUnknown:
-      reply(ticket, .success)
+    case .observeUnknown(let observerID, let name):
+      // Accepted, and its value is unavailable from the start: a `property-change` without `data`, after the reply.
+      let change = MPVValue.object([
+        MPVMember("event", .string("property-change")), MPVMember("id", .integer(observerID)),
+        MPVMember("name", .string(name)),
+      ])
+      deliver(ticket, [.reply(ticket.requestID, .success), change])
     case .unobserve(let observerID):
       observers.removeAll { $0.id == observerID }
       reply(ticket, .success)
@@ -270,6 +293,15 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .submit(let command): submit(command, owed)
     case .seek(let target, let reference): seek(target, reference, nil, pending: owed)
     case .set(let value): set(property, to: value, pending: owed)
+    case .store(let value):
+      // Answered at once, before observers hear of it, as mpv does.
+      if case .reply(let ticket, let withData) = owed { reply(ticket, .success, data: withData ? .null : nil) }
+      if let sharedOptions {
+        sharedOptions.store(value, as: property)
+      } else {
+        readings.stored.store(value, as: property)
+        publishChanges()
+      }
     }
   }
 
@@ -508,7 +540,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     if fileNumber == 0 { fileNumber = 1 }
   }
   private func closed(_ commandID: Int?) {
-    readings = MPVReadings(rate: readings.rate, seeking: readings.seeking)
+    readings = MPVReadings(
+      rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID)
     settle(commandID)
     event("end-file", [MPVMember("reason", .string("stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
     event("idle")

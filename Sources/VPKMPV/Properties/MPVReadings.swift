@@ -14,6 +14,13 @@ package struct MPVReadings: Sendable, Equatable {
   var loadingPath: String?
   /// Whether a seek of this client's has not landed yet (mpv's `seeking`).
   var seeking = false
+  /// The properties kept without acting on them, shared by the session's mpv clients.
+  var stored = MPVStoredOptions()
+  /// mpv's number for the file loaded or loading (`playlist_entry_id`, the playlist entry's `id`).
+  var entryID = 0
+
+  /// The file loaded, or being loaded.
+  var currentPath: String? { info?.path ?? loadingPath }
 
   /// What a `status` says, over what the events said.
   mutating func read(_ status: PlaybackStatus) {

@@ -148,7 +148,7 @@ struct MPVPresenterTests {
     // When a read that needs a status is followed by requests answered at once
     harness.send(#"{"command": ["get_property", "time-pos"], "request_id": 1}"#)
     let read = harness.lastOrigin
-    harness.send(#"{"command": ["get_property", "volume"], "request_id": 2}"#)
+    harness.send(#"{"command": ["get_property", "aid"], "request_id": 2}"#)
     harness.send(#"{"command": ["unobserve_property", 4], "request_id": 3}"#)
     harness.send("{not json")
     harness.send(#"{"command": ["seek", 1, "absolute"], "request_id": 4}"#)
