@@ -20,8 +20,10 @@ struct MPVHarness {
   let view = MPVViewSpy()
   let interactor = InteractorSpy()
 
-  init(statusBoard: PlaybackStatusBoard? = nil) {
-    presenter = MPVPresenter(interactor: interactor, clientName: "ipc_3", viewID: .primary, statusBoard: statusBoard)
+  init(statusBoard: PlaybackStatusBoard? = nil, sharedOptions: MPVSharedOptions? = nil) {
+    presenter = MPVPresenter(
+      interactor: interactor, clientName: "ipc_3", viewID: .primary, statusBoard: statusBoard,
+      sharedOptions: sharedOptions)
     presenter.view = view
   }
 

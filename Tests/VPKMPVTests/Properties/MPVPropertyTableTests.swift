@@ -55,4 +55,26 @@ struct MPVPropertyTableTests {
       #expect((cycle == .success(.cycle(spec.property))) == (spec.cycle != nil), "\(spec.name)")
     }
   }
+
+  @Test("every property of mpv 0.35's is in the docs' table once: served, or with the reason it is not")
+  func everyMPVPropertyIsInTheDocs() {
+    // Given mpv's list and the names vpk serves
+    let served = Set(MPVProperty.allCases.map(\.rawValue))
+    let mpvNames = MPVPropertyCatalog.mpvNames
+    // Then every name vpk lists is one of mpv's, and mpv names each once
+    #expect(MPVProperty.listed.allSatisfy { mpvNames.contains($0.rawValue) })
+    #expect(Set(mpvNames).count == mpvNames.count)
+    // And every name it does not serve has a reason
+    #expect(mpvNames.filter { !served.contains($0) && MPVPropertyCatalog.reason($0) == nil } == [])
+    // And the docs' block names each of mpv's properties exactly once: a served row's first cell, or in the list of
+    // the reason it is not served
+    var named: [String] = []
+    for row in MPVPropertyTable.docsBlock.split(separator: "\n") where row.hasPrefix("| ") {
+      let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+      let listed = cells.count == 2 ? cells[1] : cells[0]
+      named += listed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { $0.hasPrefix("`") }.map { String($0.dropFirst().dropLast()) }
+    }
+    #expect(named.sorted() == (mpvNames + ["filename/no-ext"]).sorted())
+  }
 }
