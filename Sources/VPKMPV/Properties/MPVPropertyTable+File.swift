@@ -167,8 +167,11 @@ extension MPVPropertyTable {
   }
 
   private static let loadEvents = "`loading`, `ready`, `closed`"
-  private static let playlistTests = "MPVPresenterTests.playlistProperties, MPVIPCTests.everyPropertyAsMPVGivesIt"
-  private static let fileTests = "MPVPresenterTests.fileDetails, MPVIPCTests.everyPropertyAsMPVGivesIt"
+  private static let playlistTests =
+    "MPVPresenterTests.playlistProperties, MPVPropertiesTests.everyPropertyAsMPVGivesIt"
+  private static let fileTests =
+    "MPVPresenterTests.fileDetails, fileWithoutDetails, observersToldAtOnce, MPVPropertiesTests.everyPropertyAsMPVGivesIt, "
+    + "observersAsMPVTellsThem"
 
   static func fileName(_ path: String) -> String {
     String(path.split(separator: "/").last ?? "")

@@ -73,5 +73,6 @@ extension MPVPropertyTable {
     },
     change: { value, _ in .store(value) })
 
-  private static let storedTests = "MPVPresenterTests.storedProperties, MPVIPCTests.everyPropertyAsMPVGivesIt"
+  private static let storedTests =
+    "MPVPresenterTests.storedProperties, storedPropertiesAreShared, MPVPropertiesTests.everyPropertyAsMPVGivesIt, observersAsMPVTellsThem"
 }
