@@ -151,6 +151,13 @@ private func members(_ value: Any?, _ keys: [String]) -> String {
       if ours.error != theirs.error || ours.type != theirs.type {
         differences.append("\(name): vpk \(ours.error) \(ours.type), mpv \(theirs.error) \(theirs.type)")
       }
+      // And the string form alike: a string, or (unavailable) success with data null
+      let (ourString, theirString) = (
+        try vpk.ask(["get_property_string", name]), try mpv.ask(["get_property_string", name])
+      )
+      if ourString.error != theirString.error || ourString.type != theirString.type {
+        differences.append("\(name) as a string: vpk \(ourString.type), mpv \(theirString.type)")
+      }
     }
     // (vpk's numbers are written as their shortest form, mpv's with six decimals: both are doubles)
     #expect(differences == [], "\(clip)")

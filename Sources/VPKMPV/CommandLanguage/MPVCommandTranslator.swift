@@ -33,6 +33,8 @@ package enum MPVCommand: Sendable, Equatable {
   case frameStep
   case frameBackStep
   case getProperty(MPVProperty, asString: Bool)
+  /// `get_property_string` of a property vpk does not serve: mpv's IPC answers success with `data` null.
+  case getUnknownString
   /// `set_property` (no data in the reply) or, `byCommand`, the `set` command (data null).
   case setProperty(MPVProperty, MPVValue, byCommand: Bool)
   case add(MPVProperty, Double)
@@ -167,6 +169,7 @@ package struct MPVCommandTranslator: Sendable {
     case "frame-back-step": return .success(.frameBackStep)
     case "get_property", "get_property_string":
       guard args.count == 1, let property = args[0].string else { return invalid }
+      if name == "get_property_string", MPVProperty(rawValue: property) == nil { return .success(.getUnknownString) }
       return self.property(property).map { .getProperty($0, asString: name == "get_property_string") }
     case "set_property", "set_property_string", "set":
       guard args.count == 2, let property = args[0].string else { return invalid }

@@ -229,6 +229,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       }
     case .observe(let observerID, let property):
       submit(.status, .observe(ticket, id: observerID, property))
+    case .getUnknownString:
+      reply(ticket, .success, data: .null)
     case .observeUnknown(let observerID, let name):
       // Accepted, and its value is unavailable from the start: a `property-change` without `data`, after the reply.
       let change = MPVValue.object([

@@ -29,7 +29,9 @@ extension MPVPropertyTable {
     // Every other property of mpv's, grouped by why vpk does not serve it, in mpv's order.
     lines += [
       "",
-      "Every other property of mpv 0.35's answers `property not found` (MPVCommandTranslatorTests.properties); "
+      "Every other property of mpv 0.35's answers `property not found` (`get_property_string`: success with `data` "
+        + "null, as mpv's IPC answers a name it does not know; MPVCommandTranslatorTests.properties, "
+        + "MPVPresenterTests.stringFormWhenUnavailable); "
         + "observing it is accepted, and the observer is told once that it is unavailable (a `property-change` "
         + "without `data`, as mpv tells the observer of a name it does not know; MPVPresenterTests.observeUnknown):",
       "",

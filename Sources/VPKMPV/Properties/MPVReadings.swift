@@ -36,9 +36,12 @@ package struct MPVReadings: Sendable, Equatable {
   }
 
   /// The reply to `get_property` (or `get_property_string`) of `property`: the one answer to a read, whichever path
-  /// serves it.
+  /// serves it. An unavailable value is `property unavailable`, or for the string form success with `data` null, as
+  /// mpv's IPC answers it.
   func replyToRead(_ property: MPVProperty, asString: Bool, requestID: MPVValue) -> MPVValue {
-    guard let value = value(of: property) else { return .reply(requestID, .propertyUnavailable) }
+    guard let value = value(of: property) else {
+      return asString ? .reply(requestID, .success, data: .null) : .reply(requestID, .propertyUnavailable)
+    }
     return .reply(requestID, .success, data: asString ? .string(MPVProperty.stringForm(value)) : value)
   }
 }

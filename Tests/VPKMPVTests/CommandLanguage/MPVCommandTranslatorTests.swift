@@ -48,6 +48,7 @@ struct MPVCommandTranslatorTests {
     #expect(command(#"{"command": ["get_property", "time-pos"]}"#) == .success(.getProperty(.timePos, asString: false)))
     #expect(
       command(#"{"command": ["get_property_string", "pause"]}"#) == .success(.getProperty(.pause, asString: true)))
+    #expect(command(#"{"command": ["get_property_string", "aid"]}"#) == .success(.getUnknownString))
     #expect(error(#"{"command": ["get_property", "volume-max-nope"]}"#) == .propertyNotFound)
     #expect(
       command(#"{"command": ["set_property", "pause", true]}"#)

@@ -306,4 +306,19 @@ extension MPVPresenterTests {
     harness.loaded()
     #expect(harness.view.lines.isEmpty)
   }
+
+  @Test("get_property_string of an unavailable or unknown property is success with data null, as mpv's IPC answers")
+  func stringFormWhenUnavailable() {
+    // Given nothing loaded
+    let harness = MPVHarness()
+    // When the string form of an unavailable property, then of one vpk does not serve, is asked for
+    _ = read(harness, "time-pos", status: Self.idleStatus, asString: true)
+    let unavailable = harness.view.lines.last
+    harness.send(#"{"command": ["get_property_string", "aid"], "request_id": 6}"#)
+    // Then both are success with data null, where get_property answers with mpv's errors
+    #expect(unavailable == #"{"data":null,"request_id":0,"error":"success"}"#)
+    #expect(harness.view.lines.last == #"{"data":null,"request_id":6,"error":"success"}"#)
+    #expect(read(harness, "time-pos", status: Self.idleStatus)?["error"] == .string("property unavailable"))
+    #expect(read(harness, "aid")?["error"] == .string("property not found"))
+  }
 }
