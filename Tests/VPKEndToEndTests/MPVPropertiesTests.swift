@@ -169,6 +169,15 @@ private func members(_ value: Any?, _ keys: [String]) -> String {
     ] {
       #expect(text(try vpk.get(name).data) == text(try mpv.get(name).data), "\(name) of \(clip)")
     }
+    // And paths into values read as mpv reads them, or fail as mpv's do
+    for path in [
+      "playlist/count", "playlist/0/filename", "track-list/count", "track-list/0/type", "track-list/1/codec",
+      "track-list/5/type", "track-list/0/nope", "chapter-list/count", "metadata/list/count", "metadata/list/0/key",
+      "metadata/by-key/MAJOR_BRAND", "metadata/by-key/nope", "video-params/w", "audio-params/channels", "volume/x",
+    ] {
+      let (ours, theirs) = (try vpk.get(path), try mpv.get(path))
+      #expect("\(ours.error) \(text(ours.data))" == "\(theirs.error) \(text(theirs.data))", "\(path) of \(clip)")
+    }
     let videoKeys = ["w", "h", "dw", "dh", "pixelformat", "rotate", "par"]
     #expect(
       members(try vpk.get("video-params").data, videoKeys) == members(try mpv.get("video-params").data, videoKeys))

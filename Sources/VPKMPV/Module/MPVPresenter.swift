@@ -39,12 +39,12 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     /// A reply once the command's outcome is reported: with `data: null` (mpv's commands) or without (`set_property`).
     case reply(Ticket, withData: Bool)
     /// `get_property`, answered from a `status`.
-    case get(Ticket, MPVProperty, asString: Bool)
+    case get(Ticket, MPVProperty, asString: Bool, path: String?)
     /// `add` / `cycle`, which need the value now: a `status` first, then the command that sets it (nil: a text line,
     /// unanswered).
     case adjust(Ticket?, MPVProperty, by: Double?)
     /// `observe_property`: its first `property-change` is the value now, from a `status`.
-    case observe(Ticket, id: Int, MPVProperty)
+    case observe(Ticket, id: Int, MPVProperty, path: String?)
     /// `loadfile` (mpv's number for the file), answered at once; a failure to open is reported as `end-file` with
     /// reason `error`.
     case load(Int)
@@ -73,7 +73,16 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   private struct Observer {
     var id: Int
     var property: MPVProperty
+    /// A path into the property's value (`track-list/count`'s `count`); nil: the whole.
+    var path: String?
     var told: MPVValue??
+
+    var name: String { property.rawValue + (path.map { "/" + $0 } ?? "") }
+  }
+
+  /// What `observer` is told now: the value, or nil (unavailable, or a path the value does not have).
+  private func observedValue(_ observer: Observer) -> MPVValue? {
+    try? readings.value(of: observer.property, path: observer.path).get()
   }
   private var observers: [Observer] = []
   /// mpv numbers the files it loads (`playlist_entry_id`).
@@ -225,10 +234,18 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       if property.spec.isConstant {
         deliver(ticket, [readings.replyToRead(property, asString: asString, requestID: ticket.requestID)])
       } else {
-        submit(.status, .get(ticket, property, asString: asString))
+        submit(.status, .get(ticket, property, asString: asString, path: nil))
       }
     case .observe(let observerID, let property):
-      submit(.status, .observe(ticket, id: observerID, property))
+      submit(.status, .observe(ticket, id: observerID, property, path: nil))
+    case .subProperty(let property, let path, let asString, let observerID):
+      if let observerID {
+        submit(.status, .observe(ticket, id: observerID, property, path: path))
+      } else if property.spec.isConstant {
+        deliver(ticket, [readings.replyToRead(property, path: path, asString: asString, requestID: ticket.requestID)])
+      } else {
+        submit(.status, .get(ticket, property, asString: asString, path: path))
+      }
     case .getUnknownString:
       reply(ticket, .success, data: .null)
     case .observeUnknown(let observerID, let name):
@@ -343,7 +360,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   /// Tells each observer whose property changed its new value.
   private func publishChanges() {
     for index in observers.indices {
-      let value = readings.value(of: observers[index].property)
+      let value = observedValue(observers[index])
       guard observers[index].told != .some(value) else { continue }
       observers[index].told = .some(value)
       tellObserver(observers[index], value)
@@ -355,7 +372,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   }
 
   private func propertyChange(_ observer: Observer, _ value: MPVValue?) -> MPVValue {
-    var fields = [MPVMember("id", .integer(observer.id)), MPVMember("name", .string(observer.property.rawValue))]
+    var fields = [MPVMember("id", .integer(observer.id)), MPVMember("name", .string(observer.name))]
     if let value { fields.append(MPVMember("data", value)) }
     return .object([MPVMember("event", .string("property-change"))] + fields)
   }
@@ -482,9 +499,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       // failure is its command error.
       let unavailable = error.code == .notReady || error.code == .unavailable
       reply(ticket, unavailable && !withData ? .propertyUnavailable : .commandFailed)
-    case .get(let ticket, _, _): reply(ticket, .propertyUnavailable)
+    case .get(let ticket, _, _, _): reply(ticket, .propertyUnavailable)
     case .adjust(let ticket, _, _): if let ticket { reply(ticket, .commandFailed) }
-    case .observe(let ticket, _, _): reply(ticket, .commandFailed)
+    case .observe(let ticket, _, _, _): reply(ticket, .commandFailed)
     case .load(let entry):
       readings.loadingPath = nil
       readings.state = readings.info == nil ? .idle : readings.state
@@ -504,13 +521,14 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     readings.read(status)
     guard let commandID, let owed = pending.removeValue(forKey: commandID) else { return }
     switch owed {
-    case .get(let ticket, let property, let asString):
-      deliver(ticket, [readings.replyToRead(property, asString: asString, requestID: ticket.requestID)])
+    case .get(let ticket, let property, let asString, let path):
+      deliver(ticket, [readings.replyToRead(property, path: path, asString: asString, requestID: ticket.requestID)])
     case .adjust(let ticket, let property, let delta):
       adjust(property, by: delta, ticket: ticket)
-    case .observe(let ticket, let observerID, let property):
-      let value = readings.value(of: property)
-      let observer = Observer(id: observerID, property: property, told: .some(value))
+    case .observe(let ticket, let observerID, let property, let path):
+      var observer = Observer(id: observerID, property: property, path: path, told: nil)
+      let value = observedValue(observer)
+      observer.told = .some(value)
       observers.append(observer)
       // Its first value follows the reply, whenever that goes out.
       deliver(ticket, [.reply(ticket.requestID, .success), propertyChange(observer, value)])

@@ -96,9 +96,9 @@ extension MPVPropertyTable {
       return MPVPropertySpec(
         property: property, kind: .list, read: { .array(tracks($0.info)) },
         docs: .init(
-          note: "the video and audio streams with mpv's fields (`id` per type, `src-id`, `ff-index`, `selected` for "
-            + "the first of each type, `codec`, `decoder-desc`, `demux-*`, dispositions, `lang`/`title` tags); `[]` "
-            + "without a file; no subtitle tracks", from: "`ready`", tests: fileTests))
+          note: "the video, audio and subtitle (`sub`) streams with mpv's fields (`id` per type, `src-id`, "
+            + "`ff-index`, `selected` for the first video and audio stream, `codec`, `decoder-desc`, `demux-*`, "
+            + "dispositions, `lang`/`title` tags); `[]` without a file", from: "`ready`", tests: fileTests))
     case .videoParams:
       return MPVPropertySpec(
         property: property, kind: .list, read: { videoParams($0.info) },
@@ -199,17 +199,22 @@ extension MPVPropertyTable {
     return streams
   }
 
-  /// mpv's `track-list` entries for the video and audio streams.
+  /// mpv's `track-list` entries for the video, audio and subtitle streams (mpv's `sub`; vpk shows none).
   private static func tracks(_ info: MediaInfo?) -> [MPVValue] {
     guard let info else { return [] }
     var counts: [StreamKind: Int] = [:]
     return streams(info).compactMap { stream -> MPVValue? in
-      guard stream.kind == .video || stream.kind == .audio else { return nil }
+      let type: String
+      switch stream.kind {
+      case .video, .audio: type = stream.kind.rawValue
+      case .subtitle: type = "sub"
+      default: return nil
+      }
       let id = (counts[stream.kind] ?? 0) + 1
       counts[stream.kind] = id
-      let selected = id == 1
+      let selected = id == 1 && stream.kind != .subtitle
       var members = [
-        MPVMember("id", .integer(id)), MPVMember("type", .string(stream.kind.rawValue)),
+        MPVMember("id", .integer(id)), MPVMember("type", .string(type)),
         MPVMember("src-id", .integer(stream.index + 1)),
       ]
       if let title = stream.title { members.append(MPVMember("title", .string(title))) }
@@ -228,13 +233,20 @@ extension MPVPropertyTable {
       if selected { members.append(MPVMember("main-selection", .integer(0))) }
       members.append(MPVMember("ff-index", .integer(stream.index)))
       if let codec = stream.codec {
-        let description = stream.codecLongName.map { "\(codec) (\($0))" } ?? codec
-        members += [MPVMember("decoder-desc", .string(description)), MPVMember("codec", .string(codec))]
+        // A decoder is described for the streams that are decoded, as mpv does.
+        if stream.kind != .subtitle {
+          let description = stream.codecLongName.map { "\(codec) (\($0))" } ?? codec
+          members.append(MPVMember("decoder-desc", .string(description)))
+        }
+        members.append(MPVMember("codec", .string(codec)))
       }
       if let video = stream.video {
         members += [MPVMember("demux-w", .integer(video.width)), MPVMember("demux-h", .integer(video.height))]
         if let fps = (video.averageFrameRate ?? video.frameRate)?.value {
           members.append(MPVMember("demux-fps", .number(fps)))
+        }
+        if let rotate = mpvRotation(video), rotate != 0 {
+          members.append(MPVMember("demux-rotation", .integer(rotate)))
         }
         members.append(MPVMember("demux-par", .number(video.sampleAspectRatio?.value ?? 1)))
       }
@@ -260,8 +272,7 @@ extension MPVPropertyTable {
       par >= 1
       ? (Int((Double(video.width) * par).rounded()), video.height)
       : (video.width, Int((Double(video.height) / par).rounded()))
-    // FFmpeg's display matrix turns counter-clockwise; mpv's `rotate` is clockwise, 0–359.
-    let rotate = ((-Int((video.rotation ?? 0).rounded())) % 360 + 360) % 360
+    let rotate = mpvRotation(video) ?? 0
     var members: [MPVMember] = []
     if let format = video.pixelFormat ?? info.video?.pixelFormat {
       members.append(MPVMember("pixelformat", .string(format)))
@@ -272,6 +283,12 @@ extension MPVPropertyTable {
       MPVMember("par", .number(par)), MPVMember("rotate", .integer(rotate)),
     ]
     return .object(members)
+  }
+
+  /// The stream's rotation as mpv gives it: FFmpeg's display matrix turns counter-clockwise, mpv's `rotate` is
+  /// clockwise, 0–359. Nil without a matrix.
+  private static func mpvRotation(_ video: VideoDescription) -> Int? {
+    video.rotation.map { ((-Int($0.rounded())) % 360 + 360) % 360 }
   }
 
   /// mpv's `audio-params` from the first audio stream's headers.

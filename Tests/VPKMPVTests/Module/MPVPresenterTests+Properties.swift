@@ -227,10 +227,12 @@ extension MPVPresenterTests {
     #expect(value(harness, "chapter", status: harness.status(position: 1)) == "0")
     #expect(value(harness, "playtime-remaining", status: harness.status(position: 1, rate: 2)) == "1.5")
     #expect(value(harness, "core-idle", status: harness.status(.playing)) == "false")
-    // And the track list holds the video and audio streams with mpv's fields, not the subtitle
+    // And the track list holds the video and audio streams with mpv's fields, and the subtitle, not selected
     let tracks = try #require(value(harness, "track-list").flatMap { MPVValue.parse($0, maxDepth: 8) })
     guard case .array(let entries) = tracks else { return #expect(Bool(false), "not a list: \(tracks)") }
-    #expect(entries.count == 2)
+    #expect(entries.count == 3)
+    #expect(entries.last?["type"] == .string("sub") && entries.last?["selected"] == .bool(false))
+    #expect(entries.last?["lang"] == .string("eng") && entries.last?["decoder-desc"] == nil)
     let video = entries[0]
     #expect(video["id"] == .integer(1) && video["type"] == .string("video") && video["src-id"] == .integer(1))
     #expect(video["title"] == .string("Pattern") && video["lang"] == nil)
@@ -238,6 +240,7 @@ extension MPVPresenterTests {
     #expect(video["codec"] == .string("mpeg4") && video["decoder-desc"] == .string("mpeg4 (MPEG-4 part 2)"))
     #expect(video["demux-w"] == .integer(352) && video["demux-h"] == .integer(288))
     #expect(video["demux-fps"]?.number == 25 && video["demux-par"] == .number(16.0 / 11))
+    #expect(video["demux-rotation"] == .integer(90))
     let audio = entries[1]
     #expect(audio["id"] == .integer(1) && audio["type"] == .string("audio") && audio["src-id"] == .integer(2))
     #expect(audio["lang"] == .string("jpn") && audio["hearing-impaired"] == .bool(true))
@@ -320,5 +323,31 @@ extension MPVPresenterTests {
     #expect(harness.view.lines.last == #"{"data":null,"request_id":6,"error":"success"}"#)
     #expect(read(harness, "time-pos", status: Self.idleStatus)?["error"] == .string("property unavailable"))
     #expect(read(harness, "aid")?["error"] == .string("property not found"))
+  }
+
+  @Test("paths into a value are read and observed: told at once, then as the value changes")
+  func subProperties() {
+    // Given a client with nothing loaded, observing the playlist's count and an entry's name
+    let harness = MPVHarness()
+    harness.send(#"{"command": ["observe_property", 1, "playlist/count"], "request_id": 1}"#)
+    harness.presenter.present(.status(Self.idleStatus), origin: harness.lastOrigin)
+    harness.send(#"{"command": ["observe_property", 2, "playlist/0/filename"], "request_id": 2}"#)
+    harness.presenter.present(.status(Self.idleStatus), origin: harness.lastOrigin)
+    // When a file loads
+    harness.presenter.present(.loading(path: "/media/clip.mp4"), origin: nil)
+    // Then each was told its value at once (the entry it does not have yet without data), then the change
+    #expect(
+      harness.view.lines.filter { $0.contains("property-change") } == [
+        #"{"event":"property-change","id":1,"name":"playlist/count","data":0}"#,
+        #"{"event":"property-change","id":2,"name":"playlist/0/filename"}"#,
+        #"{"event":"property-change","id":1,"name":"playlist/count","data":1}"#,
+        #"{"event":"property-change","id":2,"name":"playlist/0/filename","data":"/media/clip.mp4"}"#,
+      ])
+    // And a read of a path the value does not have is mpv's error, of a path into nothing loaded unavailable
+    harness.presenter.present(.ready(harness.info, position: .zero), origin: nil)
+    #expect(value(harness, "track-list/count") == "1")
+    #expect(read(harness, "track-list/3/type")?["error"] == .string("property not found"))
+    harness.presenter.present(.closed, origin: nil)
+    #expect(read(harness, "video-params/w", status: Self.idleStatus)?["error"] == .string("property unavailable"))
   }
 }
