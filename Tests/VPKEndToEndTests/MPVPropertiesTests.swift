@@ -228,16 +228,19 @@ private func members(_ value: Any?, _ keys: [String]) -> String {
       for (index, name) in names.enumerated() {
         #expect(try observer.ask(["observe_property", index + 1, name]).error == "success")
       }
-      try waitFor(observer, names.indices.map { #""id":\#($0 + 1),"name":"\#(names[$0])""# })
+      #expect(try observer.ask(["observe_property_string", 99, "volume"]).error == "success")
+      try waitFor(observer, names.indices.map { #""id":\#($0 + 1),"name":"\#(names[$0])""# } + [#""id":99"#])
       let setter = try Client(sockets.path(player))
       _ = try setter.ask(["set_property", "volume", 55])
       _ = try setter.ask(["set_property", "loop-file", "inf"])
-      try waitFor(observer, [#""name":"volume","data":55"#, #""name":"loop-file","data":"inf""#])
+      try waitFor(
+        observer,
+        [#""name":"volume","data":55"#, #""name":"volume","data":"55.000000""#, #""name":"loop-file","data":"inf""#])
       // Then each was told at once (with data or, when unavailable, without), and the changes followed
       seen.append(
         try observer.socket.lines.filter { $0.contains("property-change") }.map { line in
           let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-          return "\(object["name"] ?? "") \(text(object["data"]))"
+          return "\(object["id"] ?? "") \(object["name"] ?? "") \(text(object["data"]))"
         })
     }
     #expect(seen[0] == seen[1], "vpk \(seen[0])\nmpv \(seen[1])")

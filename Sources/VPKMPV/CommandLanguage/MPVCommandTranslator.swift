@@ -42,7 +42,8 @@ package enum MPVCommand: Sendable, Equatable {
   case setProperty(MPVProperty, MPVValue, byCommand: Bool)
   case add(MPVProperty, Double)
   case cycle(MPVProperty)
-  case observe(id: Int, MPVProperty)
+  /// `asString`: `observe_property_string`, told the values in their string form.
+  case observe(id: Int, MPVProperty, asString: Bool = false)
   /// An observer of a property vpk does not serve: accepted, and told once that it is unavailable, as mpv tells an
   /// observer of a name it does not know.
   case observeUnknown(id: Int, name: String)
@@ -209,7 +210,7 @@ package struct MPVCommandTranslator: Sendable {
       guard let known = MPVProperty(rawValue: property) else {
         return .success(.observeUnknown(id: id, name: property))
       }
-      return .success(.observe(id: id, known))
+      return .success(.observe(id: id, known, asString: name == "observe_property_string"))
     case "unobserve_property":
       guard args.count == 1, let id = args[0].integer else { return invalid }
       return .success(.unobserve(id: id))

@@ -44,7 +44,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     /// unanswered).
     case adjust(Ticket?, MPVProperty, by: Double?)
     /// `observe_property`: its first `property-change` is the value now, from a `status`.
-    case observe(Ticket, id: Int, MPVProperty, path: String?)
+    case observe(Ticket, id: Int, MPVProperty, path: String?, asString: Bool)
     /// `loadfile` (mpv's number for the file), answered at once; a failure to open is reported as `end-file` with
     /// reason `error`.
     case load(Int)
@@ -75,6 +75,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     var property: MPVProperty
     /// A path into the property's value (`track-list/count`'s `count`); nil: the whole.
     var path: String?
+    /// `observe_property_string`: told the values in their string form.
+    var asString: Bool
     var told: MPVValue??
 
     var name: String { property.rawValue + (path.map { "/" + $0 } ?? "") }
@@ -236,11 +238,11 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       } else {
         submit(.status, .get(ticket, property, asString: asString, path: nil))
       }
-    case .observe(let observerID, let property):
-      submit(.status, .observe(ticket, id: observerID, property, path: nil))
+    case .observe(let observerID, let property, let asString):
+      submit(.status, .observe(ticket, id: observerID, property, path: nil, asString: asString))
     case .subProperty(let property, let path, let asString, let observerID):
       if let observerID {
-        submit(.status, .observe(ticket, id: observerID, property, path: path))
+        submit(.status, .observe(ticket, id: observerID, property, path: path, asString: asString))
       } else if property.spec.isConstant {
         deliver(ticket, [readings.replyToRead(property, path: path, asString: asString, requestID: ticket.requestID)])
       } else {
@@ -373,7 +375,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
 
   private func propertyChange(_ observer: Observer, _ value: MPVValue?) -> MPVValue {
     var fields = [MPVMember("id", .integer(observer.id)), MPVMember("name", .string(observer.name))]
-    if let value { fields.append(MPVMember("data", value)) }
+    if let value {
+      fields.append(MPVMember("data", observer.asString ? .string(MPVProperty.stringForm(value)) : value))
+    }
     return .object([MPVMember("event", .string("property-change"))] + fields)
   }
 
@@ -501,7 +505,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       reply(ticket, unavailable && !withData ? .propertyUnavailable : .commandFailed)
     case .get(let ticket, _, _, _): reply(ticket, .propertyUnavailable)
     case .adjust(let ticket, _, _): if let ticket { reply(ticket, .commandFailed) }
-    case .observe(let ticket, _, _, _): reply(ticket, .commandFailed)
+    case .observe(let ticket, _, _, _, _): reply(ticket, .commandFailed)
     case .load(let entry):
       readings.loadingPath = nil
       readings.state = readings.info == nil ? .idle : readings.state
@@ -525,8 +529,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       deliver(ticket, [readings.replyToRead(property, path: path, asString: asString, requestID: ticket.requestID)])
     case .adjust(let ticket, let property, let delta):
       adjust(property, by: delta, ticket: ticket)
-    case .observe(let ticket, let observerID, let property, let path):
-      var observer = Observer(id: observerID, property: property, path: path, told: nil)
+    case .observe(let ticket, let observerID, let property, let path, let asString):
+      var observer = Observer(id: observerID, property: property, path: path, asString: asString, told: nil)
       let value = observedValue(observer)
       observer.told = .some(value)
       observers.append(observer)

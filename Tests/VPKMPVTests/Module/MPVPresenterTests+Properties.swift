@@ -350,4 +350,24 @@ extension MPVPresenterTests {
     harness.presenter.present(.closed, origin: nil)
     #expect(read(harness, "video-params/w", status: Self.idleStatus)?["error"] == .string("property unavailable"))
   }
+
+  @Test("observe_property_string tells the values in their string form, as mpv does")
+  func observeStrings() {
+    // Given a client observing pause and volume as strings, and time-pos, with nothing loaded
+    let harness = MPVHarness(sharedOptions: MPVSharedOptions())
+    for (id, name) in [(1, "pause"), (2, "volume"), (3, "time-pos")] {
+      harness.send(#"{"command": ["observe_property_string", \#(id), "\#(name)"], "request_id": \#(id)}"#)
+      harness.presenter.present(.status(Self.idleStatus), origin: harness.lastOrigin)
+    }
+    // When volume is set
+    harness.send(#"{"command": ["set_property", "volume", 55], "request_id": 4}"#)
+    // Then each is told in its string form (time-pos, unavailable, without data)
+    #expect(
+      harness.view.lines.filter { $0.contains("property-change") } == [
+        #"{"event":"property-change","id":1,"name":"pause","data":"no"}"#,
+        #"{"event":"property-change","id":2,"name":"volume","data":"100.000000"}"#,
+        #"{"event":"property-change","id":3,"name":"time-pos"}"#,
+        #"{"event":"property-change","id":2,"name":"volume","data":"55.000000"}"#,
+      ])
+  }
 }
