@@ -1,6 +1,7 @@
 // MPVPropertyCatalog: every property mpv 0.35.1 (Debian's build) names in its `property-list`, and why vpk serves
 // those it does not (every name that is not an MPVProperty). The docs' property table lists them all from here;
-// MPVPropertyTableTests checks that each unserved name has its reason, and MPVIPCTests that mpv's own list is this.
+// MPVPropertyTableTests checks that each unserved name has its reason, and MPVPropertiesTests (end to end) that the
+// docs' table names exactly what Debian's mpv lists.
 
 package enum MPVPropertyCatalog {
   /// mpv 0.35.1's `property-list`, in its order (`mpv --idle=yes --vo=null --ao=null --input-ipc-server=S`, then
