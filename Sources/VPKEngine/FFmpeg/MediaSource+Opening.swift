@@ -195,11 +195,42 @@ extension MediaSource {
         sampleRate: Int(parameters.sample_rate), channels: Int(parameters.ch_layout.nb_channels),
         bitRate: parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil)
     }
-    return MediaInfo(
+    var info = MediaInfo(
       path: path,
       container: format.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown",
       duration: Self.duration(of: format),
       bitRate: Self.bitRate(of: format),
       streamCount: Int(format.pointee.nb_streams), video: video, audio: audio)
+    var details = MediaDescriber.describe(format, path: path)
+    for index in details.streams.indices where details.streams[index].audio != nil {
+      details.streams[index].audio = decodedAudio(details.streams[index].audio!, format: format, index: index)
+    }
+    info.details = details
+    return info
+  }
+
+  /// An audio stream's samples as its decoder gives them, where the headers leave them unsaid (MP4's headers give
+  /// no sample format nor channel layout): the decoder's one sample format, and the default layout of its channel
+  /// count.
+  private static func decodedAudio(_ audio: AudioDescription, format: UnsafeMutablePointer<AVFormatContext>, index: Int)
+    -> AudioDescription
+  {
+    var audio = audio
+    guard let stream = format.pointee.streams[index] else { return audio }
+    if audio.sampleFormat == nil, let decoder = avcodec_find_decoder(stream.pointee.codecpar.pointee.codec_id),
+      let formats = decoder.pointee.sample_fmts, formats[0] != AV_SAMPLE_FMT_NONE, formats[1] == AV_SAMPLE_FMT_NONE
+    {
+      audio.sampleFormat = av_get_sample_fmt_name(formats[0]).map { String(cString: $0) }
+    }
+    if audio.channelLayout == nil, audio.channels > 0 {
+      var layout = AVChannelLayout()
+      av_channel_layout_default(&layout, Int32(audio.channels))
+      var buffer = [CChar](repeating: 0, count: 128)
+      if buffer.withUnsafeMutableBufferPointer({ av_channel_layout_describe(&layout, $0.baseAddress, $0.count) }) > 0 {
+        audio.channelLayout = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+      }
+      av_channel_layout_uninit(&layout)
+    }
+    return audio
   }
 }

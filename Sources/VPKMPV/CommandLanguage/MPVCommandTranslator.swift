@@ -33,13 +33,20 @@ package enum MPVCommand: Sendable, Equatable {
   case frameStep
   case frameBackStep
   case getProperty(MPVProperty, asString: Bool)
+  /// `get_property_string` of a property vpk does not serve: mpv's IPC answers success with `data` null.
+  case getUnknownString
+  /// A path into a property's value (`playlist/count`, `track-list/0/type`): read, or observed (`observe` not nil: its
+  /// id).
+  case subProperty(MPVProperty, path: String, asString: Bool, observe: Int?)
   /// `set_property` (no data in the reply) or, `byCommand`, the `set` command (data null).
   case setProperty(MPVProperty, MPVValue, byCommand: Bool)
   case add(MPVProperty, Double)
   case cycle(MPVProperty)
-  case observe(id: Int, MPVProperty)
-  /// An observer of a property vpk does not serve: mpv accepts it and never reports a change.
-  case observeUnknown(id: Int)
+  /// `asString`: `observe_property_string`, told the values in their string form.
+  case observe(id: Int, MPVProperty, asString: Bool = false)
+  /// An observer of a property vpk does not serve: accepted, and told once that it is unavailable, as mpv tells an
+  /// observer of a name it does not know.
+  case observeUnknown(id: Int, name: String)
   case unobserve(id: Int)
   case clientName
   case getVersion
@@ -196,6 +203,10 @@ package struct MPVCommandTranslator: Sendable {
     case "frame-back-step": return .success(.frameBackStep)
     case "get_property", "get_property_string":
       guard args.count == 1, let property = args[0].string else { return invalid }
+      if let (known, path) = Self.subProperty(property) {
+        return .success(.subProperty(known, path: path, asString: name == "get_property_string", observe: nil))
+      }
+      if name == "get_property_string", MPVProperty(rawValue: property) == nil { return .success(.getUnknownString) }
       return self.property(property).map { .getProperty($0, asString: name == "get_property_string") }
     case "set_property", "set_property_string", "set":
       guard args.count == 2, let property = args[0].string else { return invalid }
@@ -223,8 +234,13 @@ package struct MPVCommandTranslator: Sendable {
       return .success(.cycle(known))
     case "observe_property", "observe_property_string":
       guard args.count == 2, let id = args[0].integer, let property = args[1].string else { return invalid }
-      guard let known = MPVProperty(rawValue: property) else { return .success(.observeUnknown(id: id)) }
-      return .success(.observe(id: id, known))
+      if let (known, path) = Self.subProperty(property) {
+        return .success(.subProperty(known, path: path, asString: name == "observe_property_string", observe: id))
+      }
+      guard let known = MPVProperty(rawValue: property) else {
+        return .success(.observeUnknown(id: id, name: property))
+      }
+      return .success(.observe(id: id, known, asString: name == "observe_property_string"))
     case "unobserve_property":
       guard args.count == 1, let id = args[0].integer else { return invalid }
       return .success(.unobserve(id: id))
@@ -241,6 +257,15 @@ package struct MPVCommandTranslator: Sendable {
   }
 
   private var invalid: Result<MPVCommand, MPVRequestError> { .failure(MPVRequestError(.invalidParameter)) }
+
+  /// `name` as a path into a property vpk serves (`track-list/0/type`: `track-list` and `0/type`); nil for a
+  /// property's own name (`filename/no-ext` is one) or a path into one vpk does not serve.
+  static func subProperty(_ name: String) -> (MPVProperty, String)? {
+    guard MPVProperty(rawValue: name) == nil, let slash = name.firstIndex(of: "/"),
+      let base = MPVProperty(rawValue: String(name[..<slash]))
+    else { return nil }
+    return (base, String(name[name.index(after: slash)...]))
+  }
 
   private func property(_ name: String) -> Result<MPVProperty, MPVRequestError> {
     MPVProperty(rawValue: name).map { .success($0) } ?? .failure(MPVRequestError(.propertyNotFound))

@@ -39,12 +39,12 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     /// A reply once the command's outcome is reported: with `data: null` (mpv's commands) or without (`set_property`).
     case reply(Ticket, withData: Bool)
     /// `get_property`, answered from a `status`.
-    case get(Ticket, MPVProperty, asString: Bool)
+    case get(Ticket, MPVProperty, asString: Bool, path: String?)
     /// `add` / `cycle`, which need the value now: a `status` first, then the command that sets it (nil: a text line,
     /// unanswered).
     case adjust(Ticket?, MPVProperty, by: Double?)
     /// `observe_property`: its first `property-change` is the value now, from a `status`.
-    case observe(Ticket, id: Int, MPVProperty)
+    case observe(Ticket, id: Int, MPVProperty, path: String?, asString: Bool)
     /// `loadfile` (mpv's number for the file), answered at once; a failure to open is reported as `end-file` with
     /// reason `error`.
     case load(Int)
@@ -75,11 +75,27 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   private struct Observer {
     var id: Int
     var property: MPVProperty
+    /// A path into the property's value (`track-list/count`'s `count`); nil: the whole.
+    var path: String?
+    /// `observe_property_string`: told the values in their string form.
+    var asString: Bool
     var told: MPVValue??
+
+    var name: String { property.rawValue + (path.map { "/" + $0 } ?? "") }
+  }
+
+  /// What `observer` is told now: the value, or nil (unavailable, or a path the value does not have).
+  private func observedValue(_ observer: Observer) -> MPVValue? {
+    try? readings.value(of: observer.property, path: observer.path).get()
   }
   private var observers: [Observer] = []
   /// mpv numbers the files it loads (`playlist_entry_id`).
-  private var fileNumber = 0
+  private var fileNumber: Int {
+    get { readings.entryID }
+    set { readings.entryID = newValue }
+  }
+  /// The stored properties (`volume`, `mute` …) the session's mpv clients share; nil: this client's own.
+  private let sharedOptions: MPVSharedOptions?
   /// Whether the session's file (opened before this client connected) has been asked for.
   private var askedForFile = false { didSet { publishQuickReads() } }
   /// Answers this client's property reads off the main actor while nothing of the client's is under way.
@@ -90,18 +106,30 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   ///     on the client's own thread (nil: every read goes through the interactor).
   ///   - startsPlaying: whether the session plays each file it loads (its options' autoplay).
   ///   - hrSeek: mpv's `--hr-seek`: which seeks are exact when the command names no precision.
+  ///   - sharedOptions: the stored properties shared with the session's other mpv clients.
   package init(
     interactor: any PlaybackInteractorInput, clientName: String, viewID: ViewID,
     translator: MPVCommandTranslator = .init(), statusBoard: PlaybackStatusBoard? = nil, startsPlaying: Bool = false,
-    hrSeek: MPVHRSeek = .default
+    hrSeek: MPVHRSeek = .default, sharedOptions: MPVSharedOptions? = nil
   ) {
     self.startsPlaying = startsPlaying
     self.hrSeek = hrSeek
+    self.sharedOptions = sharedOptions
     self.interactor = interactor
     self.clientName = clientName
     self.viewID = viewID
     self.translator = translator
     quickReads = MPVQuickReads(statusBoard: statusBoard, translator: translator)
+    if let sharedOptions {
+      readings.stored = sharedOptions.values
+      sharedOptions.add(self)
+    }
+  }
+
+  /// The stored properties changed (this client or another set one): observers are told.
+  func storedOptionsChanged(_ values: MPVStoredOptions) {
+    readings.stored = values
+    publishChanges()
   }
 
   /// True while changes are made that `quickReads` need not be told of.
@@ -212,12 +240,27 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       if property.spec.isConstant {
         deliver(ticket, [readings.replyToRead(property, asString: asString, requestID: ticket.requestID)])
       } else {
-        submit(.status, .get(ticket, property, asString: asString))
+        submit(.status, .get(ticket, property, asString: asString, path: nil))
       }
-    case .observe(let observerID, let property):
-      submit(.status, .observe(ticket, id: observerID, property))
-    case .observeUnknown:
-      reply(ticket, .success)
+    case .observe(let observerID, let property, let asString):
+      submit(.status, .observe(ticket, id: observerID, property, path: nil, asString: asString))
+    case .subProperty(let property, let path, let asString, let observerID):
+      if let observerID {
+        submit(.status, .observe(ticket, id: observerID, property, path: path, asString: asString))
+      } else if property.spec.isConstant {
+        deliver(ticket, [readings.replyToRead(property, path: path, asString: asString, requestID: ticket.requestID)])
+      } else {
+        submit(.status, .get(ticket, property, asString: asString, path: path))
+      }
+    case .getUnknownString:
+      reply(ticket, .success, data: .null)
+    case .observeUnknown(let observerID, let name):
+      // Accepted, and its value is unavailable from the start: a `property-change` without `data`, after the reply.
+      let change = MPVValue.object([
+        MPVMember("event", .string("property-change")), MPVMember("id", .integer(observerID)),
+        MPVMember("name", .string(name)),
+      ])
+      deliver(ticket, [.reply(ticket.requestID, .success), change])
     case .unobserve(let observerID):
       observers.removeAll { $0.id == observerID }
       reply(ticket, .success)
@@ -288,6 +331,15 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
         }
       seek(target, reference, nil, precisionAs: absolute, pending: owed)
     case .set(let value): set(property, to: value, pending: owed)
+    case .store(let value):
+      // Answered at once, before observers hear of it, as mpv does.
+      if case .reply(let ticket, let withData) = owed { reply(ticket, .success, data: withData ? .null : nil) }
+      if let sharedOptions {
+        sharedOptions.store(value, as: property)
+      } else {
+        readings.stored.store(value, as: property)
+        publishChanges()
+      }
     }
   }
 
@@ -327,7 +379,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   /// Tells each observer whose property changed its new value.
   private func publishChanges() {
     for index in observers.indices {
-      let value = readings.value(of: observers[index].property)
+      let value = observedValue(observers[index])
       guard observers[index].told != .some(value) else { continue }
       observers[index].told = .some(value)
       tellObserver(observers[index], value)
@@ -339,8 +391,10 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   }
 
   private func propertyChange(_ observer: Observer, _ value: MPVValue?) -> MPVValue {
-    var fields = [MPVMember("id", .integer(observer.id)), MPVMember("name", .string(observer.property.rawValue))]
-    if let value { fields.append(MPVMember("data", value)) }
+    var fields = [MPVMember("id", .integer(observer.id)), MPVMember("name", .string(observer.name))]
+    if let value {
+      fields.append(MPVMember("data", observer.asString ? .string(MPVProperty.stringForm(value)) : value))
+    }
     return .object([MPVMember("event", .string("property-change"))] + fields)
   }
 
@@ -466,9 +520,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       // failure is its command error.
       let unavailable = error.code == .notReady || error.code == .unavailable
       reply(ticket, unavailable && !withData ? .propertyUnavailable : .commandFailed)
-    case .get(let ticket, _, _): reply(ticket, .propertyUnavailable)
+    case .get(let ticket, _, _, _): reply(ticket, .propertyUnavailable)
     case .adjust(let ticket, _, _): if let ticket { reply(ticket, .commandFailed) }
-    case .observe(let ticket, _, _): reply(ticket, .commandFailed)
+    case .observe(let ticket, _, _, _, _): reply(ticket, .commandFailed)
     case .load(let entry):
       readings.loadingPath = nil
       readings.state = readings.info == nil ? .idle : readings.state
@@ -488,13 +542,14 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     readings.read(status)
     guard let commandID, let owed = pending.removeValue(forKey: commandID) else { return }
     switch owed {
-    case .get(let ticket, let property, let asString):
-      deliver(ticket, [readings.replyToRead(property, asString: asString, requestID: ticket.requestID)])
+    case .get(let ticket, let property, let asString, let path):
+      deliver(ticket, [readings.replyToRead(property, path: path, asString: asString, requestID: ticket.requestID)])
     case .adjust(let ticket, let property, let delta):
       adjust(property, by: delta, ticket: ticket)
-    case .observe(let ticket, let observerID, let property):
-      let value = readings.value(of: property)
-      let observer = Observer(id: observerID, property: property, told: .some(value))
+    case .observe(let ticket, let observerID, let property, let path, let asString):
+      var observer = Observer(id: observerID, property: property, path: path, asString: asString, told: nil)
+      let value = observedValue(observer)
+      observer.told = .some(value)
       observers.append(observer)
       // Its first value follows the reply, whenever that goes out.
       deliver(ticket, [.reply(ticket.requestID, .success), propertyChange(observer, value)])
@@ -526,7 +581,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     if fileNumber == 0 { fileNumber = 1 }
   }
   private func closed(_ commandID: Int?) {
-    readings = MPVReadings(rate: readings.rate, seeking: readings.seeking)
+    readings = MPVReadings(
+      rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID)
     settle(commandID)
     event("end-file", [MPVMember("reason", .string("stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
     event("idle")

@@ -13,9 +13,14 @@ extension PlaybackBuilder {
     let fanOut = module.fanOut
     let viewID = fanOut.makeViewID()
     // The interactor's status board lets the presenter answer property reads on the client's own thread.
+    // The stored properties (`volume` …) are the session's: one set for all its mpv clients.
+    let key = ObjectIdentifier(MPVSharedOptions.self)
+    let sharedOptions = module.sharedByClients[key] as? MPVSharedOptions ?? MPVSharedOptions()
+    module.sharedByClients[key] = sharedOptions
     let presenter = MPVPresenter(
       interactor: fanOut.port(for: viewID), clientName: "ipc_\(viewID.value)", viewID: viewID,
-      statusBoard: module.statusBoard, startsPlaying: module.startsPlaying, hrSeek: hrSeek)
+      statusBoard: module.statusBoard, startsPlaying: module.startsPlaying, hrSeek: hrSeek,
+      sharedOptions: sharedOptions)
     let view = MPVLinesView(output: output, onClosed: { [weak presenter] in presenter?.onOutputClosed() })
     presenter.view = view
     fanOut.attach(presenter, as: viewID)

@@ -27,6 +27,35 @@ package enum MPVProperty: String, Sendable, Equatable, CaseIterable {
   case estimatedFrameCount = "estimated-frame-count"
   case propertyList = "property-list"
   case commandList = "command-list"
+  case volume
+  case mute
+  case loopFile = "loop-file"
+  case fullscreen
+  case subVisibility = "sub-visibility"
+  case playlistCount = "playlist-count"
+  case playlistPos = "playlist-pos"
+  case playlistPos1 = "playlist-pos-1"
+  case playlist
+  case workingDirectory = "working-directory"
+  case mediaTitle = "media-title"
+  case metadata
+  case chapter
+  case chapters
+  case chapterList = "chapter-list"
+  case trackList = "track-list"
+  case videoParams = "video-params"
+  case audioParams = "audio-params"
+  case timeRemaining = "time-remaining"
+  case playtimeRemaining = "playtime-remaining"
+  /// A sub-property of `filename`'s: mpv's `property-list` does not name it.
+  case filenameNoExt = "filename/no-ext"
+  case fileSize = "file-size"
+  case coreIdle = "core-idle"
+  case seekable
+  case partiallySeekable = "partially-seekable"
+
+  /// The names `property-list` gives, as mpv's does (without sub-properties).
+  static var listed: [MPVProperty] { allCases.filter { $0 != .filenameNoExt } }
 
   /// Its entry in the table of properties.
   var spec: MPVPropertySpec { MPVPropertyTable.spec(self) }
@@ -39,7 +68,10 @@ package enum MPVProperty: String, Sendable, Equatable, CaseIterable {
     case .integer(let integer): String(integer)
     case .number(let number): NumberText.fixed(number, decimals: 6)
     case .string(let string): string
-    case .array(let values): values.map { $0.string ?? $0["name"]?.string ?? $0.json }.joined(separator: ",")
+    case .array(let values):
+      // A list of names is written as mpv writes `property-list`; a list of objects (`command-list`) by its names.
+      !values.isEmpty && values.allSatisfy { $0.string != nil || $0["name"]?.string != nil }
+        ? values.map { $0.string ?? $0["name"]?.string ?? "" }.joined(separator: ",") : value.json
     case .object: value.json
     }
   }

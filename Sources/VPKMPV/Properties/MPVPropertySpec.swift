@@ -17,6 +17,8 @@ package struct MPVPropertySpec: Sendable {
     case seek(Double, MPVSeekReference)
     /// Set the property to this value, as `set` does.
     case set(MPVValue)
+    /// Keep this value as the property's (a stored property: MPVStoredOptions), for every mpv client.
+    case store(MPVValue)
   }
 
   /// How a property is set (`set_property`, `set_property_string`, `set`).
@@ -70,6 +72,9 @@ extension MPVPropertySpec.Write {
       },
       change: { value, readings in change(value == .bool(true), readings) })
   }
+
+  /// A stored flag (MPVStoredOptions), set as it is given.
+  static let storedFlag = flag { flag, _ in .store(.bool(flag)) }
 
   /// A finite number (or its text), within `range` when given.
   static func number(

@@ -5,7 +5,8 @@ extension MPVPropertyTable {
   static let docsBegin = "<!-- mpv-properties:begin -->"
   static let docsEnd = "<!-- mpv-properties:end -->"
 
-  /// The docs' table of properties, its markers included, one row per property and one for every other name.
+  /// The docs' tables of properties, its markers included: one row per property served, then mpv's other
+  /// properties by the reason vpk does not serve them.
   static var docsBlock: String {
     var lines = [
       docsBegin,
@@ -25,9 +26,26 @@ extension MPVPropertyTable {
       ]
       lines.append("| " + cells.joined(separator: " | ") + " |")
     }
-    lines.append(
-      "| every other property (`volume`, `aid`, `sid`, `chapter` …) | — | none: `property not found` | — | — | — "
-        + "| MPVCommandTranslatorTests.properties |")
+    // Every other property of mpv's, grouped by why vpk does not serve it, in mpv's order.
+    lines += [
+      "",
+      "Every other property of mpv 0.35's answers `property not found` (`get_property_string`: success with `data` "
+        + "null, as mpv's IPC answers a name it does not know; MPVCommandTranslatorTests.properties, "
+        + "MPVPresenterTests.stringFormWhenUnavailable); "
+        + "observing it is accepted, and the observer is told once that it is unavailable (a `property-change` "
+        + "without `data`, as mpv tells the observer of a name it does not know; MPVPresenterTests.observeUnknown):",
+      "",
+      "| why vpk does not serve it | mpv properties |",
+      "| --- | --- |",
+    ]
+    let served = Set(MPVProperty.allCases.map(\.rawValue))
+    for entry in MPVPropertyCatalog.unservedReasons {
+      let names = MPVPropertyCatalog.mpvNames.filter {
+        !served.contains($0) && MPVPropertyCatalog.reason($0) == entry.reason
+      }
+      guard !names.isEmpty else { continue }
+      lines.append("| \(entry.reason) | " + names.map { "`\($0)`" }.joined(separator: ", ") + " |")
+    }
     lines.append(docsEnd)
     return lines.joined(separator: "\n")
   }

@@ -4,7 +4,7 @@
 import VideoPlaybackKit
 
 package enum MPVPropertyTable {
-  /// Every entry, in `property-list`'s order.
+  /// Every entry: `property-list`'s order, then the sub-properties.
   static var all: [MPVPropertySpec] { MPVProperty.allCases.map(spec) }
 
   /// `property`'s entry.
@@ -123,12 +123,18 @@ package enum MPVPropertyTable {
           return .integer(Int((duration * fps).rounded()))
         },
         docs: .init(unavailable: "nothing loaded, or no frame rate or duration", from: "`ready`", tests: fileTests))
+    case .volume, .mute, .loopFile, .fullscreen, .subVisibility:
+      storedSpec(property)
+    case .playlistCount, .playlistPos, .playlistPos1, .playlist, .workingDirectory, .mediaTitle, .metadata, .chapter,
+      .chapters, .chapterList, .trackList, .videoParams, .audioParams, .timeRemaining, .playtimeRemaining,
+      .filenameNoExt, .fileSize, .coreIdle, .seekable, .partiallySeekable:
+      fileSpec(property)
     case .propertyList:
       MPVPropertySpec(
-        property: property, kind: .list, read: { _ in .array(MPVProperty.allCases.map { .string($0.rawValue) }) },
+        property: property, kind: .list, read: { _ in .array(MPVProperty.listed.map { .string($0.rawValue) }) },
         isConstant: true,
         docs: .init(
-          note: "the properties in this table", from: "—",
+          note: "the properties served (every row marked so in this table but `filename/no-ext`)", from: "—",
           tests: "MPVPresenterTests.constants, MPVIPCTests.pythonClientLibrarySeesWhatItSeesWithMPV"))
     case .commandList:
       MPVPropertySpec(
@@ -159,7 +165,7 @@ package enum MPVPropertyTable {
   private static let stateTests = "MPVPresenterTests.fileProperties, MPVIPCTests.eventsAndRepliesOverOneConnection"
 
   /// `cycle` of a flag.
-  private static let toggle: @Sendable (MPVValue) -> MPVValue? = {
+  static let toggle: @Sendable (MPVValue) -> MPVValue? = {
     if case .bool(let flag) = $0 { .bool(!flag) } else { nil }
   }
 }

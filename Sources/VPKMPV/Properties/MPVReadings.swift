@@ -14,6 +14,13 @@ package struct MPVReadings: Sendable, Equatable {
   var loadingPath: String?
   /// Whether a seek of this client's has not landed yet (mpv's `seeking`).
   var seeking = false
+  /// The properties kept without acting on them, shared by the session's mpv clients.
+  var stored = MPVStoredOptions()
+  /// mpv's number for the file loaded or loading (`playlist_entry_id`, the playlist entry's `id`).
+  var entryID = 0
+
+  /// The file loaded, or being loaded.
+  var currentPath: String? { info?.path ?? loadingPath }
 
   /// What a `status` says, over what the events said.
   mutating func read(_ status: PlaybackStatus) {
@@ -28,10 +35,24 @@ package struct MPVReadings: Sendable, Equatable {
     MPVPropertyTable.spec(property).read(self)
   }
 
-  /// The reply to `get_property` (or `get_property_string`) of `property`: the one answer to a read, whichever path
-  /// serves it.
-  func replyToRead(_ property: MPVProperty, asString: Bool, requestID: MPVValue) -> MPVValue {
-    guard let value = value(of: property) else { return .reply(requestID, .propertyUnavailable) }
+  /// The part of `property`'s value that `path` names (nil: the whole), or mpv's error for it: `property
+  /// unavailable` when the value is.
+  func value(of property: MPVProperty, path: String?) -> Result<MPVValue, MPVRequestError> {
+    guard let value = value(of: property) else { return .failure(MPVRequestError(.propertyUnavailable)) }
+    guard let path else { return .success(value) }
+    return MPVSubProperty.read(value, of: property, path: path)
+  }
+
+  /// The reply to `get_property` (or `get_property_string`) of `property` (or of `path` into it): the one answer to a
+  /// read, whichever path serves it. An error is mpv's, or for the string form success with `data` null, as mpv's
+  /// IPC answers it.
+  func replyToRead(_ property: MPVProperty, path: String? = nil, asString: Bool, requestID: MPVValue) -> MPVValue {
+    let value: MPVValue
+    switch self.value(of: property, path: path) {
+    case .success(let found): value = found
+    case .failure(let error):
+      return asString ? .reply(requestID, .success, data: .null) : .reply(requestID, error.error)
+    }
     return .reply(requestID, .success, data: asString ? .string(MPVProperty.stringForm(value)) : value)
   }
 }

@@ -45,6 +45,9 @@ public struct MediaInfo: Sendable, Equatable {
   public var streamCount: Int
   public var video: VideoStreamInfo?
   public var audio: AudioStreamInfo?
+  /// The whole description as the playing file's headers give it (tags, streams, chapters, size); nil when the
+  /// engine did not read it.
+  package var details: MediaDescription?
 
   public init(
     path: String, container: String, duration: MediaTime?, bitRate: Int? = nil, streamCount: Int,

@@ -59,6 +59,7 @@ struct MPVCommandTranslatorTests {
     #expect(command(#"{"command": ["get_property", "time-pos"]}"#) == .success(.getProperty(.timePos, asString: false)))
     #expect(
       command(#"{"command": ["get_property_string", "pause"]}"#) == .success(.getProperty(.pause, asString: true)))
+    #expect(command(#"{"command": ["get_property_string", "aid"]}"#) == .success(.getUnknownString))
     #expect(error(#"{"command": ["get_property", "volume-max-nope"]}"#) == .propertyNotFound)
     #expect(
       command(#"{"command": ["set_property", "pause", true]}"#)
@@ -86,7 +87,9 @@ struct MPVCommandTranslatorTests {
   @Test("observers: an id and a name; an unknown property is accepted and never reported")
   func observers() {
     #expect(command(#"{"command": ["observe_property", 1, "time-pos"]}"#) == .success(.observe(id: 1, .timePos)))
-    #expect(command(#"{"command": ["observe_property", 2, "nonexist"]}"#) == .success(.observeUnknown(id: 2)))
+    #expect(
+      command(#"{"command": ["observe_property", 2, "nonexist"]}"#)
+        == .success(.observeUnknown(id: 2, name: "nonexist")))
     #expect(command(#"{"command": ["unobserve_property", 1]}"#) == .success(.unobserve(id: 1)))
     #expect(error(#"{"command": ["observe_property", "x", "pause"]}"#) == .invalidParameter)
   }

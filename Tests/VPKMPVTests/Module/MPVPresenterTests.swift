@@ -20,9 +20,12 @@ struct MPVHarness {
   let view = MPVViewSpy()
   let interactor = InteractorSpy()
 
-  init(statusBoard: PlaybackStatusBoard? = nil, hrSeek: MPVHRSeek = .default) {
+  init(
+    statusBoard: PlaybackStatusBoard? = nil, hrSeek: MPVHRSeek = .default, sharedOptions: MPVSharedOptions? = nil
+  ) {
     presenter = MPVPresenter(
-      interactor: interactor, clientName: "ipc_3", viewID: .primary, statusBoard: statusBoard, hrSeek: hrSeek)
+      interactor: interactor, clientName: "ipc_3", viewID: .primary, statusBoard: statusBoard, hrSeek: hrSeek,
+      sharedOptions: sharedOptions)
     presenter.view = view
   }
 
@@ -149,7 +152,7 @@ struct MPVPresenterTests {
     // When a read that needs a status is followed by requests answered at once
     harness.send(#"{"command": ["get_property", "time-pos"], "request_id": 1}"#)
     let read = harness.lastOrigin
-    harness.send(#"{"command": ["get_property", "volume"], "request_id": 2}"#)
+    harness.send(#"{"command": ["get_property", "aid"], "request_id": 2}"#)
     harness.send(#"{"command": ["unobserve_property", 4], "request_id": 3}"#)
     harness.send("{not json")
     harness.send(#"{"command": ["seek", 1, "absolute"], "request_id": 4}"#)

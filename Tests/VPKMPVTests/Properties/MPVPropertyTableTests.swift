@@ -36,9 +36,9 @@ struct MPVPropertyTableTests {
     )
   }
 
-  @Test("property-list names every entry, in the table's order, and each entry is its own property's")
+  @Test("property-list names every entry but the sub-properties, in the table's order; each entry is its own")
   func propertyList() {
-    let names = MPVPropertyTable.all.map(\.name)
+    let names = MPVPropertyTable.all.map(\.name).filter { !$0.contains("/") }
     #expect(MPVPropertyTable.spec(.propertyList).read(MPVReadings()) == .array(names.map { .string($0) }))
     #expect(MPVProperty.allCases.allSatisfy { MPVPropertyTable.spec($0).property == $0 })
   }
@@ -54,5 +54,27 @@ struct MPVPropertyTableTests {
       let cycle = translator.translate(#"{"command": ["cycle", "\#(spec.name)"]}"#).command
       #expect((cycle == .success(.cycle(spec.property))) == (spec.cycle != nil), "\(spec.name)")
     }
+  }
+
+  @Test("every property of mpv 0.35's is in the docs' table once: served, or with the reason it is not")
+  func everyMPVPropertyIsInTheDocs() {
+    // Given mpv's list and the names vpk serves
+    let served = Set(MPVProperty.allCases.map(\.rawValue))
+    let mpvNames = MPVPropertyCatalog.mpvNames
+    // Then every name vpk lists is one of mpv's, and mpv names each once
+    #expect(MPVProperty.listed.allSatisfy { mpvNames.contains($0.rawValue) })
+    #expect(Set(mpvNames).count == mpvNames.count)
+    // And every name it does not serve has a reason
+    #expect(mpvNames.filter { !served.contains($0) && MPVPropertyCatalog.reason($0) == nil } == [])
+    // And the docs' block names each of mpv's properties exactly once: a served row's first cell, or in the list of
+    // the reason it is not served
+    var named: [String] = []
+    for row in MPVPropertyTable.docsBlock.split(separator: "\n") where row.hasPrefix("| ") {
+      let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+      let listed = cells.count == 2 ? cells[1] : cells[0]
+      named += listed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { $0.hasPrefix("`") }.map { String($0.dropFirst().dropLast()) }
+    }
+    #expect(named.sorted() == (mpvNames + ["filename/no-ext"]).sorted())
   }
 }

@@ -1,0 +1,78 @@
+// MPVPropertyTable+Stored: the entries of the properties vpk keeps without acting on them (MPVStoredOptions):
+// settable, cycled, added to and observed as mpv's, shared by the session's mpv clients, and changing nothing else.
+
+import VideoPlaybackKit
+
+extension MPVPropertyTable {
+  static func storedSpec(_ property: MPVProperty) -> MPVPropertySpec {
+    let read: @Sendable (MPVReadings) -> MPVValue? = { $0.stored.value(of: property) }
+    switch property {
+    case .volume:
+      return MPVPropertySpec(
+        property: property, kind: .number, read: read,
+        write: .number(in: MPVStoredOptions.volumeRange) { volume, _ in .store(.number(volume)) },
+        add: { volume, delta in
+          .set(.number(min(max((volume.number ?? 100) + delta, 0), MPVStoredOptions.volumeMax)))
+        },
+        docs: .init(
+          note: "stored and shared by every mpv client, changes nothing: vpk plays no sound; set takes −1–1000, "
+            + "`add` stops at 0 and 130 (mpv's `--volume-max`); 100 at start",
+          from: "the clients' sets", tests: storedTests))
+    case .mute:
+      return MPVPropertySpec(
+        property: property, kind: .flag, read: read, write: .storedFlag, cycle: toggle,
+        docs: .init(
+          note: "stored and shared, changes nothing: vpk plays no sound", from: "the clients' sets",
+          tests: storedTests))
+    case .loopFile:
+      return MPVPropertySpec(
+        property: property, kind: .text, read: read, write: loopWrite,
+        cycle: { value in
+          switch value {
+          case .bool(false): .integer(1)
+          case .integer(let count): .integer(count + 1)
+          default: .bool(false)
+          }
+        },
+        add: { value, delta in
+          let count = max((value.integer ?? 0) + Int(delta), 0)
+          return .set(count == 0 ? .bool(false) : .integer(count))
+        },
+        docs: .init(
+          note: "`false` (mpv's `no`), `\"inf\"` or a count, as mpv gives it; stored and shared: vpk's session does "
+            + "not loop a file for it (`--loop` / `loop` do)",
+          from: "the clients' sets", tests: storedTests))
+    case .fullscreen:
+      return MPVPropertySpec(
+        property: property, kind: .flag, read: read, write: .storedFlag, cycle: toggle,
+        docs: .init(
+          note: "stored and shared, changes nothing: vpk has no window", from: "the clients' sets", tests: storedTests
+        ))
+    default:
+      return MPVPropertySpec(
+        property: property, kind: .flag, read: read, write: .storedFlag, cycle: toggle,
+        docs: .init(
+          note: "stored and shared (true at start), changes nothing: vpk shows no subtitles",
+          from: "the clients' sets", tests: storedTests))
+    }
+  }
+
+  /// `loop-file` as mpv takes it: `inf`/`yes`/true loop forever, `no`/false/0 not at all, N ≥ 1 that many times.
+  private static let loopWrite = MPVPropertySpec.Write(
+    accept: { value in
+      switch value {
+      case .bool(let flag): return .success(flag ? .string("inf") : .bool(false))
+      case .string("inf"), .string("yes"): return .success(.string("inf"))
+      case .string("no"): return .success(.bool(false))
+      default:
+        guard let number = MPVCommandTranslator.number(value), number >= 0, number.rounded() == number,
+          number < 1e9
+        else { return .failure(MPVRequestError(.unsupportedFormat)) }
+        return .success(number == 0 ? .bool(false) : .integer(Int(number)))
+      }
+    },
+    change: { value, _ in .store(value) })
+
+  private static let storedTests =
+    "MPVPresenterTests.storedProperties, storedPropertiesAreShared, MPVPropertiesTests.everyPropertyAsMPVGivesIt, observersAsMPVTellsThem"
+}

@@ -1,0 +1,373 @@
+import Foundation
+import Testing
+import VPKTestSupport
+
+@testable import VPKMPV
+@testable import VideoPlaybackKit
+
+/// The properties clients read at once: the stored ones, the playlist of one, the file's details, and what an observer
+/// is told first.
+extension MPVPresenterTests {
+  /// The reply to `get_property` of `name` (the `status` it asks for reports `status`), as a value.
+  private func read(_ harness: MPVHarness, _ name: String, status: PlaybackStatus? = nil, asString: Bool = false)
+    -> MPVValue?
+  {
+    let before = harness.interactor.lastID
+    harness.view.lines.removeAll()
+    harness.send(#"{"command": ["get_property\#(asString ? "_string" : "")", "\#(name)"]}"#)
+    if harness.interactor.lastID != before, harness.interactor.calls.last == .submit(.status) {
+      harness.presenter.present(.status(status ?? harness.status()), origin: harness.lastOrigin)
+    }
+    return harness.view.lines.last.flatMap { MPVValue.parse($0, maxDepth: 8) }
+  }
+
+  /// `read`'s data as the reply writes it; nil when the read was not a success.
+  private func value(_ harness: MPVHarness, _ name: String, status: PlaybackStatus? = nil) -> String? {
+    _ = read(harness, name, status: status)
+    let (head, tail) = (#"{"data":"#, #","request_id":0,"error":"success"}"#)
+    guard let line = harness.view.lines.last, line.hasPrefix(head), line.hasSuffix(tail) else { return nil }
+    return String(line.dropFirst(head.count).dropLast(tail.count))
+  }
+
+  /// Sends `command` and, when it asks for a `status` first (`add`, `cycle`), reports one.
+  private func run(_ harness: MPVHarness, _ command: String) -> String? {
+    let before = harness.interactor.lastID
+    harness.view.lines.removeAll()
+    harness.send(command)
+    if harness.interactor.lastID != before, harness.interactor.calls.last == .submit(.status) {
+      harness.presenter.present(.status(harness.status()), origin: harness.lastOrigin)
+    }
+    return harness.view.lines.first
+  }
+
+  private static let idleStatus = PlaybackStatus(
+    state: .idle, position: .zero, duration: nil, rate: 1, framesDecoded: 0, decodeErrors: 0)
+
+  @Test("volume, mute, loop-file, fullscreen, sub-visibility: mpv's defaults, set, cycled and added to as mpv does")
+  func storedProperties() {
+    // Given a client with nothing loaded
+    let harness = MPVHarness(sharedOptions: MPVSharedOptions())
+    // Then the stored properties read mpv's defaults
+    let defaults: [(String, MPVValue)] = [
+      ("volume", .number(100)), ("mute", .bool(false)), ("loop-file", .bool(false)), ("fullscreen", .bool(false)),
+      ("sub-visibility", .bool(true)),
+    ]
+    for (name, expected) in defaults {
+      #expect(value(harness, name, status: Self.idleStatus) == expected.json, "\(name)")
+    }
+    // When each is set, cycled or added to, the reply is at once and the value is as mpv keeps it
+    let steps: [(String, String, MPVValue)] = [
+      (#"{"command": ["set_property", "volume", 55], "request_id": 1}"#, "volume", .number(55)),
+      (#"{"command": ["set_property_string", "volume", "60"], "request_id": 1}"#, "volume", .number(60)),
+      (#"{"command": ["set_property", "volume", 200], "request_id": 1}"#, "volume", .number(200)),
+      (#"{"command": ["add", "volume", 1], "request_id": 1}"#, "volume", .number(130)),
+      (#"{"command": ["add", "volume", -500], "request_id": 1}"#, "volume", .number(0)),
+      (#"{"command": ["cycle", "mute"], "request_id": 1}"#, "mute", .bool(true)),
+      (#"{"command": ["set_property", "mute", "no"], "request_id": 1}"#, "mute", .bool(false)),
+      (#"{"command": ["set_property", "loop-file", "inf"], "request_id": 1}"#, "loop-file", .string("inf")),
+      (#"{"command": ["set_property", "loop-file", 3], "request_id": 1}"#, "loop-file", .integer(3)),
+      (#"{"command": ["add", "loop-file", 2], "request_id": 1}"#, "loop-file", .integer(5)),
+      (#"{"command": ["set_property", "loop-file", "no"], "request_id": 1}"#, "loop-file", .bool(false)),
+      (#"{"command": ["cycle", "loop-file"], "request_id": 1}"#, "loop-file", .integer(1)),
+      (#"{"command": ["set_property", "loop-file", true], "request_id": 1}"#, "loop-file", .string("inf")),
+      (#"{"command": ["set_property", "loop-file", 0], "request_id": 1}"#, "loop-file", .bool(false)),
+      (#"{"command": ["cycle", "fullscreen"], "request_id": 1}"#, "fullscreen", .bool(true)),
+      (#"{"command": ["set_property", "sub-visibility", false], "request_id": 1}"#, "sub-visibility", .bool(false)),
+    ]
+    for (command, name, expected) in steps {
+      let reply = run(harness, command)
+      #expect(reply?.contains(#""request_id":1,"error":"success""#) == true, "\(command): \(reply ?? "nothing")")
+      #expect(value(harness, name, status: Self.idleStatus) == expected.json, "\(command)")
+    }
+    // And nothing of them reaches the session: only the statuses `add`, `cycle` and the reads asked for (and the
+    // session's file, asked for once)
+    #expect(harness.interactor.calls.allSatisfy { $0 == .submit(.status) || $0 == .submit(.info) })
+    // And values mpv refuses are its format error
+    for bad in [
+      #"["set_property", "volume", 1001]"#, #"["set_property", "loop-file", -1]"#,
+      #"["set_property", "loop-file", "bogus"]"#, #"["set_property", "mute", 3]"#,
+    ] {
+      #expect(
+        run(harness, #"{"command": \#(bad), "request_id": 2}"#)
+          == #"{"request_id":2,"error":"unsupported format for accessing property"}"#, "\(bad)")
+    }
+    // And the string forms are mpv's
+    #expect(read(harness, "volume", status: Self.idleStatus, asString: true)?["data"] == .string("0.000000"))
+    #expect(read(harness, "fullscreen", status: Self.idleStatus, asString: true)?["data"] == .string("yes"))
+  }
+
+  @Test("the stored properties are the session's: a value one client sets is what another reads and observes")
+  func storedPropertiesAreShared() {
+    // Given two clients of one session, the second observing volume
+    let shared = MPVSharedOptions()
+    let setter = MPVHarness(sharedOptions: shared)
+    let observer = MPVHarness(sharedOptions: shared)
+    observer.send(#"{"command": ["observe_property", 7, "volume"], "request_id": 1}"#)
+    observer.presenter.present(.status(Self.idleStatus), origin: observer.lastOrigin)
+    // When the first sets it
+    setter.send(#"{"command": ["set_property", "volume", 42], "request_id": 1}"#)
+    // Then the observer was told the value at once, then the change
+    #expect(
+      observer.view.lines == [
+        #"{"request_id":1,"error":"success"}"#, #"{"event":"property-change","id":7,"name":"volume","data":100.0}"#,
+        #"{"event":"property-change","id":7,"name":"volume","data":42.0}"#,
+      ])
+    // And the setter was answered before its own observers would hear of it
+    #expect(setter.view.lines == [#"{"request_id":1,"error":"success"}"#])
+    // And a client that connects later reads it too
+    let later = MPVHarness(sharedOptions: shared)
+    #expect(value(later, "volume", status: Self.idleStatus) == "42.0")
+  }
+
+  @Test("the playlist of one: count, position and entry follow the file; working-directory is vpk's")
+  func playlistProperties() {
+    let harness = MPVHarness()
+    // Given nothing loaded: an empty playlist
+    let empty: [(String, MPVValue)] = [
+      ("playlist-count", .integer(0)), ("playlist-pos", .integer(-1)), ("playlist-pos-1", .integer(-1)),
+      ("playlist", .array([])), ("working-directory", .string(FileManager.default.currentDirectoryPath)),
+    ]
+    for (name, expected) in empty { #expect(value(harness, name, status: Self.idleStatus) == expected.json, "\(name)") }
+    // When a file loads, it is the playlist's one entry, numbered as start-file numbers it
+    harness.presenter.present(.loading(path: "/media/clip.mp4"), origin: nil)
+    let entry = MPVValue.array([
+      .object([
+        MPVMember("filename", .string("/media/clip.mp4")), MPVMember("current", .bool(true)),
+        MPVMember("playing", .bool(true)), MPVMember("id", .integer(1)),
+      ])
+    ])
+    let loading: [(String, MPVValue?)] = [
+      ("playlist-count", .integer(1)), ("playlist-pos", .integer(0)), ("playlist-pos-1", .integer(1)),
+      ("playlist", entry), ("media-title", .string("clip.mp4")), ("filename/no-ext", .string("clip")),
+      ("metadata", nil), ("file-size", nil),
+    ]
+    for (name, expected) in loading { #expect(value(harness, name) == expected?.json, "\(name) while loading") }
+    // And once it is closed the playlist is empty again
+    harness.presenter.present(.ready(harness.info, position: .zero), origin: nil)
+    harness.presenter.present(.closed, origin: nil)
+    for (name, expected) in empty { #expect(value(harness, name, status: Self.idleStatus) == expected.json, "\(name)") }
+    // And the playlist's position cannot be set: vpk has no playlist to move in
+    #expect(
+      run(harness, #"{"command": ["set_property", "playlist-pos", 0], "request_id": 3}"#)
+        == #"{"request_id":3,"error":"error accessing property"}"#)
+  }
+
+  /// A file as the engine describes it: tags, two chapters, a video stream shown at 16:9 and turned by its matrix,
+  /// a stereo audio stream, a subtitle stream.
+  private static let describedInfo: MediaInfo = {
+    var info = MediaInfo(
+      path: "/media/film.mkv", container: "matroska,webm", duration: MediaTime(seconds: 4), streamCount: 3,
+      video: VideoStreamInfo(codec: "mpeg4", width: 352, height: 288, frameRate: 25, pixelFormat: "yuv420p"),
+      audio: AudioStreamInfo(codec: "opus", sampleRate: 48000, channels: 2))
+    info.details = MediaDescription(
+      path: "/media/film.mkv", formatName: "matroska,webm", size: 123_456,
+      tags: [MediaTag("title", "A film"), MediaTag("ARTIST", "Someone")],
+      streams: [
+        StreamDescription(
+          index: 0, kind: .video, codec: "mpeg4", codecLongName: "MPEG-4 part 2", timeBase: MediaRational(1, 1000),
+          disposition: ["default"], tags: [MediaTag("title", "Pattern")],
+          video: VideoDescription(
+            width: 352, height: 288, sampleAspectRatio: MediaRational(16, 11), rotation: -90,
+            averageFrameRate: MediaRational(25, 1), pixelFormat: "yuv420p")),
+        StreamDescription(
+          index: 1, kind: .audio, codec: "opus", codecLongName: "Opus", timeBase: MediaRational(1, 1000),
+          bitRate: 32000, disposition: ["default", "hearing_impaired"], tags: [MediaTag("language", "jpn")],
+          audio: AudioDescription(sampleRate: 48000, channels: 2, channelLayout: "stereo", sampleFormat: "fltp")),
+        StreamDescription(
+          index: 2, kind: .subtitle, codec: "subrip", timeBase: MediaRational(1, 1000),
+          tags: [MediaTag("language", "eng")]),
+      ],
+      chapters: [
+        ChapterDescription(
+          id: 1, timeBase: MediaRational(1, 1000), start: 0, end: 1500, tags: [MediaTag("title", "Opening")]),
+        ChapterDescription(id: 2, timeBase: MediaRational(1, 1000), start: 1500, end: 4000),
+      ])
+    return info
+  }()
+
+  @Test("the file's details: title, tags, chapters, tracks, stream parameters, size and the time left, as mpv's")
+  func fileDetails() throws {
+    // Given a described file, paused at 2 s
+    let harness = MPVHarness()
+    harness.presenter.present(.loading(path: "/media/film.mkv"), origin: nil)
+    harness.presenter.present(.ready(Self.describedInfo, position: MediaTime(seconds: 2)), origin: nil)
+    // Then each property is mpv's value for it
+    let expected: [(String, MPVValue?)] = [
+      ("media-title", .string("A film")), ("filename/no-ext", .string("film")),
+      ("metadata", .object([MPVMember("title", .string("A film")), MPVMember("ARTIST", .string("Someone"))])),
+      ("chapters", .integer(2)), ("chapter", .integer(1)),
+      (
+        "chapter-list",
+        .array([
+          .object([MPVMember("title", .string("Opening")), MPVMember("time", .number(0))]),
+          .object([MPVMember("time", .number(1.5))]),
+        ])
+      ),
+      ("file-size", .integer(123_456)), ("time-remaining", .number(2)), ("core-idle", .bool(true)),
+      ("seekable", .bool(true)), ("partially-seekable", .bool(false)),
+      (
+        "video-params",
+        .object([
+          MPVMember("pixelformat", .string("yuv420p")), MPVMember("w", .integer(352)), MPVMember("h", .integer(288)),
+          MPVMember("dw", .integer(512)), MPVMember("dh", .integer(288)), MPVMember("aspect", .number(512.0 / 288)),
+          MPVMember("par", .number(16.0 / 11)), MPVMember("rotate", .integer(90)),
+        ])
+      ),
+      (
+        "audio-params",
+        .object([
+          MPVMember("samplerate", .integer(48000)), MPVMember("channel-count", .integer(2)),
+          MPVMember("channels", .string("stereo")), MPVMember("hr-channels", .string("stereo")),
+          MPVMember("format", .string("floatp")),
+        ])
+      ),
+    ]
+    for (name, value) in expected { #expect(self.value(harness, name) == value?.json, "\(name)") }
+    // And the chapter follows the position, the time left the speed
+    #expect(value(harness, "chapter", status: harness.status(position: 1)) == "0")
+    #expect(value(harness, "playtime-remaining", status: harness.status(position: 1, rate: 2)) == "1.5")
+    #expect(value(harness, "core-idle", status: harness.status(.playing)) == "false")
+    // And the track list holds the video and audio streams with mpv's fields, and the subtitle, not selected
+    let tracks = try #require(value(harness, "track-list").flatMap { MPVValue.parse($0, maxDepth: 8) })
+    guard case .array(let entries) = tracks else { return #expect(Bool(false), "not a list: \(tracks)") }
+    #expect(entries.count == 3)
+    #expect(entries.last?["type"] == .string("sub") && entries.last?["selected"] == .bool(false))
+    #expect(entries.last?["lang"] == .string("eng") && entries.last?["decoder-desc"] == nil)
+    let video = entries[0]
+    #expect(video["id"] == .integer(1) && video["type"] == .string("video") && video["src-id"] == .integer(1))
+    #expect(video["title"] == .string("Pattern") && video["lang"] == nil)
+    #expect(video["selected"] == .bool(true) && video["default"] == .bool(true) && video["ff-index"] == .integer(0))
+    #expect(video["codec"] == .string("mpeg4") && video["decoder-desc"] == .string("mpeg4 (MPEG-4 part 2)"))
+    #expect(video["demux-w"] == .integer(352) && video["demux-h"] == .integer(288))
+    #expect(video["demux-fps"]?.number == 25 && video["demux-par"] == .number(16.0 / 11))
+    #expect(video["demux-rotation"] == .integer(90))
+    let audio = entries[1]
+    #expect(audio["id"] == .integer(1) && audio["type"] == .string("audio") && audio["src-id"] == .integer(2))
+    #expect(audio["lang"] == .string("jpn") && audio["hearing-impaired"] == .bool(true))
+    #expect(audio["demux-samplerate"] == .integer(48000) && audio["demux-channel-count"] == .integer(2))
+    #expect(audio["demux-channels"] == .string("stereo") && audio["demux-bitrate"] == .integer(32000))
+    #expect(audio["audio-channels"] == .integer(2) && audio["codec"] == .string("opus"))
+  }
+
+  @Test("a file without tags, chapters or audio: {} , 0, [] and unavailable, as mpv answers them")
+  func fileWithoutDetails() {
+    // Given a file the engine described by its video stream only
+    let harness = MPVHarness()
+    harness.loaded(position: 1)
+    let expected: [(String, MPVValue?)] = [
+      ("metadata", .object([])), ("chapters", .integer(0)), ("chapter", nil), ("chapter-list", .array([])),
+      ("audio-params", nil), ("file-size", nil), ("media-title", .string("clip.mp4")),
+      ("time-remaining", .number(2)),
+    ]
+    for (name, value) in expected { #expect(self.value(harness, name) == value?.json, "\(name)") }
+    #expect(value(harness, "track-list")?.contains(#""type":"video""#) == true)
+    // And with nothing loaded the file's properties are unavailable, and the lists empty
+    harness.presenter.present(.closed, origin: nil)
+    for name in [
+      "media-title", "metadata", "chapters", "video-params", "audio-params", "time-remaining", "playtime-remaining",
+      "filename/no-ext", "file-size", "seekable", "partially-seekable",
+    ] {
+      #expect(read(harness, name, status: Self.idleStatus)?["error"] == .string("property unavailable"), "\(name)")
+    }
+    #expect(value(harness, "track-list", status: Self.idleStatus) == "[]")
+    #expect(value(harness, "core-idle", status: Self.idleStatus) == "true")
+  }
+
+  @Test("observing any property sends at once what a read gives: the value, or the change without data")
+  func observersToldAtOnce() {
+    for loaded in [false, true] {
+      for property in MPVProperty.allCases {
+        // Given a client with a file loaded, or none
+        let harness = MPVHarness(sharedOptions: MPVSharedOptions())
+        if loaded { harness.loaded(position: 1) }
+        let status = loaded ? harness.status(position: 1) : Self.idleStatus
+        let data = value(harness, property.rawValue, status: status)
+        // When it observes the property
+        harness.view.lines.removeAll()
+        harness.send(#"{"command": ["observe_property", 5, "\#(property.rawValue)"], "request_id": 9}"#)
+        harness.presenter.present(.status(status), origin: harness.lastOrigin)
+        // Then the reply and a property-change with what the read gave follow at once
+        let change =
+          #"{"event":"property-change","id":5,"name":"\#(property.rawValue)""# + (data.map { #","data":"# + $0 } ?? "")
+          + "}"
+        #expect(
+          harness.view.lines == [#"{"request_id":9,"error":"success"}"#, change],
+          "\(property.rawValue), loaded: \(loaded)")
+      }
+    }
+  }
+
+  @Test("observing a property vpk does not serve is accepted and told once that it is unavailable")
+  func observeUnknown() {
+    let harness = MPVHarness()
+    harness.send(#"{"command": ["observe_property", 3, "aid"], "request_id": 4}"#)
+    #expect(
+      harness.view.lines == [
+        #"{"request_id":4,"error":"success"}"#, #"{"event":"property-change","id":3,"name":"aid"}"#,
+      ])
+    // And it hears nothing after
+    harness.loaded()
+    #expect(harness.view.lines.isEmpty)
+  }
+
+  @Test("get_property_string of an unavailable or unknown property is success with data null, as mpv's IPC answers")
+  func stringFormWhenUnavailable() {
+    // Given nothing loaded
+    let harness = MPVHarness()
+    // When the string form of an unavailable property, then of one vpk does not serve, is asked for
+    _ = read(harness, "time-pos", status: Self.idleStatus, asString: true)
+    let unavailable = harness.view.lines.last
+    harness.send(#"{"command": ["get_property_string", "aid"], "request_id": 6}"#)
+    // Then both are success with data null, where get_property answers with mpv's errors
+    #expect(unavailable == #"{"data":null,"request_id":0,"error":"success"}"#)
+    #expect(harness.view.lines.last == #"{"data":null,"request_id":6,"error":"success"}"#)
+    #expect(read(harness, "time-pos", status: Self.idleStatus)?["error"] == .string("property unavailable"))
+    #expect(read(harness, "aid")?["error"] == .string("property not found"))
+  }
+
+  @Test("paths into a value are read and observed: told at once, then as the value changes")
+  func subProperties() {
+    // Given a client with nothing loaded, observing the playlist's count and an entry's name
+    let harness = MPVHarness()
+    harness.send(#"{"command": ["observe_property", 1, "playlist/count"], "request_id": 1}"#)
+    harness.presenter.present(.status(Self.idleStatus), origin: harness.lastOrigin)
+    harness.send(#"{"command": ["observe_property", 2, "playlist/0/filename"], "request_id": 2}"#)
+    harness.presenter.present(.status(Self.idleStatus), origin: harness.lastOrigin)
+    // When a file loads
+    harness.presenter.present(.loading(path: "/media/clip.mp4"), origin: nil)
+    // Then each was told its value at once (the entry it does not have yet without data), then the change
+    #expect(
+      harness.view.lines.filter { $0.contains("property-change") } == [
+        #"{"event":"property-change","id":1,"name":"playlist/count","data":0}"#,
+        #"{"event":"property-change","id":2,"name":"playlist/0/filename"}"#,
+        #"{"event":"property-change","id":1,"name":"playlist/count","data":1}"#,
+        #"{"event":"property-change","id":2,"name":"playlist/0/filename","data":"/media/clip.mp4"}"#,
+      ])
+    // And a read of a path the value does not have is mpv's error, of a path into nothing loaded unavailable
+    harness.presenter.present(.ready(harness.info, position: .zero), origin: nil)
+    #expect(value(harness, "track-list/count") == "1")
+    #expect(read(harness, "track-list/3/type")?["error"] == .string("property not found"))
+    harness.presenter.present(.closed, origin: nil)
+    #expect(read(harness, "video-params/w", status: Self.idleStatus)?["error"] == .string("property unavailable"))
+  }
+
+  @Test("observe_property_string tells the values in their string form, as mpv does")
+  func observeStrings() {
+    // Given a client observing pause and volume as strings, and time-pos, with nothing loaded
+    let harness = MPVHarness(sharedOptions: MPVSharedOptions())
+    for (id, name) in [(1, "pause"), (2, "volume"), (3, "time-pos")] {
+      harness.send(#"{"command": ["observe_property_string", \#(id), "\#(name)"], "request_id": \#(id)}"#)
+      harness.presenter.present(.status(Self.idleStatus), origin: harness.lastOrigin)
+    }
+    // When volume is set
+    harness.send(#"{"command": ["set_property", "volume", 55], "request_id": 4}"#)
+    // Then each is told in its string form (time-pos, unavailable, without data)
+    #expect(
+      harness.view.lines.filter { $0.contains("property-change") } == [
+        #"{"event":"property-change","id":1,"name":"pause","data":"no"}"#,
+        #"{"event":"property-change","id":2,"name":"volume","data":"100.000000"}"#,
+        #"{"event":"property-change","id":3,"name":"time-pos"}"#,
+        #"{"event":"property-change","id":2,"name":"volume","data":"55.000000"}"#,
+      ])
+  }
+}
