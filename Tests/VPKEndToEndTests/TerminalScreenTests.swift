@@ -299,4 +299,45 @@ struct TerminalScreenTests {
     #expect(columns(try #require(early.last)) == columns(try #require(later.last)), "\(early) \(later)")
     try terminal.press("C-c")
   }
+
+  /// Resizes step by step while playing, as a window's edge dragged, and reads every row the terminal holds after each.
+  @Test(arguments: [
+    (120, [20, 120]), (80, [30, 80]), (120, [100, 70, 50, 30, 20, 40, 90]),
+    // 63 columns (the line at 120, its prompt and the cursor after it) make three rows of 21
+    (120, [21, 120]),
+  ])
+  func resizingWhilePlayingLeavesNoPieceOfAnOldLineOnScreenOrInTheScrollback(start: Int, widths: [Int]) throws {
+    // Given vpk playing on a terminal `start` columns wide, with its status line drawn in place
+    let terminal = try TmuxTerminal(width: start)
+    _ = try startPaused(terminal)
+    try terminal.press("Space")
+    var last = try #require(try terminal.waitForScreen("playing") { $0.last?.hasPrefix("▶ 00:") == true }.last)
+    var previousWidth = start
+    for width in widths {
+      // When the window is resized while the line is redrawn, and the line has since been drawn again whole in the
+      // form for the new width (wider when the window widened), at a later position
+      try terminal.resize(width: width)
+      let before = last
+      last = try #require(
+        try terminal.waitForScreen("the line redrawn at \(width)") { screen in
+          guard let row = screen.last, row.hasPrefix("▶ 00:"), row.hasSuffix("›"), columns(row) < width,
+            row.prefix(14) != before.prefix(14)
+          else { return false }
+          return width < previousWidth || columns(row) > columns(before)
+        }.last)
+      previousWidth = width
+      // Then the screen and the scrollback hold the one current status line, last, and the lines really printed (the
+      // command, the events, the echoed `toggle`): no row holds a piece of an older status line
+      let rows = try terminal.screenAndHistory()
+      let markers = ["▶", "⏸", "■", "◀", "00:00:", "%", "░", "█", "›"]
+      let pieces = rows.dropLast().filter { row in row != "› toggle" && markers.contains { row.contains($0) } }
+      #expect(pieces.isEmpty, "\(width): \(pieces) in\n\(rows.joined(separator: "\n"))")
+      #expect(rows.last?.hasPrefix("▶ 00:") == true, "\(width): \(rows)")
+      #expect(rows.filter { $0 == "› toggle" }.count == 1, "\(width): \(rows)")
+      // and no row of what was printed above the line is cleared
+      let lines = try terminal.screenAndHistory(joiningWrappedRows: true)
+      #expect(lines.contains("state #1 state=playing position=0.000 duration=10.000"), "\(width): \(lines)")
+    }
+    try terminal.press("C-c")
+  }
 }

@@ -88,8 +88,16 @@ public final class TmuxTerminal: @unchecked Sendable {
   }
 
   /// The screen, one string per row, trailing blanks dropped, and trailing empty rows dropped.
-  public func screen() throws -> [String] {
-    let text = try run(["capture-pane", "-p", "-t", "t"])
+  public func screen() throws -> [String] { Self.rows(try run(["capture-pane", "-p", "-t", "t"])) }
+
+  /// The scrollback (oldest row first) and then the screen, one string per row as `screen()` gives them: every row
+  /// the terminal still holds. With `joiningWrappedRows`, the rows a line wrapped onto are joined to it, so each
+  /// string is a line as it was written.
+  public func screenAndHistory(joiningWrappedRows: Bool = false) throws -> [String] {
+    Self.rows(try run(["capture-pane", "-p", "-S", "-"] + (joiningWrappedRows ? ["-J"] : []) + ["-t", "t"]))
+  }
+
+  private static func rows(_ text: String) -> [String] {
     var rows = text.split(separator: "\n", omittingEmptySubsequences: false).map {
       String($0.reversed().drop { $0 == " " }.reversed())
     }

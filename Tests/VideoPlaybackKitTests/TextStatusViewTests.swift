@@ -44,6 +44,9 @@ private let red = "\u{1B}[31m"
 private let bold = "\u{1B}[1m"
 private let reset = "\u{1B}[0m"
 
+/// The last line as the view draws it: with autowrap off.
+private func drawn(_ line: String) -> String { "\u{1B}[?7l" + line + "\u{1B}[?7h" }
+
 private func event(
   _ text: String, _ name: String = "state", severity: EventViewModel.Severity = .info
 ) -> EventViewModel {
@@ -96,8 +99,8 @@ struct TextStatusViewTests {
     // Then the typed text survives the redraw and the command is kept on screen above
     #expect(
       output.writes == [
-        clear + "▶ 1", clear + "▶ 1  › scr", clear + "▶ 2  › scr", clear + "› scrub 5\n▶ 2  › ",
-        clear + "seeked #1\n▶ 2  › ",
+        clear + drawn("▶ 1"), clear + drawn("▶ 1  › scr"), clear + drawn("▶ 2  › scr"),
+        clear + "› scrub 5\n" + drawn("▶ 2  › "), clear + "seeked #1\n" + drawn("▶ 2  › "),
       ])
   }
 
@@ -138,7 +141,7 @@ struct TextStatusViewTests {
     view.displayStatusLine(status("⏸ 00:00:00.000 / 00:01:00.000"))
     // Then each clears the line and draws itself, with no newline
     #expect(
-      output.writes == [clear + "… loading clip.mp4", clear + "⏸ 00:00:00.000 / 00:01:00.000"])
+      output.writes == [clear + drawn("… loading clip.mp4"), clear + drawn("⏸ 00:00:00.000 / 00:01:00.000")])
   }
 
   @Test func terminalSkipsAnUnchangedStatusLine() {
@@ -162,7 +165,7 @@ struct TextStatusViewTests {
     // Then the status line is replaced by the event and redrawn below it, in one write
     #expect(
       output.writes.last == clear + "state state=playing position=1.000\n"
-        + "▶ 00:00:01.000 / 00:01:00.000")
+        + drawn("▶ 00:00:01.000 / 00:01:00.000"))
   }
 
   @Test func terminalEventBeforeAnyStatusLine() {
@@ -187,10 +190,10 @@ struct TextStatusViewTests {
     // Then errors are red, notices bold, the rest and the status line plain
     #expect(
       output.writes == [
-        clear + "▶ s",
-        clear + "progress position=1.000\n▶ s",
-        clear + red + "error code=x message=y" + reset + "\n▶ s",
-        clear + bold + "ended position=2.000" + reset + "\n▶ s",
+        clear + drawn("▶ s"),
+        clear + "progress position=1.000\n" + drawn("▶ s"),
+        clear + red + "error code=x message=y" + reset + "\n" + drawn("▶ s"),
+        clear + bold + "ended position=2.000" + reset + "\n" + drawn("▶ s"),
       ])
   }
 
@@ -232,7 +235,7 @@ struct TextStatusViewTests {
     plainView.displayFinish()
     colouredView.displayFinish()
     // Then the first clears its status line, the second clears the line and resets colours
-    #expect(plain.writes == [clear + "⏸ x", clear])
+    #expect(plain.writes == [clear + drawn("⏸ x"), clear])
     #expect(coloured.writes == [clear + reset])
   }
 
@@ -440,17 +443,65 @@ struct TextStatusViewWidthTests {
     // When the status line is shown
     view.displayStatusLine(full)
     // Then the form without the bar is drawn
-    #expect(output.writes.last == clear + "⏸ 00:00:07.000 / 00:00:30.000   23.3%")
+    #expect(output.writes.last == clear + drawn("⏸ 00:00:07.000 / 00:00:30.000   23.3%"))
     // When the window grows to 120 columns
     width.columns = 120
     view.displayResize()
     // Then the line is redrawn whole, clearing to the end of the screen
-    #expect(output.writes.last == "\r\u{1B}[J⏸ 00:00:07.000 / 00:00:30.000   23.3%  [████░░░░░░░░░░░░░░]")
+    #expect(output.writes.last == "\r\u{1B}[J" + drawn("⏸ 00:00:07.000 / 00:00:30.000   23.3%  [████░░░░░░░░░░░░░░]"))
     // When it shrinks to 20 columns below where the cursor was (column 59)
     width.columns = 20
     view.displayResize()
     // Then the redraw goes up the rows a rewrapping terminal split the old line into, and clears them
-    #expect(output.writes.last == "\r\u{1B}[2A\u{1B}[J⏸ 00:00:07.000")
+    #expect(output.writes.last == "\r\u{1B}[2A\u{1B}[J" + drawn("⏸ 00:00:07.000"))
+  }
+
+  @Test func aLineThatFillsItsLastRowLeavesTheCursorOnThatRow() {
+    // Given a terminal view 120 columns wide showing a 40-column line, the cursor after it
+    let output = CapturedTextOutput()
+    let width = Width(120)
+    let view = TextStatusView(
+      output: output, isTerminal: true, useColor: false, columns: { width.columns }, onClosed: {})
+    let forty = String(repeating: "x", count: 40)
+    view.displayStatusLine(StatusLineViewModel(forms: [forty, "short"]))
+    // When the window narrows to 20 columns (the old line makes two full rows)
+    width.columns = 20
+    view.displayResize()
+    // Then the redraw goes up one row, not two: the cursor waits at the end of the second row
+    #expect(output.writes.last == "\r\u{1B}[1A\u{1B}[J" + drawn("short"))
+  }
+
+  @Test func aCursorInsideTheTypedCommandIsOnTheRowItsColumnFalls() {
+    // Given a terminal view 120 columns wide with the cursor at column 40, inside a typed command
+    let output = CapturedTextOutput()
+    let width = Width(120)
+    let view = TextStatusView(
+      output: output, isTerminal: true, useColor: false, columns: { width.columns }, onClosed: {})
+    view.displayStatusLine(StatusLineViewModel(text: String(repeating: "x", count: 32)))
+    view.displayTypedInput(.editing(before: "abcd", after: "efgh"))
+    // When the window narrows to 20 columns
+    width.columns = 20
+    view.displayResize()
+    // Then the redraw goes up from the third row of the old line, where column 40 falls
+    #expect(output.writes.last?.hasPrefix("\r\u{1B}[2A\u{1B}[J") == true, "\(output.writes)")
+  }
+
+  @Test func aRedrawBeforeTheResizeIsReportedClearsTheRewrappedLine() {
+    // Given a terminal view 120 columns wide showing its full line (59 columns)
+    let output = CapturedTextOutput()
+    let width = Width(120)
+    let view = TextStatusView(
+      output: output, isTerminal: true, useColor: false, columns: { width.columns }, onClosed: {})
+    view.displayStatusLine(full)
+    // When the window narrows to 20 columns and the line is redrawn before the resize is reported
+    width.columns = 20
+    view.displayStatusLine(
+      StatusLineViewModel(
+        forms: StatusLineText.forms(state: .paused, position: MediaTime(seconds: 8), duration: MediaTime(seconds: 30))))
+    // Then that redraw goes up the rows of the old line and clears them, and the resize's redraw clears one line
+    #expect(output.writes.last == "\r\u{1B}[2A\u{1B}[J" + drawn("⏸ 00:00:08.000"))
+    view.displayResize()
+    #expect(output.writes.last == clear + drawn("⏸ 00:00:08.000"))
   }
 
   @Test func theCursorIsPutBackInsideTheTypedCommand() {
@@ -462,7 +513,7 @@ struct TextStatusViewWidthTests {
     view.displayTypedInput(.editing(before: "skip -", after: "2"))
     // Then the line is drawn, and the cursor moved back onto the "2"
     let line = "⏸ 00:00:07.000 / 00:00:30.000   23.3%  › skip -2"
-    #expect(output.writes.last == clear + line + "\r\u{1B}[\(DisplayWidth.columns(line) - 1)C")
+    #expect(output.writes.last == clear + drawn(line) + "\r\u{1B}[\(DisplayWidth.columns(line) - 1)C")
   }
 
   @Test func closedInputTakesThePromptAway() {
@@ -471,11 +522,11 @@ struct TextStatusViewWidthTests {
     let view = TextStatusView(output: output, isTerminal: true, useColor: false, columns: { 60 }, onClosed: {})
     view.displayStatusLine(StatusLineViewModel(text: "⏸ x"))
     view.displayTypedInput(.editing(before: "", after: ""))
-    #expect(output.writes.last == clear + "⏸ x  › ")
+    #expect(output.writes.last == clear + drawn("⏸ x  › "))
     // When the input ends
     view.displayTypedInput(.closed)
     // Then the line is drawn without the prompt
-    #expect(output.writes.last == clear + "⏸ x")
+    #expect(output.writes.last == clear + drawn("⏸ x"))
   }
 
   @Test func suspendClearsTheLineAndContinueDrawsItAgain() {
@@ -490,6 +541,6 @@ struct TextStatusViewWidthTests {
     view.displayContinue()
     // Then the line is cleared (colours reset) before, and drawn again after
     #expect(suspended == clear + reset)
-    #expect(output.writes.last == clear + "⏸ x  › st")
+    #expect(output.writes.last == clear + drawn("⏸ x  › st"))
   }
 }

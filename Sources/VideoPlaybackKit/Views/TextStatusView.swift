@@ -20,6 +20,8 @@ package final class TextStatusView: PlaybackView {
   private var typed: (before: String, after: String)?
   /// The column the cursor was left at by the last draw of the last line.
   private var cursorColumn = 0
+  /// The columns the last draw of the last line took.
+  private var lineColumns = 0
   private var closed = false
   /// Set by `displayFinish`: the session's last event has been shown.
   private var finished = false
@@ -60,13 +62,13 @@ package final class TextStatusView: PlaybackView {
     }
     // The status line redrawn in place shows progress; printing it too would only scroll.
     guard !event.isTransient else { return }
-    emit(Self.clearLine + painted(event) + "\n" + bottomLine())
+    emit(lineStart() + painted(event) + "\n" + bottomLine())
   }
 
   package func displayStatusLine(_ status: StatusLineViewModel) {
     guard isTerminal, status.forms != statusForms else { return }
     statusForms = status.forms
-    emit(Self.clearLine + bottomLine())
+    emit(lineStart() + bottomLine())
   }
 
   /// Shows what is being typed after the status line, and each submitted command above it, so the
@@ -78,45 +80,38 @@ package final class TextStatusView: PlaybackView {
     switch input {
     case .editing(let before, let after):
       typed = (before, after)
-      emit(Self.clearLine + bottomLine())
+      emit(lineStart() + bottomLine())
     case .submitted(let text):
       typed = ("", "")
-      emit(Self.clearLine + Self.prompt + text + "\n" + bottomLine())
+      emit(lineStart() + Self.prompt + text + "\n" + bottomLine())
     case .closed:
       // Nothing more is read: no prompt that would take keys in vain.
       typed = nil
-      emit(Self.clearLine + bottomLine())
+      emit(lineStart() + bottomLine())
     }
   }
 
-  /// The window changed size: reads its width again and redraws the last line to fit. A terminal
-  /// that rewraps its lines (tmux, VTE, kitty …) may have split the old line at the new width and
-  /// put the cursor on a lower row of it; the redraw goes up to the row the old line began on and
-  /// clears from there, so no piece of it is left behind.
+  /// The window changed size: redraws the last line to fit the new width (see `lineStart()`).
   package func displayResize() {
     guard isTerminal else { return }
-    columns = readColumns()
-    var text = "\r"
-    if let columns, columns > 0, cursorColumn >= columns {
-      text += "\u{1B}[\(cursorColumn / columns)A"
-    }
-    emit(text + "\u{1B}[J" + bottomLine())
+    emit(lineStart() + bottomLine())
   }
 
   /// The process is about to stop (^Z): clears the last line and resets colours, so the shell's
   /// prompt starts on a clean line.
   package func displaySuspend() {
     guard isTerminal else { return }
+    let start = lineStart()
     cursorColumn = 0
-    emit(Self.clearLine + (useColor ? Self.reset : ""))
+    lineColumns = 0
+    emit(start + (useColor ? Self.reset : ""))
   }
 
   /// The process continued (`fg`): reads the width again (it may have changed meanwhile) and draws
   /// the last line again.
   package func displayContinue() {
     guard isTerminal else { return }
-    columns = readColumns()
-    emit(Self.clearLine + bottomLine())
+    emit(lineStart() + bottomLine())
   }
 
   /// Clears the status line rather than printing it again: the last event (`shutdown`) already says
@@ -124,27 +119,52 @@ package final class TextStatusView: PlaybackView {
   package func displayFinish() {
     guard isTerminal else { return }
     finished = true
-    var text = Self.clearLine
+    var text = lineStart()
     if useColor { text += Self.reset }
     statusForms = nil
     typed = nil
     cursorColumn = 0
+    lineColumns = 0
     emit(text)
   }
 
   // MARK: - Terminal mechanics
 
   static let clearLine = "\r\u{1B}[2K"
+  /// Autowrap off (DECAWM) while the last line is drawn, and on again after it.
+  static let noWrap = "\u{1B}[?7l"
+  static let wrap = "\u{1B}[?7h"
+
+  /// Where every draw of the last line starts: the width is read again (a draw can come before the
+  /// resize is reported), and the last line is cleared. When the width changed since the last draw, a
+  /// terminal that rewraps its lines (tmux, VTE, kitty, iTerm2 …) has split the old line into rows of
+  /// the new width with the cursor on one of them: the draw goes up to the row the old line began on
+  /// and clears to the end of the screen, so no piece of it is left above, on screen or in the
+  /// scrollback.
+  private func lineStart() -> String {
+    let now = readColumns()
+    guard now != columns else { return Self.clearLine }
+    columns = now
+    guard let now, now > 0 else { return "\r\u{1B}[J" }
+    // A cursor after the last character of a line that fills its last row stays on that row.
+    let row = cursorColumn > 0 && cursorColumn == lineColumns ? (cursorColumn - 1) / now : cursorColumn / now
+    return "\r" + (row > 0 ? "\u{1B}[\(row)A" : "") + "\u{1B}[J"
+  }
   static let prompt = StatusLineLayout.prompt
 
   /// The last line of the screen, fitted to the width: the status line, then the command being typed
-  /// (if vpk edits it), with the cursor put where the typing happens.
+  /// (if vpk edits it), with the cursor put where the typing happens. It is drawn with autowrap off:
+  /// should the window have narrowed since the width was read, the line is cut at the window's edge
+  /// rather than wrapped onto rows that would scroll and that the next draw would not clear.
   private func bottomLine() -> String {
     let layout = StatusLineLayout(forms: statusForms, typed: typed, width: columns)
     let endColumn = DisplayWidth.columns(layout.text)
     cursorColumn = layout.cursorColumn
-    guard layout.cursorColumn < endColumn else { return layout.text }
-    return layout.text + "\r" + (layout.cursorColumn > 0 ? "\u{1B}[\(layout.cursorColumn)C" : "")
+    lineColumns = endColumn
+    guard !layout.text.isEmpty else { return "" }
+    let line = Self.noWrap + layout.text + Self.wrap
+    guard layout.cursorColumn < endColumn else { return line }
+    return line + "\r" + (layout.cursorColumn > 0 ? "\u{1B}[\(layout.cursorColumn)C" : "")
   }
   static let red = "\u{1B}[31m"
   static let bold = "\u{1B}[1m"
