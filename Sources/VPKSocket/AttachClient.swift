@@ -39,6 +39,9 @@ package enum AttachClient {
   ///   `print` is not used then.
   /// - Parameter record: an absolute path the daemon records the session to (as a playback test script) while this
   ///   client is attached.
+  /// Seconds attach waits for the daemon's `hello` after its first line before it says the socket is not vpk's.
+  static let greetingDeadlineSeconds: Int64 = 15
+
   package static func run(
     path: String, json: Bool, terminal: AttachTerminal.Options? = nil, inputDescriptor: Int32 = 0,
     record: String? = nil, print: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void
@@ -80,9 +83,21 @@ package enum AttachClient {
     let directory = FileManager.default.currentDirectoryPath
     var received = lines.makeAsyncIterator()
     // The daemon writes nothing before a client's first line; this one chooses the format, and `hello` answers it.
+    // A socket that never answers it (mpv's, or vpk's own `--input-ipc-server`) is told apart by a deadline.
+    let overdue = channel.eventLoop.scheduleTask(in: .seconds(greetingDeadlineSeconds)) {
+      continuation.yield(.greetingOverdue)
+    }
     gate.send(ByteBuffer(string: terminal != nil ? "format display\n" : json ? "format json\n" : "format text\n"))
-    guard case .line(.text(let hello), let handled) = await received.next(isolation: #isolation), isHello(hello) else {
-      log("vpk attach: \(path) does not greet as a vpk control socket")
+    let greeting = await received.next(isolation: #isolation)
+    overdue.cancel()
+    guard case .line(.text(let hello), let handled) = greeting, isHello(hello) else {
+      if case .greetingOverdue = greeting {
+        log(
+          "vpk attach: \(path) did not greet as a vpk control socket within \(greetingDeadlineSeconds) s; it may be an mpv "
+            + "socket (mpv's, or vpk play --input-ipc-server): attach to the socket of vpk play --socket")
+      } else {
+        log("vpk attach: \(path) does not greet as a vpk control socket")
+      }
       channel.close(promise: nil)
       return ExitStatus.unavailable
     }
@@ -193,6 +208,8 @@ package enum AttachClient {
 enum AttachEvent: Sendable {
   case line(InputLine, handled: @Sendable () -> Void)
   case signal(Int32)
+  /// No `hello` came within the greeting deadline after attach's first line.
+  case greetingOverdue
 }
 
 /// Passes the daemon's lines on to `AttachClient.run`, and the end of the connection. At most `maxLinesInFlight` lines

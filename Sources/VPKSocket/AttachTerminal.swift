@@ -86,6 +86,8 @@ package enum AttachTerminal {
         presenter.leave()
         gate.shut()
         return .signal(number)
+      case .greetingOverdue:
+        continue
       }
     }
     presenter.leave()

@@ -497,6 +497,24 @@ private func residentKiB(of pid: Int32) throws -> Int {
     }
   }
 
+  @Test func attachToAnMPVSocketSaysItIsNotVPKsInsteadOfWaiting() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    // Given vpk's mpv-only socket, which answers vpk's first line with nothing (as mpv's does)
+    let daemon = try VPKSession(["play", "--idle", "--input-ipc-server", folder.socket], input: .closed)
+    _ = try UnixSocketClient.connect(to: folder.socket)
+    // When attach connects to it, Then it gives up after its greeting deadline and says which socket to use
+    let attach = try VPKProcess.run(["attach", folder.socket], input: .text("status\n"))
+    #expect(attach.status == 69)
+    #expect(
+      withoutSanitizerStatistics(attach.stderr)
+        == "vpk attach: \(folder.socket) did not greet as a vpk control socket within 15 s; it may be an mpv socket "
+        + "(mpv's, or vpk play --input-ipc-server): attach to the socket of vpk play --socket", "\(attach.stderr)")
+    #expect(attach.stdout.isEmpty)
+    daemon.send(signal: SIGTERM)
+    _ = try daemon.waitForExit()
+  }
+
   @Test func theDaemonSaysWhereItListensAndAttachQuitsItCleanly() throws {
     for _ in 0..<5 {
       let folder = try SocketFolder()
