@@ -129,9 +129,12 @@ public final class UnixSocketClient: @unchecked Sendable {
     let deadline = Date(timeIntervalSinceNow: timeout)
     while true {
       if let line = consume(matches) { return line }
+      // Waits in short slices: a line that arrived between `consume` and this lock has already been broadcast, and
+      // the next slice's `consume` finds it.
       let over = state.withLock { () -> Bool in
         if ended { return true }
-        return !state.wait(until: deadline)
+        _ = state.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.05)))
+        return Date() >= deadline
       }
       if over {
         if let line = consume(matches) { return line }
