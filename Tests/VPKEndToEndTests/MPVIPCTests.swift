@@ -236,7 +236,7 @@ private func events(_ lines: [String], among names: Set<String>) throws -> [Stri
     var orders: [[Int]] = []
     for name in ["vpk", "mpv"] {
       try waitUntilLoaded(socat, socket: folder.socket(name))
-      let result = try run(socat, ["-t", "2", "-", folder.socket(name)], input: lines.joined(separator: "\n") + "\n")
+      let result = try run(socat, ["-t", "10", "-", folder.socket(name)], input: lines.joined(separator: "\n") + "\n")
       let replies = try result.output.split(separator: "\n").map { try object(String($0)) }.filter {
         $0["event"] == nil
       }
@@ -304,7 +304,7 @@ private func events(_ lines: [String], among names: Set<String>) throws -> [Stri
       try waitUntilLoaded(socat, socket: folder.socket(name))
       // When the one-liner asks for playback-time
       let result = try run(
-        socat, ["-t", "2", "-", folder.socket(name)], input: #"{"command":["get_property","playback-time"]}"# + "\n")
+        socat, ["-t", "10", "-", folder.socket(name)], input: #"{"command":["get_property","playback-time"]}"# + "\n")
       // Then its output is the one reply
       let lines = result.output.split(separator: "\n").map(String.init)
       try #require(lines.count == 1, "\(name): \(lines)")
@@ -403,7 +403,7 @@ private func events(_ lines: [String], among names: Set<String>) throws -> [Stri
         #expect(lines.allSatisfy { $0.hasPrefix(#"{"event":"#) && !$0.contains("hello") }, "\(name) \(line): \(lines)")
         // And it ran: another connection reads its effect
         let read = try run(
-          socat, ["-t", "2", "-", folder.socket(name)],
+          socat, ["-t", "10", "-", folder.socket(name)],
           input: #"{"command": ["get_property", "\#(property)"], "request_id": 1}"# + "\n")
         let reply = try object(try #require(read.output.split(separator: "\n").last.map(String.init), "\(name)"))
         values.append(try #require((reply["data"] as? NSNumber)?.doubleValue, "\(name) \(line): \(reply)"))
@@ -428,7 +428,7 @@ private func events(_ lines: [String], among names: Set<String>) throws -> [Stri
     // Both load the file and stand paused on it before the lines are sent (mpv plays what it loads).
     for name in ["vpk", "mpv"] {
       _ = try run(
-        socat, ["-t", "2", "-", folder.socket(name)],
+        socat, ["-t", "10", "-", folder.socket(name)],
         input: #"{"command": ["loadfile", "\#(media)"]}"# + "\n" + #"{"command": ["set_property", "pause", true]}"#
           + "\n")
     }
@@ -449,7 +449,7 @@ private func events(_ lines: [String], among names: Set<String>) throws -> [Stri
     // As the manual writes it: `echo '{ "command": … }' | socat - /tmp/mpvsocket`, here all the lines at once.
     var replies: [[[String: Any]]] = []
     for name in ["vpk", "mpv"] {
-      let result = try run(socat, ["-t", "3", "-", folder.socket(name)], input: lines.joined(separator: "\n") + "\n")
+      let result = try run(socat, ["-t", "10", "-", folder.socket(name)], input: lines.joined(separator: "\n") + "\n")
       #expect(result.status == 0, "socat to \(name): \(result.errors)")
       // Nothing but the replies: the file stands paused, and `--socket`'s socket writes nothing before the first line.
       let output = result.output.split(separator: "\n").map(String.init)
