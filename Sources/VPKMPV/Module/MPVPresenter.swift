@@ -16,6 +16,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   package weak var view: (any MPVView)?
   private let interactor: any PlaybackInteractorInput
   private let translator: MPVCommandTranslator
+  /// `--hr-seek`: the precision of seeks that name none.
+  private let hrSeek: MPVHRSeek
   /// What `client_name` answers.
   private let clientName: String
   /// This client's view, named as the sender of the commands it submits.
@@ -89,9 +91,11 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   ///   - startsPlaying: whether the session plays each file it loads (its options' autoplay).
   package init(
     interactor: any PlaybackInteractorInput, clientName: String, viewID: ViewID,
-    translator: MPVCommandTranslator = .init(), statusBoard: PlaybackStatusBoard? = nil, startsPlaying: Bool = false
+    translator: MPVCommandTranslator = .init(), statusBoard: PlaybackStatusBoard? = nil, startsPlaying: Bool = false,
+    hrSeek: MPVHRSeek = .default
   ) {
     self.startsPlaying = startsPlaying
+    self.hrSeek = hrSeek
     self.interactor = interactor
     self.clientName = clientName
     self.viewID = viewID
@@ -245,11 +249,12 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     }
     let command: Command =
       switch reference {
-      // mpv's default precision: exact for absolute seeks, keyframes for relative ones.
-      case .absolute: .scrub(.seconds(target), mode ?? .exact)
-      case .absolutePercent: .scrub(.percent(target), mode ?? .exact)
-      case .relative: .skip(target, mode ?? .keyframe)
-      case .relativePercent: .skip((readings.duration?.seconds ?? 0) * target / 100, mode ?? .keyframe)
+      // mpv's default precision (`--hr-seek=default`): exact for absolute seeks, keyframes for relative ones.
+      case .absolute: .scrub(.seconds(target), mode ?? hrSeek.forcedMode ?? .exact)
+      case .absolutePercent: .scrub(.percent(target), mode ?? hrSeek.forcedMode ?? .exact)
+      case .relative: .skip(target, mode ?? hrSeek.forcedMode ?? .keyframe)
+      case .relativePercent:
+        .skip((readings.duration?.seconds ?? 0) * target / 100, mode ?? hrSeek.forcedMode ?? .keyframe)
       }
     // The ordinal `submit` is about to give it.
     seekIDs.insert(ownCommandCount + 1)

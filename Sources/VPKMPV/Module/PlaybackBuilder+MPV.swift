@@ -5,14 +5,17 @@ import VideoPlaybackKit
 
 extension PlaybackBuilder {
   /// Adds a client of the control socket that speaks mpv's JSON IPC: the mpv dialect's presenter and view, writing
-  /// to `output` (no greeting: mpv sends none). Used like `attachClient`'s handle.
-  package static func attachMPVClient(to module: PlaybackModule, output: any TextOutput) -> PlaybackClient {
+  /// to `output` (no greeting: mpv sends none), its seeks as precise as `hrSeek` says. Used like `attachClient`'s
+  /// handle.
+  package static func attachMPVClient(
+    to module: PlaybackModule, output: any TextOutput, hrSeek: MPVHRSeek = .default
+  ) -> PlaybackClient {
     let fanOut = module.fanOut
     let viewID = fanOut.makeViewID()
     // The interactor's status board lets the presenter answer property reads on the client's own thread.
     let presenter = MPVPresenter(
       interactor: fanOut.port(for: viewID), clientName: "ipc_\(viewID.value)", viewID: viewID,
-      statusBoard: module.statusBoard, startsPlaying: module.startsPlaying)
+      statusBoard: module.statusBoard, startsPlaying: module.startsPlaying, hrSeek: hrSeek)
     let view = MPVLinesView(output: output, onClosed: { [weak presenter] in presenter?.onOutputClosed() })
     presenter.view = view
     fanOut.attach(presenter, as: viewID)
