@@ -31,8 +31,8 @@ struct MPVCommand: AsyncParsableCommand {
         --pause[=yes|no]          start paused
         --start=TIME              seconds, [[hh:]mm:]ss, +TIME, N%, none
         --keep-open[=yes|always|no]  at the end, stay paused on the last
-                                  frame; without it the file ends and vpk
-                                  leaves (no --idle) or stays (--idle)
+                                  frame; without it the file ends, and vpk
+                                  leaves (no --idle) or goes idle (--idle)
         --loop-file[=inf|yes|no]  loop the file (--loop as well)
         --speed=X                 the FILE's starting rate (0.01 to 100)
         --hr-seek[=yes|no|absolute|always|default]  which seeks that name no
@@ -119,8 +119,11 @@ struct MPVCommand: AsyncParsableCommand {
       return 0
     }
     if line.isQuiet { silenceStandardStreams() }
+    // At the end of the file mpv stays on it (--keep-open), goes idle (--idle=yes) or leaves.
     let endAction: EndAction =
-      if line.loopsFile { .loop } else if line.keepOpen != .no || line.idle == .yes { .pause } else { .exit }
+      if line.loopsFile { .loop } else if line.keepOpen != .no { .pause } else if line.idle == .yes { .idle } else {
+        .exit
+      }
     let options = PlaybackOptions(
       autoplay: !line.pause, start: line.start, clock: .wall, progressInterval: 1, endAction: endAction,
       seekMode: .exact)

@@ -137,6 +137,46 @@ private func object(_ line: String) throws -> [String: Any] {
     #expect(subcommand.stdoutLines.first == "Error parsing option foo (option not found)")
   }
 
+  /// `--idle` without `--keep-open`: at the end of the file, `end-file` (eof) then `idle`, and the player waits for
+  /// the next; the same against mpv.
+  @Test func idleAfterTheEndOfAFile() throws {
+    let mpv = try program("mpv")
+    let folder = try MPVFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    var heard: [[String]] = []
+    for (name, player) in [("vpk", folder.symlink), ("mpv", mpv)] {
+      // Given the player started with a file, paused near its end, idle after it
+      let socket = folder.path("\(name).sock")
+      let process = try VPKSession(
+        [
+          "--no-config", "--idle=yes", "--vo=null", "--ao=null", "--really-quiet", "--pause", "--start=95%",
+          "--input-ipc-server=\(socket)", media,
+        ], input: .closed, executable: player)
+      defer { process.kill() }
+      let client = try UnixSocketClient.connect(to: socket)
+      // When it plays to the end
+      client.send(#"{"command": ["set_property", "pause", false], "request_id": 1}"#)
+      _ = try client.waitForLine(containing: #""event":"idle""#)
+      client.send(#"{"command": ["get_property", "idle-active"], "request_id": 2}"#)
+      _ = try client.waitForLine(containing: #""request_id":2"#)
+      client.send(#"{"command": ["quit"]}"#)
+      let result = try process.waitForExit()
+      #expect(result.status == 0, "\(name)")
+      // (When the file loads, against the client's connecting, differs from run to run; the quit's reply may or may
+      // not come before the connection closes.)
+      let wanted = [#""request_id":1,"#, #""request_id":2,"#, #""event":"end-file""#, #""event":"idle""#]
+      heard.append(client.lines.filter { line in wanted.contains { line.contains($0) } })
+    }
+    // Then the client heard the file end, the player go idle and stay there, as from mpv
+    #expect(
+      heard[0] == [
+        #"{"request_id":1,"error":"success"}"#, #"{"event":"end-file","reason":"eof","playlist_entry_id":1}"#,
+        #"{"event":"idle"}"#, #"{"data":true,"request_id":2,"error":"success"}"#,
+      ])
+    #expect(heard[0] == heard[1], "vpk \(heard[0])\nmpv \(heard[1])")
+  }
+
   /// A file that cannot be opened ends `vpk mpv FILE` with mpv's status for it, 2; the end of a file without
   /// --idle or --keep-open ends it with 0.
   @Test func exitStatusesOfAFile() throws {

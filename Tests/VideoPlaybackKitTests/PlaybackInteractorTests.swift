@@ -297,6 +297,19 @@ import VPKTestSupport
     #expect(h.router.exitCodes.isEmpty)
   }
 
+  @Test func endWithIdleClosesTheFileAndTheSessionWaitsForTheNext() {
+    // Given playback with --at-end idle (mpv's --idle)
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .idle))
+    // When the end is reached, and status and an open follow
+    h.manager.reachEnd(at: 60)
+    h.interactor.submit(.status)
+    h.interactor.submit(.open("next.mp4"))
+    // Then the end is reported, the file closed by no command, the session idle, and the next file opens
+    #expect(h.output.lines.prefix(3) == ["ended 60.0 loops 1", "closed #0", "status #1 idle 0.0"])
+    #expect(h.output.lines.contains { $0.hasPrefix("loading") })
+    #expect(h.router.exitCodes.isEmpty)
+  }
+
   @Test func acceptingTheEndPausesTheManager() {
     // Given --at-end pause, When the end is reached, Then the manager is paused, so a later scrub stays paused
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .pause))

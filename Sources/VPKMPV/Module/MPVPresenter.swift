@@ -364,7 +364,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .info(let info): learned(info, mine)
     case .frame, .mark, .snapshot, .help, .waited, .expectation:
       if let mine { pending.removeValue(forKey: mine) }
-    case .closed: closed(mine)
+    // Closed by no command: the file ended, with `--at-end idle` (mpv's `--idle`).
+    case .closed: closed(mine, atEnd: origin == nil)
     case .shutdown(let shutdown): shutDown(shutdown.reason, mine)
     }
   }
@@ -512,10 +513,12 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     // mpv counts the files it loads from 1: the session's file is this client's first.
     if fileNumber == 0 { fileNumber = 1 }
   }
-  private func closed(_ commandID: Int?) {
+  private func closed(_ commandID: Int?, atEnd: Bool) {
     readings = MPVReadings(rate: readings.rate, seeking: readings.seeking)
     settle(commandID)
-    event("end-file", [MPVMember("reason", .string("stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
+    event(
+      "end-file",
+      [MPVMember("reason", .string(atEnd ? "eof" : "stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
     event("idle")
     publishChanges()
   }

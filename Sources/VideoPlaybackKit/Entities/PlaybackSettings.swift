@@ -11,9 +11,10 @@ public enum SeekMode: String, Sendable, CaseIterable {
   case exact, keyframe
 }
 
-/// What to do when playback reaches the end of the media.
+/// What to do when playback reaches the end of the media: leave, stay paused on the last frame, go on from the start,
+/// or close the file and wait for the next (`idle`, as mpv's `--idle` does).
 public enum EndAction: String, Sendable, CaseIterable {
-  case exit, pause, loop
+  case exit, pause, loop, idle
 }
 
 /// Which clock paces playback. `wall`: real time scaled by the rate. `free`: no waiting at all.

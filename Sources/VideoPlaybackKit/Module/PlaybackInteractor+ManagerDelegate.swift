@@ -167,6 +167,12 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
       // The engine goes on from the start by itself, without a gap.
       answerWaitsSatisfiedByEnd(position: position)
       drain()
+    case .idle:
+      state = .ended
+      manager.pause()
+      answerWaitsSatisfiedByEnd(position: position)
+      unload(commandID: nil)
+      drain()
     }
   }
 
