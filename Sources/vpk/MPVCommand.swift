@@ -64,8 +64,12 @@ struct MPVCommand: AsyncParsableCommand {
       --start=#N (a chapter), more than one FILE.
 
       Exit status: 0 done (quit, or the end of the file without --idle);
-      2 the FILE could not be opened; 1 a refused command line; the rest as
-      vpk play's.
+      1 a refused command line; 2 the FILE could not be opened; 4 a signal
+      (SIGINT, SIGTERM, SIGHUP) ended it; the rest as vpk play's.
+
+      Without --input-ipc-server nothing can steer the session (standard
+      input is not read): with --idle and no FILE, or a FILE --pause'd, it
+      has nothing to wait for and exits 0.
 
       Examples:
         vpk mpv --idle --input-ipc-server=/tmp/mpv.sock
@@ -136,8 +140,12 @@ struct MPVCommand: AsyncParsableCommand {
     let code = await runSession(
       file: file, options: options, output: output, access: MediaAccess(), scriptedInput: scripted,
       sockets: sockets, hrSeek: line.hrSeek)
-    // mpv's status for a file it could not load.
-    return code == SessionExitCode.mediaUnreadable ? 2 : code
+    switch code {
+    // mpv's statuses: a file it could not load; a signal (SIGINT, SIGTERM, SIGHUP) that ended it.
+    case SessionExitCode.mediaUnreadable: return 2
+    case SessionExitCode.interrupted, SessionExitCode.terminated, SessionExitCode.hungUp: return 4
+    default: return code
+    }
   }
 
   /// `--really-quiet` and the like: nothing on standard output or error, as mpv writes nothing.

@@ -177,6 +177,26 @@ private func object(_ line: String) throws -> [String: Any] {
     #expect(heard[0] == heard[1], "vpk \(heard[0])\nmpv \(heard[1])")
   }
 
+  /// SIGTERM ends the player with mpv's status for a signal, 4; the same against mpv.
+  @Test func signalStatusAsMPV() throws {
+    let mpv = try program("mpv")
+    let folder = try MPVFolder()
+    defer { folder.remove() }
+    for (name, player) in [("vpk", folder.symlink), ("mpv", mpv)] {
+      // Given the player idle, listening
+      let socket = folder.path("\(name).sock")
+      let process = try VPKSession(
+        ["--idle", "--really-quiet", "--vo=null", "--ao=null", "--input-ipc-server=\(socket)"], input: .closed,
+        executable: player)
+      _ = try UnixSocketClient.connect(to: socket)
+      // When SIGTERM comes
+      process.send(signal: SIGTERM)
+      // Then it leaves with status 4
+      let result = try process.waitForExit()
+      #expect(result.status == 4 && !result.terminatedBySignal, "\(name): \(result.status)")
+    }
+  }
+
   /// A file that cannot be opened ends `vpk mpv FILE` with mpv's status for it, 2; the end of a file without
   /// --idle or --keep-open ends it with 0.
   @Test func exitStatusesOfAFile() throws {
