@@ -53,15 +53,18 @@ struct MPVCommand: AsyncParsableCommand {
       --ytdl-format=, --load-scripts, --script=, --scripts=, --script-opts=,
       --osd-level=, --osd-bar, --keep-open-pause, --save-position-on-quit,
       --resume-playback, --image-display-duration=, --cache, --video-sync=,
-      --interpolation, --user-agent=, and every --sub-*, --osd-*,
-      --screenshot-*, --audio-*, --demuxer-*, --cache-*, --ytdl-*,
-      --script-*, --window-* option.
+      --interpolation, --user-agent=, and every option of mpv's named
+      --sub-*, --osd-*, --screenshot-*, --audio-*, --demuxer-*, --cache-*,
+      --ytdl-*, --script-*, --window-*, --vo-*, --ao-*, --gpu-*, --opengl-*,
+      --vulkan-*, --wayland-*, --x11-*, --drm-*, --term-*, --cursor-*,
+      --input-*, --msg-*.
 
       Refused as mpv refuses them, with mpv's message on standard output and
       exit status 1: an option mpv does not have ("Error parsing option X
       (option not found)"), a bad value, --opt value. Refused by vpk with exit
-      status 1: --loop-file=N (a count), --start=-TIME (from the end),
-      --start=#N (a chapter), more than one FILE.
+      status 1: mpv's other options (they change what plays: --end=, --vf=,
+      --loop-playlist …), --loop-file=N (a count), --start=-TIME (from the
+      end), --start=#N (a chapter), more than one FILE.
 
       Exit status: 0 done (quit, or the end of the file without --idle);
       1 a refused command line; 2 the FILE could not be opened; 4 a signal

@@ -64,6 +64,8 @@ package struct MPVCommandLine: Sendable, Equatable {
     case value
     /// Anything or nothing, and `--no-NAME` (an ignored option of a family such as `sub-`).
     case anything
+    /// An option of mpv's that vpk neither honours nor may ignore (it changes what plays): refused.
+    case notTaken
   }
 
   /// The options read; every other one mpv has that vpk ignores is in `ignoredOptions` or a family of
@@ -105,17 +107,21 @@ package struct MPVCommandLine: Sendable, Equatable {
     "cache": .anything, "video-sync": .value, "interpolation": .flag, "user-agent": .value,
   ]
 
-  /// Families of mpv's options, all ignored: subtitles, the OSD, screenshots, sound, the demuxer's cache and
-  /// buffers, youtube-dl, scripts, the window.
+  /// Families of mpv's options, all ignored (those of their names mpv has): subtitles, the OSD, screenshots, sound,
+  /// the demuxer's cache and buffers, youtube-dl, scripts, the window, the video and audio outputs and their
+  /// backends, the terminal, input bindings.
   package static let ignoredPrefixes = [
-    "sub-", "osd-", "screenshot-", "audio-", "demuxer-", "cache-", "ytdl-", "script-", "window-",
+    "sub-", "osd-", "screenshot-", "audio-", "demuxer-", "cache-", "ytdl-", "script-", "window-", "vo-", "ao-",
+    "gpu-", "opengl-", "vulkan-", "wayland-", "x11-", "drm-", "term-", "cursor-", "input-", "msg-",
   ]
 
+  /// How `name` is taken, and whether it is ignored; nil when mpv has no such option.
   static func kind(of name: String) -> (kind: Kind, ignored: Bool)? {
     if let kind = honoured[name] { return (kind, false) }
     if let kind = ignoredOptions[name] { return (kind, true) }
-    if ignoredPrefixes.contains(where: { name.hasPrefix($0) && name.count > $0.count }) { return (.anything, true) }
-    return nil
+    guard mpvOptionNames.contains(name) else { return nil }
+    if ignoredPrefixes.contains(where: { name.hasPrefix($0) }) { return (.anything, true) }
+    return (.notTaken, false)
   }
 
   // MARK: - Reading
@@ -149,7 +155,7 @@ package struct MPVCommandLine: Sendable, Equatable {
         var found = kind(of: name)
         if found == nil, name.hasPrefix("no-"), let plain = kind(of: String(name.dropFirst(3))) {
           switch plain.kind {
-          case .flag, .choice, .anything:
+          case .flag, .choice, .anything, .notTaken:
             negated = true
             found = plain
             name = String(name.dropFirst(3))
@@ -176,7 +182,7 @@ package struct MPVCommandLine: Sendable, Equatable {
 
   /// The value `name` takes: `value` checked against `kind`, or mpv's refusal.
   private static func checked(_ name: String, _ kind: Kind, _ value: String?, negated: Bool) throws -> String? {
-    if negated {
+    if negated, kind != .notTaken {
       guard value == nil else {
         throw Refusal(
           lines: [
@@ -216,6 +222,13 @@ package struct MPVCommandLine: Sendable, Equatable {
       return value
     case .anything:
       return value
+    case .notTaken:
+      throw Refusal(
+        lines: [
+          "vpk mpv: --\(negated ? "no-" : "")\(name) is an option of mpv's that vpk does not take: it changes what"
+            + " plays, and vpk ignores only options of output it has not got (see vpk mpv --help)",
+          "Exiting... (Fatal error)",
+        ], isQuiet: false)
     }
   }
 

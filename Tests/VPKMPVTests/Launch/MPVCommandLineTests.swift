@@ -201,6 +201,23 @@ struct MPVCommandLineTests {
     #expect(refusal("--no-config=yes")?.lines.first == "Error parsing option config (option doesn't take a parameter)")
   }
 
+  @Test(
+    "an option of mpv's that changes what plays is refused by vpk, not called unknown; a family's name mpv has not got is unknown"
+  )
+  func mpvOptionsNotTaken() {
+    // Given options mpv has that vpk neither honours nor ignores, Then vpk refuses them in its own words
+    for option in ["--end=5", "--vf=scale=1:1", "--loop-playlist", "--no-end", "--ab-loop-a=1"] {
+      #expect(refusal(option)?.lines.first?.hasPrefix("vpk mpv: --") == true, "\(option)")
+      #expect(refusal(option)?.lines.first?.contains("does not take") == true, "\(option)")
+    }
+    // And a name of an ignored family that mpv does not have is unknown, as mpv says
+    #expect(refusal("--sub-nonexistent=1")?.lines.first == "Error parsing option sub-nonexistent (option not found)")
+    // And the family's real options are ignored
+    #expect(
+      (try? MPVCommandLine.parse(["--cursor-autohide=no", "--vo-null-fps=30", "--input-ipc-client=fd://3"]).get())?
+        .ignored.count == 3)
+  }
+
   @Test("what mpv takes and vpk cannot do is refused with a message that says what to write")
   func refusedByVPK() {
     #expect(refusal("--loop-file=3")?.lines.first?.contains("--loop-file=inf") == true)
