@@ -53,11 +53,20 @@ struct MPVCommand: AsyncParsableCommand {
       --ytdl-format=, --load-scripts, --script=, --scripts=, --script-opts=,
       --osd-level=, --osd-bar, --keep-open-pause, --save-position-on-quit,
       --resume-playback, --image-display-duration=, --cache, --video-sync=,
-      --interpolation, --user-agent=, and every option of mpv's named
+      --interpolation, --user-agent=, --stop-screensaver, --keepaspect,
+      --keepaspect-window, --player-operation-mode=, --snap-window,
+      --native-keyrepeat, --hidpi-window-scale, --focus-on-open, --alpha,
+      --background=, --screen=, --fs-screen=, --audio-client-name=,
+      --hwdec-codecs=, --vd-lavc-threads=, --watch-later-directory=,
+      --write-filename-in-watch-later-config, --load-stats-overlay,
+      --load-osd-console, --load-auto-profiles, --reset-on-next-file=, and
+      every option of mpv's named
       --sub-*, --osd-*, --screenshot-*, --audio-*, --demuxer-*, --cache-*,
       --ytdl-*, --script-*, --window-*, --vo-*, --ao-*, --gpu-*, --opengl-*,
       --vulkan-*, --wayland-*, --x11-*, --drm-*, --term-*, --cursor-*,
-      --input-*, --msg-*.
+      --input-*, --msg-*, the audio and video backends' (--pulse-*,
+      --alsa-*, --jack-*, --pipewire-*, --vaapi-*, --egl-* …), --icc-*,
+      --tone-mapping*, --target-*, --watch-later-*.
 
       Refused as mpv refuses them, with mpv's message on standard output and
       exit status 1: an option mpv does not have ("Error parsing option X

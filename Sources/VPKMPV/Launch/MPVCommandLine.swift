@@ -105,6 +105,12 @@ package struct MPVCommandLine: Sendable, Equatable {
     "scripts": .value, "script-opts": .value, "osd-level": .value, "osd-bar": .flag, "keep-open-pause": .flag,
     "save-position-on-quit": .flag, "resume-playback": .flag, "image-display-duration": .value,
     "cache": .anything, "video-sync": .value, "interpolation": .flag, "user-agent": .value,
+    "stop-screensaver": .anything, "keepaspect": .flag, "keepaspect-window": .flag, "player-operation-mode": .value,
+    "snap-window": .flag, "native-keyrepeat": .flag, "hidpi-window-scale": .flag, "focus-on-open": .flag,
+    "alpha": .anything, "background": .value, "screen": .value, "fs-screen": .value, "audio-client-name": .value,
+    "hwdec-codecs": .value, "vd-lavc-threads": .value, "watch-later-directory": .value,
+    "write-filename-in-watch-later-config": .flag, "load-stats-overlay": .flag, "load-osd-console": .flag,
+    "load-auto-profiles": .anything, "reset-on-next-file": .value,
   ]
 
   /// Families of mpv's options, all ignored (those of their names mpv has): subtitles, the OSD, screenshots, sound,
@@ -112,7 +118,9 @@ package struct MPVCommandLine: Sendable, Equatable {
   /// backends, the terminal, input bindings.
   package static let ignoredPrefixes = [
     "sub-", "osd-", "screenshot-", "audio-", "demuxer-", "cache-", "ytdl-", "script-", "window-", "vo-", "ao-",
-    "gpu-", "opengl-", "vulkan-", "wayland-", "x11-", "drm-", "term-", "cursor-", "input-", "msg-",
+    "gpu-", "opengl-", "vulkan-", "wayland-", "x11-", "drm-", "term-", "cursor-", "input-", "msg-", "pulse-", "alsa-",
+    "jack-", "pipewire-", "oss-", "sdl-", "opensles-", "coreaudio-", "wasapi-", "macos-", "cocoa-", "egl-", "vaapi-",
+    "vdpau-", "d3d11-", "spirv-", "swapchain-", "glsl-", "icc-", "tone-mapping", "target-", "watch-later-",
   ]
 
   /// How `name` is taken, and whether it is ignored; nil when mpv has no such option.

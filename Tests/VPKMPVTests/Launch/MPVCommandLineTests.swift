@@ -114,6 +114,7 @@ struct MPVCommandLineTests {
       "--geometry=640x360", "--volume=50", "--mute=yes", "--no-audio", "--sub-auto=no", "--sub-visibility=no",
       "--osd-level=0", "--osd-font-size=20", "--no-input-default-bindings", "--screenshot-format=png", "--ytdl=no",
       "--audio-device=null", "--script-opts=a=b", "--hwdec=auto", "--title=x", "--msg-color=no", "--quiet",
+      "--stop-screensaver=no", "--keepaspect", "--pulse-buffer=50", "--player-operation-mode=pseudo-gui",
     ]
     // When it is read
     let line = try MPVCommandLine.parse(written).get()
