@@ -29,12 +29,13 @@ struct MPVCommand: AsyncParsableCommand {
         --idle[=yes|once|no]      with no FILE, wait for loadfile
         --input-ipc-server=PATH   the mpv socket (empty: none)
         --pause[=yes|no]          start paused
-        --start=TIME              seconds, [[hh:]mm:]ss, +TIME, N%, none
+        --start=TIME              where files start: seconds,
+                                  [[hh:]mm:]ss, +TIME, N%, none
         --keep-open[=yes|always|no]  at the end, stay paused on the last
                                   frame; without it the file ends, and vpk
                                   leaves (no --idle) or goes idle (--idle)
         --loop-file[=inf|yes|no]  loop the file (--loop as well)
-        --speed=X                 the FILE's starting rate (0.01 to 100)
+        --speed=X                 the rate files start at (0.01 to 100)
         --hr-seek[=yes|no|absolute|always|default]  which seeks that name no
                                   precision are exact (default: absolute)
         --really-quiet, --no-terminal, --msg-level=all=no
@@ -140,17 +141,18 @@ struct MPVCommand: AsyncParsableCommand {
       if line.loopsFile { .loop } else if line.keepOpen != .no { .pause } else if line.idle == .yes { .idle } else {
         .exit
       }
-    let options = PlaybackOptions(
+    var options = PlaybackOptions(
       autoplay: !line.pause, start: line.start, clock: .wall, progressInterval: 1, endAction: endAction,
       seekMode: .exact)
+    // mpv's --start and --speed hold for every file it loads.
+    options.startsEveryFile = true
+    options.startRate = line.speed
     let sockets = line.inputIPCServer.map { [ControlSocketServer.Options(path: $0, speaksMPV: true)] } ?? []
-    // Standard input is mpv's terminal, not commands: the session reads none. The starting speed is the file's first
-    // command.
-    let scripted = file != nil && line.speed != 1 ? ["rate \(line.speed)"] : []
+    // Standard input is mpv's terminal, not commands: the session reads none.
     // vpk's text events, where mpv would write its terminal lines.
     guard let output = try? OutputOptions.parse([]) else { preconditionFailure("OutputOptions has defaults") }
     let code = await runSession(
-      file: file, options: options, output: output, access: MediaAccess(), scriptedInput: scripted,
+      file: file, options: options, output: output, access: MediaAccess(), scriptedInput: [],
       sockets: sockets, hrSeek: line.hrSeek)
     switch code {
     // mpv's statuses: a file it could not load; a signal (SIGINT, SIGTERM, SIGHUP) that ended it.

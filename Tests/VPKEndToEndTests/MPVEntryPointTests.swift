@@ -177,6 +177,39 @@ private func object(_ line: String) throws -> [String: Any] {
     #expect(heard[0] == heard[1], "vpk \(heard[0])\nmpv \(heard[1])")
   }
 
+  /// `--speed` and `--start` hold for a file loaded later, as mpv's do: the same against mpv.
+  @Test func speedAndStartForALoadedFile() throws {
+    let mpv = try program("mpv")
+    let folder = try MPVFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    var values: [[String]] = []
+    for (name, player) in [("vpk", folder.symlink), ("mpv", mpv)] {
+      // Given the player started idle, paused, at speed 2, starting files at their half
+      let socket = folder.path("\(name).sock")
+      let process = try VPKSession(
+        [
+          "--no-config", "--idle", "--vo=null", "--ao=null", "--really-quiet", "--pause", "--speed=2", "--start=50%",
+          "--input-ipc-server=\(socket)",
+        ], input: .closed, executable: player)
+      defer { process.kill() }
+      let client = try UnixSocketClient.connect(to: socket)
+      // When a file is loaded
+      client.send(#"{"command": ["loadfile", "\#(media)"], "request_id": 1}"#)
+      _ = try client.waitForLine(containing: #""event":"playback-restart""#)
+      client.send(#"{"command": ["get_property", "speed"], "request_id": 2}"#)
+      client.send(#"{"command": ["get_property", "time-pos"], "request_id": 3}"#)
+      let last = try object(try client.waitForLine(containing: #""request_id":3"#))
+      let speed = try client.lines.map(object).first { $0["request_id"] as? Int == 2 }
+      values.append(["\(speed?["data"] ?? "none")", "\(last["data"] ?? "none")"])
+      client.send(#"{"command": ["quit"]}"#)
+      _ = try process.waitForExit()
+    }
+    // Then it plays at speed 2 from its half, as with mpv
+    #expect(values[0] == ["2.0", "5.0"], "vpk \(values[0])")
+    #expect(values[0] == values[1], "vpk \(values[0]), mpv \(values[1])")
+  }
+
   /// SIGTERM ends the player with mpv's status for a signal, 4; the same against mpv.
   @Test func signalStatusAsMPV() throws {
     let mpv = try program("mpv")

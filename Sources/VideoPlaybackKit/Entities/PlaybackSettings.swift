@@ -36,6 +36,10 @@ public struct PlaybackOptions: Sendable, Equatable {
   public var failurePictures: FailurePictures?
   /// Bytes of decoded frames the engine may keep for seeks and backward steps (0: none).
   public var frameCacheBytes: Int
+  /// The rate every file starts at (mpv's `--speed`); not on the free clock.
+  package var startRate = 1.0
+  /// Whether `start` applies to every file opened, not only the command line's (mpv's `--start`).
+  package var startsEveryFile = false
 
   public init(
     autoplay: Bool = true, start: TimeSpec? = nil, clock: ClockKind = .wall, progressInterval: Double? = 1,

@@ -17,7 +17,8 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     phase = .ready
     state = .paused
     // Whoever ran vpk is told at once that the start they asked for is not where playback starts.
-    let start = openCommandID == nil ? options.start.map { $0.resolved(duration: info.duration) } : nil
+    let start =
+      openCommandID == nil || options.startsEveryFile ? options.start.map { $0.resolved(duration: info.duration) } : nil
     if let requested = start, requested.clamped(to: info.duration) != requested {
       let clamp = SessionReport.Clamp(requested: requested, target: requested.clamped(to: info.duration))
       report.startClamped = clamp
@@ -27,6 +28,11 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     if let requested = start {
       startSeek(
         SeekRequest(id: Self.internalSeekID, target: requested.clamped(to: info.duration), mode: options.seekMode))
+    }
+    if options.startRate != 1 && options.clock != .free {
+      rate = options.startRate
+      manager.setRate(rate)
+      emit(.rate(rate), answering: nil)
     }
     if options.autoplay {
       state = .playing
