@@ -24,15 +24,16 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
       report.startClamped = clamp
       router.noteStartClamped(clamp)
     }
-    emit(.ready(info, position: manager.snapshot().position), answering: openCommandID)
-    if let requested = start {
-      startSeek(
-        SeekRequest(id: Self.internalSeekID, target: requested.clamped(to: info.duration), mode: options.seekMode))
-    }
+    // The starting rate is told before `ready`, so a view that answers reads on its own thread has it by then.
     if options.startRate != 1 && options.clock != .free {
       rate = options.startRate
       manager.setRate(rate)
       emit(.rate(rate), answering: nil)
+    }
+    emit(.ready(info, position: manager.snapshot().position), answering: openCommandID)
+    if let requested = start {
+      startSeek(
+        SeekRequest(id: Self.internalSeekID, target: requested.clamped(to: info.duration), mode: options.seekMode))
     }
     if options.autoplay {
       state = .playing
