@@ -222,6 +222,8 @@ private func object(_ line: String) throws -> [String: Any] {
         ["--idle", "--really-quiet", "--vo=null", "--ao=null", "--input-ipc-server=\(socket)"], input: .closed,
         executable: player)
       _ = try UnixSocketClient.connect(to: socket)
+      // (vpk listens before its signal handlers are in; a SIGTERM sent between the two ends it by the default action)
+      try process.waitUntilHandling(signal: SIGTERM)
       // When SIGTERM comes
       process.send(signal: SIGTERM)
       // Then it leaves with status 4
