@@ -148,9 +148,9 @@ struct MPVCommand: AsyncParsableCommand {
     options.startsEveryFile = true
     options.startRate = line.speed
     let sockets = line.inputIPCServer.map { [ControlSocketServer.Options(path: $0, speaksMPV: true)] } ?? []
-    // Standard input is mpv's terminal, not commands: the session reads none.
     // vpk's text events, where mpv would write its terminal lines.
     guard let output = try? OutputOptions.parse([]) else { preconditionFailure("OutputOptions has defaults") }
+    // Standard input is mpv's terminal, not commands: the session reads none (no lines).
     let code = await runSession(
       file: file, options: options, output: output, access: MediaAccess(), scriptedInput: [],
       sockets: sockets, hrSeek: line.hrSeek)
