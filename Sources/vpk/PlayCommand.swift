@@ -77,7 +77,7 @@ struct PlayCommand: AsyncParsableCommand {
   @Option(
     name: .customLong("at-end"),
     help: ArgumentHelp(
-      "What to do at the end of the media: exit, pause or loop. Default: pause when standard input and output are a terminal (a person typing), else exit.",
+      "What to do at the end of the media: exit, pause, loop or idle (close the file and wait for open). Default: pause when standard input and output are a terminal (a person typing), else exit.",
       valueName: "action"))
   var atEnd: EndAction?
 

@@ -16,11 +16,13 @@ let socketUnusableExitCode: Int32 = 73
 /// With `scriptedInput`, those lines are the session's input and standard input is not read. With `sockets`, the
 /// session also listens on each (--socket, --input-ipc-server), and their clients are views of it. With `notifier`
 /// (NOTIFY_SOCKET), systemd is told READY=1 once the session listens and STOPPING=1 when it closes. With `record`, the
-/// session is written there as a playback test script as it goes.
+/// session is written there as a playback test script as it goes. `hrSeek` is how precise the seeks of mpv clients
+/// are that name no precision (`vpk mpv --hr-seek`).
 @MainActor
 func runSession(
   file: String?, options: PlaybackOptions, output: OutputOptions, access: MediaAccess, scriptedInput: [String]?,
-  sockets: [ControlSocketServer.Options] = [], notifier: SystemdNotifier? = nil, record: String? = nil
+  sockets: [ControlSocketServer.Options] = [], notifier: SystemdNotifier? = nil, record: String? = nil,
+  hrSeek: MPVHRSeek = .default
 ) async -> Int32 {
   // A reader that goes away must not kill the process: writes report EPIPE instead.
   signal(SIGPIPE, SIG_IGN)
@@ -78,7 +80,7 @@ func runSession(
           },
           attachMPV: { [weak built] output in
             guard let built else { preconditionFailure("a client connected after the session ended") }
-            return PlaybackBuilder.attachMPVClient(to: built, output: output)
+            return PlaybackBuilder.attachMPVClient(to: built, output: output, hrSeek: hrSeek)
           },
           record: { [weak built] path in
             guard let built else { return .failure(PlaybackError(.badInput, "the session has ended")) }

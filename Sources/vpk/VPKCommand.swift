@@ -1,8 +1,9 @@
 // The `vpk` command: parses the command line, then hands everything to the Builder. One file per
-// subcommand (PlayCommand, TestCommand, InfoCommand, ThumbnailsCommand, AttachCommand); the options they share are in SharedOptions,
-// and running one session is Session.swift.
+// subcommand (PlayCommand, TestCommand, InfoCommand, ThumbnailsCommand, AttachCommand, MPVCommand); the options they share are
+// in SharedOptions, and running one session is Session.swift. Run under the name `mpv`, vpk is `vpk mpv`.
 
 import ArgumentParser
+import Foundation
 import VideoPlaybackKit
 
 @main
@@ -36,14 +37,26 @@ struct VPKCommand: AsyncParsableCommand {
             vpk thumbnails movie.mp4 --grid 4x4 -o sheet.png
             vpk play --idle --socket /tmp/vpk.sock &   # a daemon; then:
             printf 'open movie.mp4\\nstatus\\n' | vpk attach /tmp/vpk.sock
+            vpk mpv --idle --input-ipc-server=/tmp/mpv.sock   # as mpv's clients start mpv
           """,
     version: VideoPlaybackKitVersion.current,
-    subcommands: [PlayCommand.self, InfoCommand.self, TestCommand.self, ThumbnailsCommand.self, AttachCommand.self],
+    subcommands: [
+      PlayCommand.self, InfoCommand.self, TestCommand.self, ThumbnailsCommand.self, AttachCommand.self,
+      MPVCommand.self,
+    ],
     defaultSubcommand: PlayCommand.self
   )
 
   /// `vpk` alone shows this overview; anything else is parsed as usual (`vpk movie.mp4` is `vpk play movie.mp4`).
+  /// Under the name `mpv`, and as `vpk mpv`, the command line is mpv's, read by MPVCommand.
   static func main() async {
+    let arguments = CommandLine.arguments
+    if URL(fileURLWithPath: arguments.first ?? "").lastPathComponent == "mpv" {
+      Foundation.exit(await MPVCommand.run(Array(arguments.dropFirst())))
+    }
+    if arguments.count > 1 && arguments[1] == "mpv" {
+      Foundation.exit(await MPVCommand.run(Array(arguments.dropFirst(2))))
+    }
     if CommandLine.arguments.count <= 1 {
       print(helpMessage())
       return

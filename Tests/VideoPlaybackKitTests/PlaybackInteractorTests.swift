@@ -297,6 +297,50 @@ import VPKTestSupport
     #expect(h.router.exitCodes.isEmpty)
   }
 
+  @Test func endWithIdleClosesTheFileAndTheSessionWaitsForTheNext() {
+    // Given playback with --at-end idle (mpv's --idle)
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .idle))
+    // When the end is reached, and status and an open follow
+    h.manager.reachEnd(at: 60)
+    h.interactor.submit(.status)
+    h.interactor.submit(.open("next.mp4"))
+    // Then the end is reported, the file closed by no command, the session idle, and the next file opens
+    #expect(h.output.lines.prefix(3) == ["ended 60.0 loops 1", "closed #0", "status #1 idle 0.0"])
+    #expect(h.output.lines.contains { $0.hasPrefix("loading") })
+    #expect(h.router.exitCodes.isEmpty)
+  }
+
+  @Test func startRateAndAStartForEveryFileHoldForFilesOpenedLater() {
+    // Given mpv's --speed=2 and --start=50%, for every file (vpk mpv)
+    var options = PlaybackOptions(autoplay: false, start: .percent(50))
+    options.startRate = 2
+    options.startsEveryFile = true
+    let h = InteractorHarness.ready(options: options)
+    // (the first file's start seek lands)
+    h.manager.land(h.manager.seeks[0])
+    // When another file is opened
+    h.interactor.submit(.open("b.mp4"))
+    let made = h.router.made[0]
+    made.becomeReady(duration: 60)
+    // Then each file started at rate 2, the rate told by no command, and the later one at its half too
+    #expect(h.manager.rates == [2])
+    #expect(made.rates == [2])
+    #expect(h.output.lines.contains("rate #0 2.0"))
+    #expect(made.seeks.first?.target == MediaTime(seconds: 30))
+  }
+
+  @Test func withoutStartForEveryFileAnOpenedFileStartsAtItsStart() {
+    // Given --start for the command line's file only (vpk play)
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, start: .percent(50)))
+    h.manager.land(h.manager.seeks[0])
+    // When another file is opened
+    h.interactor.submit(.open("b.mp4"))
+    h.router.made[0].becomeReady(duration: 60)
+    // Then it starts at its start, at rate 1
+    #expect(h.router.made[0].seeks.isEmpty)
+    #expect(h.router.made[0].rates.isEmpty)
+  }
+
   @Test func acceptingTheEndPausesTheManager() {
     // Given --at-end pause, When the end is reached, Then the manager is paused, so a later scrub stays paused
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .pause))

@@ -16,6 +16,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   package weak var view: (any MPVView)?
   private let interactor: any PlaybackInteractorInput
   private let translator: MPVCommandTranslator
+  /// `--hr-seek`: the precision of seeks that name none.
+  private let hrSeek: MPVHRSeek
   /// What `client_name` answers.
   private let clientName: String
   /// This client's view, named as the sender of the commands it submits.
@@ -68,8 +70,6 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   private var announcedSeeks: Set<Int> = []
   /// Whether the session plays a file once it is loaded (its `pause` then stays false through the load, as mpv's).
   private let startsPlaying: Bool
-  /// mpv's `--hr-seek`, for the precision of seeks that name none.
-  private let hrSeek: MPVHRSeek
 
   /// Observed properties: mpv's observer id, and the value the client was last told (nil: not yet told).
   private struct Observer {
@@ -431,7 +431,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .info(let info): learned(info, mine)
     case .frame, .mark, .snapshot, .help, .waited, .expectation:
       if let mine { pending.removeValue(forKey: mine) }
-    case .closed: closed(mine)
+    // Closed by no command: the file ended, with `--at-end idle` (mpv's `--idle`).
+    case .closed: closed(mine, atEnd: origin == nil)
     case .shutdown(let shutdown): shutDown(shutdown.reason, mine)
     }
   }
@@ -580,11 +581,13 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     // mpv counts the files it loads from 1: the session's file is this client's first.
     if fileNumber == 0 { fileNumber = 1 }
   }
-  private func closed(_ commandID: Int?) {
+  private func closed(_ commandID: Int?, atEnd: Bool) {
     readings = MPVReadings(
       rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID)
     settle(commandID)
-    event("end-file", [MPVMember("reason", .string("stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
+    event(
+      "end-file",
+      [MPVMember("reason", .string(atEnd ? "eof" : "stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
     event("idle")
     publishChanges()
   }

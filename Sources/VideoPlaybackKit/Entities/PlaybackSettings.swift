@@ -13,9 +13,10 @@ public enum SeekMode: String, Sendable, CaseIterable {
   case nextKeyframe = "next-keyframe"
 }
 
-/// What to do when playback reaches the end of the media.
+/// What to do when playback reaches the end of the media: leave, stay paused on the last frame, go on from the start,
+/// or close the file and wait for the next (`idle`, as mpv's `--idle` does).
 public enum EndAction: String, Sendable, CaseIterable {
-  case exit, pause, loop
+  case exit, pause, loop, idle
 }
 
 /// Which clock paces playback. `wall`: real time scaled by the rate. `free`: no waiting at all.
@@ -37,6 +38,10 @@ public struct PlaybackOptions: Sendable, Equatable {
   public var failurePictures: FailurePictures?
   /// Bytes of decoded frames the engine may keep for seeks and backward steps (0: none).
   public var frameCacheBytes: Int
+  /// The rate every file starts at (mpv's `--speed`); not on the free clock.
+  package var startRate = 1.0
+  /// Whether `start` applies to every file opened, not only the command line's (mpv's `--start`).
+  package var startsEveryFile = false
 
   public init(
     autoplay: Bool = true, start: TimeSpec? = nil, clock: ClockKind = .wall, progressInterval: Double? = 1,

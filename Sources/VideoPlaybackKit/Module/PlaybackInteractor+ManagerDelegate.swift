@@ -17,11 +17,18 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     phase = .ready
     state = .paused
     // Whoever ran vpk is told at once that the start they asked for is not where playback starts.
-    let start = openCommandID == nil ? options.start.map { $0.resolved(duration: info.duration) } : nil
+    let start =
+      openCommandID == nil || options.startsEveryFile ? options.start.map { $0.resolved(duration: info.duration) } : nil
     if let requested = start, requested.clamped(to: info.duration) != requested {
       let clamp = SessionReport.Clamp(requested: requested, target: requested.clamped(to: info.duration))
       report.startClamped = clamp
       router.noteStartClamped(clamp)
+    }
+    // The starting rate is told before `ready`, so a view that answers reads on its own thread has it by then.
+    if options.startRate != 1 && options.clock != .free {
+      rate = options.startRate
+      manager.setRate(rate)
+      emit(.rate(rate), answering: nil)
     }
     emit(.ready(info, position: manager.snapshot().position), answering: openCommandID)
     if let requested = start {
@@ -166,6 +173,12 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     case .loop:
       // The engine goes on from the start by itself, without a gap.
       answerWaitsSatisfiedByEnd(position: position)
+      drain()
+    case .idle:
+      state = .ended
+      manager.pause()
+      answerWaitsSatisfiedByEnd(position: position)
+      unload(commandID: nil)
       drain()
     }
   }

@@ -562,7 +562,8 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     _ = router.gotoMedia(replacing: kept.manager, wantsNew: false)
   }
 
-  func unload(commandID: Int) {
+  /// Closes the file: for `close` (`commandID`), or at its end with `--at-end idle` (nil).
+  func unload(commandID: Int?) {
     tallyFrameCache()
     manager = router.gotoMedia(replacing: manager, wantsNew: false)
     manager = nil

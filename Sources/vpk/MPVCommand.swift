@@ -1,0 +1,173 @@
+// `vpk mpv`, and vpk run under the name `mpv`: a session started with the options clients pass when they start mpv
+// themselves (`mpv --idle --input-ipc-server=PATH …`), its socket speaking only mpv's JSON IPC. The command line is
+// read by MPVCommandLine as mpv reads it; argument-parser only passes it through.
+
+import ArgumentParser
+import Foundation
+import VPKEngine
+import VPKMPV
+import VPKSocket
+import VideoPlaybackKit
+
+struct MPVCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "mpv",
+    abstract: "Start as mpv is started by its clients: mpv's options, mpv's JSON IPC.",
+    discussion: """
+      Takes the command line a client library passes when it starts mpv
+      itself, read as mpv 0.35 reads it, and runs a session whose
+      --input-ipc-server socket speaks only mpv's JSON IPC (as
+      `vpk play --input-ipc-server PATH` does). Run under the name mpv (a
+      symlink to vpk named mpv), vpk behaves as `vpk mpv`:
+        ln -s "$(command -v vpk)" ~/bin/mpv
+
+      Options are written --opt=value (mpv refuses --opt value for an option
+      that takes a value, and so does vpk; mpv's old form -opt value is
+      taken). A flag is --flag, --flag=yes|no or --no-flag. -- ends them.
+
+      Honoured:
+        --idle[=yes|once|no]      with no FILE, wait for loadfile
+        --input-ipc-server=PATH   the mpv socket (empty: none)
+        --pause[=yes|no]          start paused
+        --start=TIME              where files start: seconds,
+                                  [[hh:]mm:]ss, +TIME, N%, none
+        --keep-open[=yes|always|no]  at the end, stay paused on the last
+                                  frame; without it the file ends, and vpk
+                                  leaves (no --idle) or goes idle (--idle)
+        --loop-file[=inf|yes|no]  loop the file (--loop as well)
+        --speed=X                 the rate files start at (0.01 to 100)
+        --hr-seek[=yes|no|absolute|always|default]  which seeks that name no
+                                  precision are exact (default: absolute)
+        --really-quiet, --no-terminal, --msg-level=all=no
+                                  write nothing on standard output or error
+        --version                 mpv 0.35.1 (vpk VERSION) and leave
+        --help, -h                this text
+
+      Taken and ignored (vpk has no window, sound, subtitles, OSD or
+      scripts, and reads no mpv configuration): --no-config, --vo=, --ao=,
+      --no-video, --force-window, --fullscreen, --fs, --geometry=,
+      --autofit=, --osc, --border, --ontop, --title=, --wid=, --hwdec=,
+      --terminal, --input-terminal, --input-default-bindings,
+      --input-vo-keyboard, --input-conf=, --quiet, --msg-color, --msg-module,
+      --msg-time, --log-file=, --volume=, --volume-max=, --mute, --audio,
+      --aid, --alang=, --sid, --slang=, --sub, --audio-display, --ytdl,
+      --ytdl-format=, --load-scripts, --script=, --scripts=, --script-opts=,
+      --osd-level=, --osd-bar, --keep-open-pause, --save-position-on-quit,
+      --resume-playback, --image-display-duration=, --cache, --video-sync=,
+      --interpolation, --user-agent=, --stop-screensaver, --keepaspect,
+      --keepaspect-window, --player-operation-mode=, --snap-window,
+      --native-keyrepeat, --hidpi-window-scale, --focus-on-open, --alpha,
+      --background=, --screen=, --fs-screen=, --audio-client-name=,
+      --hwdec-codecs=, --vd-lavc-threads=, --watch-later-directory=,
+      --write-filename-in-watch-later-config, --load-stats-overlay,
+      --load-osd-console, --load-auto-profiles, --reset-on-next-file=, and
+      every option of mpv's named
+      --sub-*, --osd-*, --screenshot-*, --audio-*, --demuxer-*, --cache-*,
+      --ytdl-*, --script-*, --window-*, --vo-*, --ao-*, --gpu-*, --opengl-*,
+      --vulkan-*, --wayland-*, --x11-*, --drm-*, --term-*, --cursor-*,
+      --input-*, --msg-*, the audio and video backends' (--pulse-*,
+      --alsa-*, --jack-*, --pipewire-*, --vaapi-*, --egl-* …), --icc-*,
+      --tone-mapping*, --target-*, --watch-later-*.
+
+      Refused as mpv refuses them, with mpv's message on standard output and
+      exit status 1: an option mpv does not have ("Error parsing option X
+      (option not found)"), a bad value, --opt value. Refused by vpk with exit
+      status 1: mpv's other options (they change what plays: --end=, --vf=,
+      --loop-playlist …), --loop-file=N (a count), --start=-TIME (from the
+      end), --start=#N (a chapter), more than one FILE.
+
+      Exit status: 0 done (quit, or the end of the file without --idle);
+      1 a refused command line; 2 the FILE could not be opened; 4 a signal
+      (SIGINT, SIGTERM, SIGHUP) ended it; the rest as vpk play's.
+
+      Without --input-ipc-server nothing can steer the session (standard
+      input is not read): with --idle and no FILE, or a FILE --pause'd, it
+      has nothing to wait for and exits 0.
+
+      Examples:
+        vpk mpv --idle --input-ipc-server=/tmp/mpv.sock
+        vpk mpv --no-config --pause --start=30 --keep-open --input-ipc-server=/tmp/mpv.sock movie.mp4
+      """)
+
+  @Argument(
+    parsing: .captureForPassthrough,
+    help: ArgumentHelp("mpv's options and at most one media file, as mpv takes them.", valueName: "mpv options"))
+  var arguments: [String] = []
+
+  func run() async throws {
+    throw ExitCode(await Self.run(arguments))
+  }
+
+  /// What `mpv --version` prints first: mpv's version, so that clients that read it go on, then vpk's.
+  static var versionLine: String {
+    "mpv 0.35.1 (vpk \(VideoPlaybackKitVersion.current), a stand-in speaking mpv's JSON IPC)"
+  }
+
+  /// Runs `arguments` (the words after `vpk mpv`, or after `mpv`) as mpv would; returns the exit status.
+  @MainActor
+  static func run(_ arguments: [String]) async -> Int32 {
+    let line: MPVCommandLine
+    switch MPVCommandLine.parse(arguments) {
+    case .failure(let refusal):
+      if !refusal.isQuiet { StandardStreams.writeOutput(refusal.lines.joined(separator: "\n") + "\n") }
+      return refusal.exitStatus
+    case .success(let parsed): line = parsed
+    }
+    if line.showsHelp {
+      StandardStreams.writeOutput(helpMessage() + "\n")
+      return 0
+    }
+    if line.showsVersion {
+      if !line.isQuiet { StandardStreams.writeOutput(versionLine + "\n") }
+      return 0
+    }
+    guard line.files.count <= 1 else {
+      if !line.isQuiet {
+        StandardStreams.writeOutput(
+          "vpk mpv: \(line.files.count) files given; vpk plays one file (load the next with loadfile)\n"
+            + "Exiting... (Fatal error)\n")
+      }
+      return 1
+    }
+    let file = line.files.first
+    if file == nil && line.idle == .no {
+      // mpv with nothing to play says who it is and how to start it, and leaves.
+      if !line.isQuiet { StandardStreams.writeOutput(versionLine + "\n" + helpMessage() + "\n") }
+      return 0
+    }
+    if line.isQuiet { silenceStandardStreams() }
+    // At the end of the file mpv stays on it (--keep-open), goes idle (--idle=yes) or leaves.
+    let endAction: EndAction =
+      if line.loopsFile { .loop } else if line.keepOpen != .no { .pause } else if line.idle == .yes { .idle } else {
+        .exit
+      }
+    var options = PlaybackOptions(
+      autoplay: !line.pause, start: line.start, clock: .wall, progressInterval: 1, endAction: endAction,
+      seekMode: .exact)
+    // mpv's --start and --speed hold for every file it loads.
+    options.startsEveryFile = true
+    options.startRate = line.speed
+    let sockets = line.inputIPCServer.map { [ControlSocketServer.Options(path: $0, speaksMPV: true)] } ?? []
+    // vpk's text events, where mpv would write its terminal lines.
+    guard let output = try? OutputOptions.parse([]) else { preconditionFailure("OutputOptions has defaults") }
+    // Standard input is mpv's terminal, not commands: the session reads none (no lines).
+    let code = await runSession(
+      file: file, options: options, output: output, access: MediaAccess(), scriptedInput: [],
+      sockets: sockets, hrSeek: line.hrSeek)
+    switch code {
+    // mpv's statuses: a file it could not load; a signal (SIGINT, SIGTERM, SIGHUP) that ended it.
+    case SessionExitCode.mediaUnreadable: return 2
+    case SessionExitCode.interrupted, SessionExitCode.terminated, SessionExitCode.hungUp: return 4
+    default: return code
+    }
+  }
+
+  /// `--really-quiet` and the like: nothing on standard output or error, as mpv writes nothing.
+  private static func silenceStandardStreams() {
+    let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+    guard null >= 0 else { return }
+    dup2(null, STDOUT_FILENO)
+    dup2(null, STDERR_FILENO)
+    close(null)
+  }
+}
