@@ -76,6 +76,11 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     var told: MPVValue??
   }
   private var observers: [Observer] = []
+  /// What came while an `add` or `cycle` waited for the value it changes: run once its change is submitted,
+  /// so they follow it as they follow it in mpv (a read right behind `add speed 0.25` says the new speed).
+  private var deferred: [() -> Void] = []
+  /// Whether an `add` or `cycle` of this client's waits for the value it changes.
+  private var adjusting = false
   /// mpv numbers the files it loads (`playlist_entry_id`).
   private var fileNumber = 0
   /// Whether the session's file (opened before this client connected) has been asked for.
@@ -128,6 +133,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
       for request in translator.read(text) { run(request) }
     case .tooLong, .invalidUTF8:
+      guard !adjusting else { return deferred.append { [unowned self] in onInputLine(line) } }
       reply(takeTicket(.integer(0)), .invalidParameter)
     }
   }
@@ -155,6 +161,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   }
 
   private func run(_ request: MPVRequest) {
+    guard !adjusting else { return deferred.append { [unowned self] in run(request) } }
     learnSessionFile()
     // A text line runs like its JSON form, unanswered.
     let ticket = request.wantsReply ? takeTicket(request.requestID) : nil
@@ -188,8 +195,10 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .setProperty(let property, let value, let byCommand):
       set(property, to: value, pending: answer(byCommand))
     case .add(let property, let delta):
+      adjusting = true
       submit(.status, .adjust(ticket, property, by: delta))
     case .cycle(let property):
+      adjusting = true
       submit(.status, .adjust(ticket, property, by: nil))
     case .quit: submit(.quit, answer(true))
     default:
@@ -449,7 +458,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       let unavailable = error.code == .notReady || error.code == .unavailable
       reply(ticket, unavailable && !withData ? .propertyUnavailable : .commandFailed)
     case .get(let ticket, _, _): reply(ticket, .propertyUnavailable)
-    case .adjust(let ticket, _, _): if let ticket { reply(ticket, .commandFailed) }
+    case .adjust(let ticket, _, _):
+      if let ticket { reply(ticket, .commandFailed) }
+      runDeferred()
     case .observe(let ticket, _, _): reply(ticket, .commandFailed)
     case .load(let entry):
       readings.loadingPath = nil
@@ -468,12 +479,22 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
 
   private func answer(_ status: PlaybackStatus, _ commandID: Int?) {
     readings.read(status)
-    guard let commandID, let owed = pending.removeValue(forKey: commandID) else { return }
+    guard let commandID, let owed = pending[commandID] else { return }
+    if case .adjust(let ticket, let property, let delta) = owed {
+      // Its change, then the requests that came behind it, before any quick read is answered.
+      holdingQuickReads {
+        pending.removeValue(forKey: commandID)
+        adjust(property, by: delta, ticket: ticket)
+        runDeferred()
+      }
+      return publishQuickReads()
+    }
+    pending.removeValue(forKey: commandID)
     switch owed {
     case .get(let ticket, let property, let asString):
       deliver(ticket, [readings.replyToRead(property, asString: asString, requestID: ticket.requestID)])
-    case .adjust(let ticket, let property, let delta):
-      adjust(property, by: delta, ticket: ticket)
+    case .adjust:
+      break
     case .observe(let ticket, let observerID, let property):
       let value = readings.value(of: property)
       let observer = Observer(id: observerID, property: property, told: .some(value))
@@ -482,6 +503,15 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       deliver(ticket, [.reply(ticket.requestID, .success), propertyChange(observer, value)])
     case .reply, .load, .silent, .learn: break
     }
+  }
+
+  /// Runs the requests that waited for an `add` or `cycle`, up to the next of them.
+  private func runDeferred() {
+    adjusting = false
+    var waiting = deferred[...]
+    deferred = []
+    while !adjusting, let next = waiting.popFirst() { next() }
+    deferred.append(contentsOf: waiting)
   }
 
   /// `add` / `cycle` once the value now is known: what the property's entry says, as `set` would do it.

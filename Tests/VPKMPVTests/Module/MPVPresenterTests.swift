@@ -306,6 +306,28 @@ struct MPVPresenterTests {
     #expect(harness.view.lines.last == #"{"data":null,"request_id":0,"error":"success"}"#)
   }
 
+  @Test(
+    "What comes behind an add or cycle runs after its change, as in mpv: a read behind `add speed` says the new speed")
+  func requestsBehindAnAdjustWaitForIt() {
+    // Given a loaded file
+    let harness = MPVHarness()
+    harness.loaded()
+    // When a text line adds to the speed and sets it, and a read follows before the speed is known
+    harness.send("add speed 0.25; set pause yes")
+    harness.send(#"{"command": ["get_property", "speed"], "request_id": 1}"#)
+    harness.send(#"{"command": ["cycle", "pause"], "request_id": 2}"#)
+    // Then only the add's status has been asked for
+    #expect(harness.interactor.calls.last == .submit(.status))
+    let before = harness.interactor.calls.count
+    // When the status says 1.5
+    harness.presenter.present(.status(harness.status(rate: 1.5)), origin: harness.lastOrigin)
+    // Then the add's change is submitted, then the set, the read's status and the cycle's status, in that order
+    #expect(
+      Array(harness.interactor.calls[before...]) == [
+        .submit(.rate(1.75)), .submit(.pause), .submit(.status), .submit(.status),
+      ])
+  }
+
   @Test("play-dir is the sign of vpk's rate and speed its size: setting one keeps the other")
   func playDirection() {
     // Given a loaded file playing forward at 2x
