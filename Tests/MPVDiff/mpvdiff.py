@@ -50,9 +50,10 @@ ALLOWED = {
     # starts loading (right after `start-file`). A `property-change` just before a `start-file` is compared as if it
     # came just after it; the value and the count must still agree.
     "observer_told_before_start_file": True,
-    # Seeks sent together: mpv runs those queued before its play loop turns as one (a `seek` each, one
-    # `playback-restart`); vpk may land each before the next arrives (a `playback-restart` each). A
-    # `playback-restart` followed by a `seek` is not compared; the last seek's `playback-restart` is.
+    # Seeks sent together: mpv runs those queued before its play loop turns as one (one `seek` or one for each, as
+    # its loop turns, and one `playback-restart`); vpk may land each before the next arrives (a `seek` and a
+    # `playback-restart` each). A `playback-restart` followed by a `seek` is not compared, and `seek` events in a
+    # row are compared as one; the last seek's `playback-restart` is.
     "restart_between_seeks": True,
     # Events mpv sends that describe its outputs (audio and video drivers, OSD, tracks), which vpk has none of: vpk
     # plays no sound and shows no window. Never compared: a client library that waits for one of them would see the
@@ -221,6 +222,8 @@ def normalized_events(events):
         events = [e for i, e in enumerate(events)
                   if not (e["event"] == "playback-restart" and i + 1 < len(events)
                           and events[i + 1]["event"] == "seek")]
+        events = [e for i, e in enumerate(events)
+                  if not (e["event"] == "seek" and i > 0 and events[i - 1]["event"] == "seek")]
     return events
 
 
