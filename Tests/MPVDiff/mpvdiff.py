@@ -248,7 +248,7 @@ class Run:
 
     def step(self, step):
         kind = next(k for k in ("connect", "send", "reply", "replies", "event", "events", "get", "quiet", "sleep",
-                                "disconnect", "wait_until") if k in step)
+                                "disconnect", "wait_until", "end_input", "closed") if k in step)
         return getattr(self, "do_" + kind)(step)
 
     def do_connect(self, step):
@@ -256,6 +256,19 @@ class Run:
 
     def do_disconnect(self, step):
         self.conn(step["disconnect"]).close()
+
+    def do_end_input(self, step):
+        """Closes the connection's writing side, as socat does at the end of its input."""
+        self.conn(step["end_input"]).sock.shutdown(socket.SHUT_WR)
+
+    def do_closed(self, step):
+        """Records whether the player has closed the connection within `seconds` (2 by default)."""
+        c = self.conn(step["closed"])
+        deadline = time.monotonic() + step.get("seconds", 2)
+        with c.cond:
+            while not c.closed and time.monotonic() < deadline:
+                c.cond.wait(deadline - time.monotonic())
+            return {"closed": c.closed}
 
     def do_sleep(self, step):
         time.sleep(step["sleep"])
