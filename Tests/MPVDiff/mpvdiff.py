@@ -178,8 +178,9 @@ class Connection:
     def send(self, text):
         self.sock.sendall(text.encode() + b"\n")
 
-    def wait(self, predicate, what, timeout=TIMEOUT):
-        """Waits until predicate(messages) is true; returns its value."""
+    def wait(self, predicate, what, timeout=None):
+        """Waits until predicate(messages) is true (at most `timeout`, TIMEOUT by default); returns its value."""
+        timeout = timeout or TIMEOUT
         deadline = time.monotonic() + timeout
         with self.cond:
             while True:
@@ -248,7 +249,7 @@ class Run:
 
     def step(self, step):
         kind = next(k for k in ("connect", "send", "reply", "replies", "event", "events", "get", "quiet", "sleep",
-                                "disconnect", "wait_until", "end_input", "closed") if k in step)
+                                "disconnect", "wait_until", "end_input", "closed", "listed", "first_line") if k in step)
         return getattr(self, "do_" + kind)(step)
 
     def do_connect(self, step):
@@ -269,6 +270,10 @@ class Run:
             while not c.closed and time.monotonic() < deadline:
                 c.cond.wait(deadline - time.monotonic())
             return {"closed": c.closed}
+
+    def do_first_line(self, step):
+        """Records the first line the connection received (what `socat - S | head -1` prints), once it has one."""
+        return {"first_line": self.conn(step["first_line"]).wait(lambda ms: ms[0] if ms else None, "a first line")}
 
     def do_sleep(self, step):
         time.sleep(step["sleep"])
@@ -369,6 +374,12 @@ class Run:
             values[prop] = {k: reply[k] for k in ("error", "data") if k in reply}
         return {"properties": values}
 
+    def do_listed(self, step):
+        """Records which of the names `property-list` holds (a client builds its attributes from it)."""
+        reply = self._get(self.conn(step.get("on", "a")), "property-list")
+        names = set(reply.get("data") or [])
+        return {"listed": {name: name in names for name in step["listed"]}}
+
     def do_wait_until(self, step):
         """Reads a property until it has a value (or `equals`), then waits `settle` seconds (0.3 by default); records
         nothing, and what the connection received so far is not compared (a synchronisation point)."""
@@ -458,6 +469,14 @@ def load(name):
     return scenario
 
 
+class Stopped(Failure):
+    """A run stopped at a step: the records of the steps before it, to be compared still."""
+
+    def __init__(self, message, records):
+        super().__init__(message)
+        self.records = records
+
+
 def run_steps(scenario, player):
     run = Run(player)
     records = []
@@ -466,7 +485,7 @@ def run_steps(scenario, player):
             try:
                 record = run.step(step)
             except Failure as failure:
-                raise Failure(f"step {index + 1} {json.dumps(step)}: {failure}")
+                raise Stopped(f"step {index + 1} {json.dumps(step)}: {failure}", records)
             records.append(record)
     finally:
         for c in run.connections.values():
@@ -514,7 +533,9 @@ def run_scenario(scenario, programs, media, work, verbose):
         if isinstance(got, Failure):
             failed = True
             lines.append(f"  {label}: {got}")
-            continue
+            if not isinstance(got, Stopped):
+                continue
+            got = got.records
         if "client" in scenario:
             diff = differences(got, expected, "client")
             steps = [(None, diff)] if diff else []
@@ -537,16 +558,20 @@ def run_scenario(scenario, programs, media, work, verbose):
 
 
 def main():
+    global TIMEOUT
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("scenarios", nargs="*")
     parser.add_argument("--vpk", default=os.environ.get("VPK_EXECUTABLE") or os.path.join(ROOT, ".build/debug/vpk"))
     parser.add_argument("--mpv", default=shutil.which("mpv") or "mpv")
     parser.add_argument("--media", help="the clip to play (made with ffmpeg when not given)")
     parser.add_argument("--include-pending", action="store_true", help="run pending scenarios too")
+    parser.add_argument("--timeout", type=float, default=TIMEOUT,
+                        help=f"seconds a step waits for what it expects (default {TIMEOUT})")
     parser.add_argument("--mpv-twice", action="store_true",
                         help="run mpv in vpk's place: checks that a scenario is deterministic against mpv itself")
     parser.add_argument("--verbose", action="store_true", help="print what each player's client saw")
     args = parser.parse_args()
+    TIMEOUT = args.timeout
     for program in (args.vpk, args.mpv):
         if not shutil.which(program) and not os.access(program, os.X_OK):
             sys.exit(f"mpvdiff: {program} not found (build vpk with swift build; mpv: scripts/bootstrap)")
