@@ -2,20 +2,23 @@
 """The differential harness: one scenario, run against Debian's mpv and against vpk, compared step by step.
 
 Usage:
-  mpvdiff.py [--vpk PATH] [--mpv PATH] [--media PATH] [--include-pending] [--verbose] [SCENARIO ...]
+  mpvdiff.py [--vpk PATH] [--mpv PATH] [--media PATH] [--include-pending] [--timeout S] [--verbose]
+             [--mpv-twice] [SCENARIO ...]
 
 SCENARIO is a name in Tests/MPVDiff/scenarios (without .json) or a path; none means every scenario there. Each
 scenario is run against `mpv --idle=yes --vo=null --ao=null --no-config --input-ipc-server=S` and against each vpk
-socket it names (`input-ipc-server`: `vpk play --idle --input-ipc-server S`; `socket`: the auto-detecting
-`vpk play --idle --socket S`). Every step records what a client saw (replies, events, property values); the
-records are normalized by ALLOWED below (the one list of differences allowed) and must be equal.
+it names in "vpk" (default ["vpk"]): `vpk` is `vpk play --idle --input-ipc-server S` (or `vpk play FILE`), `socket`
+the auto-detecting `vpk play --idle --socket S`, `vpk-mpv` is `vpk mpv` with mpv's own command line. Every step
+records what a client saw (replies, events, property values); the records are normalized by ALLOWED below (the one
+list of differences allowed) and must be equal.
 
 A scenario with "pending": "why" is reported as PENDING and never counted as passing; --include-pending runs it
-anyway (and reports PASS or FAIL, marked pending). A scenario with "client": "clients/X.py" runs that program
-(a client library from PyPI, unmodified, driving one player) against each player and compares the JSON it prints.
+anyway (and reports PASS or FAIL, marked pending, counted neither way). A scenario with "client": "clients/X.py"
+runs that program (a client library from PyPI, unmodified, driving one player: SOCKET MEDIA as arguments, one JSON
+object printed) against each player and compares what it prints.
 
-Prints one line per scenario and player (PASS / FAIL / PENDING) with the per-step diff under a FAIL; exits 1 when
-any scenario failed, 0 otherwise. Standard library only. Docs: docs/testing-scripts.md ("mpv differential").
+Prints one line per scenario (PASS / FAIL / PENDING) with the per-step diff under a FAIL; exits 1 when any
+scenario failed, 0 otherwise. Standard library only. Docs: docs/control-socket.md ("Checked against mpv").
 """
 import argparse
 import json
