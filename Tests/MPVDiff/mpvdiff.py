@@ -344,11 +344,15 @@ class Run:
             return {"events": self._events_since(c, upto)}
 
     def do_events(self, step):
-        """Records the events that came since the last event step, after `settle` seconds (0.3 by default)."""
+        """Records the events that came since the last event step, after `settle` seconds (0.3 by default); with
+        "unordered": true, sorted (for events whose order mpv itself does not keep from run to run)."""
         c = self.conn(step["events"])
         time.sleep(step.get("settle", 0.3))
         with c.cond:
-            return {"events": self._events_since(c, len(c.messages))}
+            events = self._events_since(c, len(c.messages))
+        if step.get("unordered"):
+            events.sort(key=lambda e: json.dumps(e, sort_keys=True))
+        return {"events": events}
 
     def do_quiet(self, step):
         """Records everything the connection received within `seconds` from now (what a listener would have read)."""

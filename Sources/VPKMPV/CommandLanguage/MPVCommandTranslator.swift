@@ -37,7 +37,8 @@ package enum MPVCommand: Sendable, Equatable {
   case setProperty(MPVProperty, MPVValue, byCommand: Bool)
   case add(MPVProperty, Double)
   case cycle(MPVProperty)
-  case observe(id: Int, MPVProperty)
+  /// `observe_property`, or with `asString` `observe_property_string` (its changes carry the string form).
+  case observe(id: Int, MPVProperty, asString: Bool = false)
   /// An observer of a property vpk does not serve: mpv accepts it and never reports a change.
   case observeUnknown(id: Int)
   case unobserve(id: Int)
@@ -194,7 +195,7 @@ package struct MPVCommandTranslator: Sendable {
     case "observe_property", "observe_property_string":
       guard args.count == 2, let id = args[0].integer, let property = args[1].string else { return invalid }
       guard let known = MPVProperty(rawValue: property) else { return .success(.observeUnknown(id: id)) }
-      return .success(.observe(id: id, known))
+      return .success(.observe(id: id, known, asString: name == "observe_property_string"))
     case "unobserve_property":
       guard args.count == 1, let id = args[0].integer else { return invalid }
       return .success(.unobserve(id: id))

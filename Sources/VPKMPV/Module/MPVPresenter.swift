@@ -44,7 +44,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     /// unanswered).
     case adjust(Ticket?, MPVProperty, by: Double?)
     /// `observe_property`: its first `property-change` is the value now, from a `status`.
-    case observe(Ticket, id: Int, MPVProperty)
+    case observe(Ticket, id: Int, MPVProperty, asString: Bool)
     /// `loadfile` (mpv's number for the file), answered at once; a failure to open is reported as `end-file` with
     /// reason `error`.
     case load(Int)
@@ -73,6 +73,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   private struct Observer {
     var id: Int
     var property: MPVProperty
+    /// An `observe_property_string` observer: told the string form.
+    var asString: Bool
     var told: MPVValue??
   }
   private var observers: [Observer] = []
@@ -218,8 +220,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       } else {
         submit(.status, .get(ticket, property, asString: asString))
       }
-    case .observe(let observerID, let property):
-      submit(.status, .observe(ticket, id: observerID, property))
+    case .observe(let observerID, let property, let asString):
+      submit(.status, .observe(ticket, id: observerID, property, asString: asString))
     case .observeUnknown:
       reply(ticket, .success)
     case .unobserve(let observerID):
@@ -331,7 +333,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
 
   private func propertyChange(_ observer: Observer, _ value: MPVValue?) -> MPVValue {
     var fields = [MPVMember("id", .integer(observer.id)), MPVMember("name", .string(observer.property.rawValue))]
-    if let value { fields.append(MPVMember("data", value)) }
+    if let value {
+      fields.append(MPVMember("data", observer.asString ? .string(MPVProperty.stringForm(value)) : value))
+    }
     return .object([MPVMember("event", .string("property-change"))] + fields)
   }
 
@@ -461,7 +465,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .adjust(let ticket, _, _):
       if let ticket { reply(ticket, .commandFailed) }
       runDeferred()
-    case .observe(let ticket, _, _): reply(ticket, .commandFailed)
+    case .observe(let ticket, _, _, _): reply(ticket, .commandFailed)
     case .load(let entry):
       readings.loadingPath = nil
       readings.state = readings.info == nil ? .idle : readings.state
@@ -495,9 +499,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       deliver(ticket, [readings.replyToRead(property, asString: asString, requestID: ticket.requestID)])
     case .adjust:
       break
-    case .observe(let ticket, let observerID, let property):
+    case .observe(let ticket, let observerID, let property, let asString):
       let value = readings.value(of: property)
-      let observer = Observer(id: observerID, property: property, told: .some(value))
+      let observer = Observer(id: observerID, property: property, asString: asString, told: .some(value))
       observers.append(observer)
       // Its first value follows the reply, whenever that goes out.
       deliver(ticket, [.reply(ticket.requestID, .success), propertyChange(observer, value)])

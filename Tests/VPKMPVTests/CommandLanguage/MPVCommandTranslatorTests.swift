@@ -75,6 +75,9 @@ struct MPVCommandTranslatorTests {
   @Test("observers: an id and a name; an unknown property is accepted and never reported")
   func observers() {
     #expect(command(#"{"command": ["observe_property", 1, "time-pos"]}"#) == .success(.observe(id: 1, .timePos)))
+    #expect(
+      command(#"{"command": ["observe_property_string", 1, "pause"]}"#)
+        == .success(.observe(id: 1, .pause, asString: true)))
     #expect(command(#"{"command": ["observe_property", 2, "nonexist"]}"#) == .success(.observeUnknown(id: 2)))
     #expect(command(#"{"command": ["unobserve_property", 1]}"#) == .success(.unobserve(id: 1)))
     #expect(error(#"{"command": ["observe_property", "x", "pause"]}"#) == .invalidParameter)

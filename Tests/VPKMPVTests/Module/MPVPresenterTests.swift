@@ -384,6 +384,24 @@ struct MPVPresenterTests {
       ])
   }
 
+  @Test("an observe_property_string observer is told the string form, as get_property_string reads it")
+  func stringObservers() {
+    // Given a loaded file, paused
+    let harness = MPVHarness()
+    harness.loaded()
+    // When a client observes pause as a string, and the file plays
+    harness.send(#"{"command": ["observe_property_string", 1, "pause"], "request_id": 2}"#)
+    harness.presenter.present(.status(harness.status(.paused)), origin: harness.lastOrigin)
+    harness.presenter.present(.state(.playing, position: .zero, duration: nil), origin: nil)
+    // Then it is told "yes", then "no"
+    #expect(
+      harness.view.lines == [
+        #"{"request_id":2,"error":"success"}"#,
+        #"{"event":"property-change","id":1,"name":"pause","data":"yes"}"#,
+        #"{"event":"property-change","id":1,"name":"pause","data":"no"}"#,
+      ])
+  }
+
   @Test("loading, stopping and quitting are mpv's events, for every client")
   func lifecycleEvents() {
     let harness = MPVHarness()
