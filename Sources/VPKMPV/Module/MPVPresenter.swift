@@ -473,7 +473,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
         "end-file",
         [
           MPVMember("reason", .string("error")), MPVMember("playlist_entry_id", .integer(entry)),
-          MPVMember("file_error", .string(error.message)),
+          MPVMember("file_error", .string(Self.fileError(error))),
         ])
       if readings.info == nil { event("idle") }
       publishChanges()
@@ -506,6 +506,15 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       // Its first value follows the reply, whenever that goes out.
       deliver(ticket, [.reply(ticket.requestID, .success), propertyChange(observer, value)])
     case .reply, .load, .silent, .learn: break
+    }
+  }
+
+  /// mpv's `file_error` for a file that could not be opened: its error string for the kind of failure.
+  private static func fileError(_ error: PlaybackError) -> String {
+    switch error.code {
+    case .notMedia: "unrecognized file format"
+    case .noPlayableStream, .decoderUnavailable, .decodeError: "no audio or video data played"
+    default: "loading failed"
     }
   }
 

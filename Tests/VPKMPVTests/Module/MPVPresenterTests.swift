@@ -426,7 +426,7 @@ struct MPVPresenterTests {
     #expect(harness.view.finishCount == 1)
   }
 
-  @Test("a file that cannot be opened ends in end-file with reason error, then idle")
+  @Test("a file that cannot be opened ends in end-file with reason error and mpv's file_error, then idle")
   func loadFails() {
     let harness = MPVHarness()
     harness.send(#"{"command": ["loadfile", "/nope.mp4"]}"#)
@@ -434,9 +434,17 @@ struct MPVPresenterTests {
     harness.presenter.present(.error(PlaybackError(.fileNotFound, "no such file")), origin: harness.lastOrigin)
     #expect(
       harness.view.lines == [
-        #"{"event":"end-file","reason":"error","playlist_entry_id":1,"file_error":"no such file"}"#,
+        #"{"event":"end-file","reason":"error","playlist_entry_id":1,"file_error":"loading failed"}"#,
         #"{"event":"idle"}"#,
       ])
+    // And a file that is not media is mpv's unrecognized format
+    harness.view.lines.removeAll()
+    harness.send(#"{"command": ["loadfile", "/notes.txt"]}"#)
+    harness.view.lines.removeAll()
+    harness.presenter.present(.error(PlaybackError(.notMedia, "not a media file")), origin: harness.lastOrigin)
+    #expect(
+      harness.view.lines.first
+        == #"{"event":"end-file","reason":"error","playlist_entry_id":1,"file_error":"unrecognized file format"}"#)
   }
 
   @Test("another client's commands show only as shared events; their replies are not this client's")
