@@ -205,9 +205,9 @@ class Connection:
 
 
 def substitute(value, media):
-    """`@MEDIA@` in a step's strings is the clip's path."""
+    """`@MEDIA@` in a step's strings is the clip's path; `@HERE@` the harness's folder (Tests/MPVDiff)."""
     if isinstance(value, str):
-        return value.replace("@MEDIA@", media)
+        return value.replace("@MEDIA@", media).replace("@HERE@", HERE)
     if isinstance(value, list):
         return [substitute(v, media) for v in value]
     if isinstance(value, dict):
