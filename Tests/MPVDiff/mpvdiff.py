@@ -149,7 +149,7 @@ class Connection:
         self.sock.connect(path)
         self.messages, self.cond, self.closed = [], threading.Condition(), False
         self.taken_events = 0  # messages[:taken_events] have been looked at for events
-        self.taken_replies = 0
+        self.used = set()  # indices of the replies a step has taken
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
@@ -291,36 +291,36 @@ class Run:
         else:
             c.send(substitute(step["line"], self.player.media))
 
+    @staticmethod
+    def _unused_replies(c, messages):
+        """The replies no step has taken yet, with their indices, in the order they came."""
+        return [(i, m) for i, m in enumerate(messages) if not is_event(m) and i not in c.used]
+
+    def _take_reply(self, c, rid, what):
+        """Waits for the reply with this request_id that no step has taken; takes it."""
+        def found(messages):
+            return next(((i, m) for i, m in self._unused_replies(c, messages) if m.get("request_id") == rid), None)
+        index, reply = c.wait(found, what)
+        c.used.add(index)
+        return reply
+
     def do_reply(self, step):
         """Waits for the reply with this request_id; records it."""
         c, rid = self.conn(step["reply"]), step.get("request_id", 0)
-
-        def found(messages):
-            for m in messages:
-                if not is_event(m) and m.get("request_id") == rid:
-                    return m
-            return None
-        reply = c.wait(found, f"reply to request_id {rid}")
+        reply = self._take_reply(c, rid, f"reply to request_id {rid}")
         return {"reply": reply, "command": self.sent.get(json.dumps(rid))}
 
     def do_replies(self, step):
-        """Waits for `count` more replies on the connection; records them in the order they came."""
+        """Waits for the next `count` replies no step has taken; records them in the order they came."""
         c, count = self.conn(step["replies"]), step["count"]
 
         def enough(messages):
-            replies = [m for m in messages[c.taken_replies:] if not is_event(m)]
+            replies = self._unused_replies(c, messages)
             return replies[:count] if len(replies) >= count else None
-        replies = c.wait(enough, f"{count} replies")
-        # Everything up to the last of them has been looked at for replies.
-        with c.cond:
-            seen, index = 0, c.taken_replies
-            while seen < count:
-                if not is_event(c.messages[index]):
-                    seen += 1
-                index += 1
-            c.taken_replies = index
+        taken = c.wait(enough, f"{count} replies")
+        c.used.update(i for i, _ in taken)
         return {"replies": [{"reply": r, "command": self.sent.get(json.dumps(r.get("request_id")))}
-                            for r in replies]}
+                            for _, r in taken]}
 
     def _events_since(self, c, upto):
         events = [m for m in c.messages[c.taken_events:upto] if is_event(m)]
@@ -341,7 +341,9 @@ class Run:
             return None
         upto = c.wait(found, f"event {name} {fields or ''}".strip())
         with c.cond:
-            return {"events": self._events_since(c, upto)}
+            events = self._events_since(c, upto)
+        # "without": events not recorded in this step, where mpv itself sends them before or after, run to run.
+        return {"events": [e for e in events if e["event"] not in step.get("without", [])]}
 
     def do_events(self, step):
         """Records the events that came since the last event step, after `settle` seconds (0.3 by default); with
@@ -368,8 +370,7 @@ class Run:
         self.next_id += 1
         rid = self.next_id
         c.send(json.dumps({"command": ["get_property", prop], "request_id": rid}))
-        return c.wait(lambda ms: next((m for m in ms if not is_event(m) and m.get("request_id") == rid), None),
-                      f"reply to get_property {prop}")
+        return self._take_reply(c, rid, f"reply to get_property {prop}")
 
     def do_get(self, step):
         """Reads properties (one name or a list); records each reply's error and data."""
@@ -399,7 +400,8 @@ class Run:
                 # What arrived before the player was ready is not compared: its timing is the player's own.
                 time.sleep(step.get("settle", 0.3))
                 with c.cond:
-                    c.taken_events = c.taken_replies = len(c.messages)
+                    c.taken_events = len(c.messages)
+                    c.used.update(range(len(c.messages)))
                 return None
             time.sleep(0.05)
         raise Failure(f"{prop} did not become {want} within {TIMEOUT} s")
