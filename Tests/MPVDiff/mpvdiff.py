@@ -251,8 +251,11 @@ class Run:
         return self.connections[name]
 
     def step(self, step):
-        kind = next(k for k in ("connect", "send", "reply", "replies", "event", "events", "get", "quiet", "sleep",
-                                "disconnect", "wait_until", "end_input", "closed", "listed", "first_line") if k in step)
+        kinds = ("connect", "send", "reply", "replies", "event", "events", "get", "quiet", "sleep", "disconnect",
+                 "wait_until", "end_input", "closed", "listed", "first_line")
+        kind = next((k for k in kinds if k in step), None)
+        if kind is None:
+            raise Failure(f"not a step (a step has one of {', '.join(kinds)})")
         return getattr(self, "do_" + kind)(step)
 
     def do_connect(self, step):

@@ -16,8 +16,10 @@ private enum MPVDiff {
     let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("scenarios").path)
     return try files.filter { $0.hasSuffix(".json") }.sorted().map { file in
       let data = try Data(contentsOf: folder.appendingPathComponent("scenarios/\(file)"))
-      let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-      return (String(file.dropLast(5)), object?["pending"] as? String)
+      guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        throw TestSupportError("Tests/MPVDiff/scenarios/\(file) is not a JSON object")
+      }
+      return (String(file.dropLast(5)), object["pending"] as? String)
     }
   }
 
@@ -62,6 +64,16 @@ private enum MPVDiff {
     let result = try MPVDiff.run([name])
     #expect(result.status == 0, "\(name):\n\(result.output)")
     #expect(result.output.contains("PASS \(name) "), "\(name):\n\(result.output)")
+  }
+
+  /// Every scenario file is a JSON object (one that is not would drop out of the runs above unseen).
+  @Test func everyScenarioIsReadable() throws {
+    let files = try FileManager.default.contentsOfDirectory(
+      atPath: MPVDiff.folder.appendingPathComponent("scenarios").path
+    ).filter { $0.hasSuffix(".json") }
+    let scenarios = try MPVDiff.scenarios()
+    #expect(scenarios.count == files.count)
+    #expect(MPVDiff.active.count + scenarios.filter { $0.pending != nil }.count == files.count)
   }
 
   /// A pending scenario is reported as pending, never as passed, even when it would pass.
