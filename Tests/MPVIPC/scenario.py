@@ -86,8 +86,9 @@ taken()
 out["time_pos_after_percent_seek"] = round(mpv.time_pos, 3)
 mpv.pause = False
 mpv.pause = True
-# The value when observing began, and the last: mpv may coalesce the quick false in between (vpk sends it).
-deadline = time.monotonic() + TIMEOUT
+# The value when observing began, and the last: mpv may coalesce the quick false in between (vpk sends it), and
+# then sends no second change: wait for one at most 2 s.
+deadline = time.monotonic() + 2
 while not (len(changes) >= 2 and changes[-1] is True) and time.monotonic() < deadline:
     time.sleep(0.01)
 mpv.unbind_property_observer(observer)

@@ -89,6 +89,11 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     try? readings.value(of: observer.property, path: observer.path).get()
   }
   private var observers: [Observer] = []
+  /// What came while an `add` or `cycle` waited for the value it changes: run once its change is submitted,
+  /// so they follow it as they follow it in mpv (a read right behind `add speed 0.25` says the new speed).
+  private var deferred: [() -> Void] = []
+  /// Whether an `add` or `cycle` of this client's waits for the value it changes.
+  private var adjusting = false
   /// mpv numbers the files it loads (`playlist_entry_id`).
   private var fileNumber: Int {
     get { readings.entryID }
@@ -161,6 +166,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
       for request in translator.read(text) { run(request) }
     case .tooLong, .invalidUTF8:
+      guard !adjusting else { return deferred.append { [unowned self] in onInputLine(line) } }
       reply(takeTicket(.integer(0)), .invalidParameter)
     }
   }
@@ -188,6 +194,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   }
 
   private func run(_ request: MPVRequest) {
+    guard !adjusting else { return deferred.append { [unowned self] in run(request) } }
     learnSessionFile()
     // A text line runs like its JSON form, unanswered.
     let ticket = request.wantsReply ? takeTicket(request.requestID) : nil
@@ -221,8 +228,10 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .setProperty(let property, let value, let byCommand):
       set(property, to: value, pending: answer(byCommand))
     case .add(let property, let delta):
+      adjusting = true
       submit(.status, .adjust(ticket, property, by: delta))
     case .cycle(let property):
+      adjusting = true
       submit(.status, .adjust(ticket, property, by: nil))
     case .quit: submit(.quit, answer(true))
     default:
@@ -522,7 +531,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       let unavailable = error.code == .notReady || error.code == .unavailable
       reply(ticket, unavailable && !withData ? .propertyUnavailable : .commandFailed)
     case .get(let ticket, _, _, _): reply(ticket, .propertyUnavailable)
-    case .adjust(let ticket, _, _): if let ticket { reply(ticket, .commandFailed) }
+    case .adjust(let ticket, _, _):
+      if let ticket { reply(ticket, .commandFailed) }
+      runDeferred()
     case .observe(let ticket, _, _, _, _): reply(ticket, .commandFailed)
     case .load(let entry):
       readings.loadingPath = nil
@@ -531,7 +542,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
         "end-file",
         [
           MPVMember("reason", .string("error")), MPVMember("playlist_entry_id", .integer(entry)),
-          MPVMember("file_error", .string(error.message)),
+          MPVMember("file_error", .string(Self.fileError(error))),
         ])
       if readings.info == nil { event("idle") }
       publishChanges()
@@ -541,12 +552,22 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
 
   private func answer(_ status: PlaybackStatus, _ commandID: Int?) {
     readings.read(status)
-    guard let commandID, let owed = pending.removeValue(forKey: commandID) else { return }
+    guard let commandID, let owed = pending[commandID] else { return }
+    if case .adjust(let ticket, let property, let delta) = owed {
+      // Its change, then the requests that came behind it, before any quick read is answered.
+      holdingQuickReads {
+        pending.removeValue(forKey: commandID)
+        adjust(property, by: delta, ticket: ticket)
+        runDeferred()
+      }
+      return publishQuickReads()
+    }
+    pending.removeValue(forKey: commandID)
     switch owed {
     case .get(let ticket, let property, let asString, let path):
       deliver(ticket, [readings.replyToRead(property, path: path, asString: asString, requestID: ticket.requestID)])
-    case .adjust(let ticket, let property, let delta):
-      adjust(property, by: delta, ticket: ticket)
+    case .adjust:
+      break
     case .observe(let ticket, let observerID, let property, let path, let asString):
       var observer = Observer(id: observerID, property: property, path: path, asString: asString, told: nil)
       let value = observedValue(observer)
@@ -556,6 +577,24 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       deliver(ticket, [.reply(ticket.requestID, .success), propertyChange(observer, value)])
     case .reply, .load, .silent, .learn: break
     }
+  }
+
+  /// mpv's `file_error` for a file that could not be opened: its error string for the kind of failure.
+  private static func fileError(_ error: PlaybackError) -> String {
+    switch error.code {
+    case .notMedia: "unrecognized file format"
+    case .noPlayableStream, .decoderUnavailable, .decodeError: "no audio or video data played"
+    default: "loading failed"
+    }
+  }
+
+  /// Runs the requests that waited for an `add` or `cycle`, up to the next of them.
+  private func runDeferred() {
+    adjusting = false
+    var waiting = deferred[...]
+    deferred = []
+    while !adjusting, let next = waiting.popFirst() { next() }
+    deferred.append(contentsOf: waiting)
   }
 
   /// `add` / `cycle` once the value now is known: what the property's entry says, as `set` would do it.

@@ -84,9 +84,12 @@ struct MPVCommandTranslatorTests {
     #expect(error(#"{"command": ["cycle", "nonexist"]}"#) == .commandFailed)
   }
 
-  @Test("observers: an id and a name; an unknown property is accepted and never reported")
+  @Test("observers: an id and a name; an unknown property is accepted (and told once that it is unavailable)")
   func observers() {
     #expect(command(#"{"command": ["observe_property", 1, "time-pos"]}"#) == .success(.observe(id: 1, .timePos)))
+    #expect(
+      command(#"{"command": ["observe_property_string", 1, "pause"]}"#)
+        == .success(.observe(id: 1, .pause, asString: true)))
     #expect(
       command(#"{"command": ["observe_property", 2, "nonexist"]}"#)
         == .success(.observeUnknown(id: 2, name: "nonexist")))

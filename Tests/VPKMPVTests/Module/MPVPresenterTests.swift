@@ -370,6 +370,28 @@ struct MPVPresenterTests {
     #expect(harness.view.lines.last == #"{"data":null,"request_id":0,"error":"success"}"#)
   }
 
+  @Test(
+    "What comes behind an add or cycle runs after its change, as in mpv: a read behind `add speed` says the new speed")
+  func requestsBehindAnAdjustWaitForIt() {
+    // Given a loaded file
+    let harness = MPVHarness()
+    harness.loaded()
+    // When a text line adds to the speed and sets it, and a read follows before the speed is known
+    harness.send("add speed 0.25; set pause yes")
+    harness.send(#"{"command": ["get_property", "speed"], "request_id": 1}"#)
+    harness.send(#"{"command": ["cycle", "pause"], "request_id": 2}"#)
+    // Then only the add's status has been asked for
+    #expect(harness.interactor.calls.last == .submit(.status))
+    let before = harness.interactor.calls.count
+    // When the status says 1.5
+    harness.presenter.present(.status(harness.status(rate: 1.5)), origin: harness.lastOrigin)
+    // Then the add's change is submitted, then the set, the read's status and the cycle's status, in that order
+    #expect(
+      Array(harness.interactor.calls[before...]) == [
+        .submit(.rate(1.75)), .submit(.pause), .submit(.status), .submit(.status),
+      ])
+  }
+
   @Test("play-dir is the sign of vpk's rate and speed its size: setting one keeps the other")
   func playDirection() {
     // Given a loaded file playing forward at 2x
@@ -426,6 +448,24 @@ struct MPVPresenterTests {
       ])
   }
 
+  @Test("an observe_property_string observer is told the string form, as get_property_string reads it")
+  func stringObservers() {
+    // Given a loaded file, paused
+    let harness = MPVHarness()
+    harness.loaded()
+    // When a client observes pause as a string, and the file plays
+    harness.send(#"{"command": ["observe_property_string", 1, "pause"], "request_id": 2}"#)
+    harness.presenter.present(.status(harness.status(.paused)), origin: harness.lastOrigin)
+    harness.presenter.present(.state(.playing, position: .zero, duration: nil), origin: nil)
+    // Then it is told "yes", then "no"
+    #expect(
+      harness.view.lines == [
+        #"{"request_id":2,"error":"success"}"#,
+        #"{"event":"property-change","id":1,"name":"pause","data":"yes"}"#,
+        #"{"event":"property-change","id":1,"name":"pause","data":"no"}"#,
+      ])
+  }
+
   @Test("loading, stopping and quitting are mpv's events, for every client")
   func lifecycleEvents() {
     let harness = MPVHarness()
@@ -450,7 +490,7 @@ struct MPVPresenterTests {
     #expect(harness.view.finishCount == 1)
   }
 
-  @Test("a file that cannot be opened ends in end-file with reason error, then idle")
+  @Test("a file that cannot be opened ends in end-file with reason error and mpv's file_error, then idle")
   func loadFails() {
     let harness = MPVHarness()
     harness.send(#"{"command": ["loadfile", "/nope.mp4"]}"#)
@@ -458,9 +498,17 @@ struct MPVPresenterTests {
     harness.presenter.present(.error(PlaybackError(.fileNotFound, "no such file")), origin: harness.lastOrigin)
     #expect(
       harness.view.lines == [
-        #"{"event":"end-file","reason":"error","playlist_entry_id":1,"file_error":"no such file"}"#,
+        #"{"event":"end-file","reason":"error","playlist_entry_id":1,"file_error":"loading failed"}"#,
         #"{"event":"idle"}"#,
       ])
+    // And a file that is not media is mpv's unrecognized format
+    harness.view.lines.removeAll()
+    harness.send(#"{"command": ["loadfile", "/notes.txt"]}"#)
+    harness.view.lines.removeAll()
+    harness.presenter.present(.error(PlaybackError(.notMedia, "not a media file")), origin: harness.lastOrigin)
+    #expect(
+      harness.view.lines.first
+        == #"{"event":"end-file","reason":"error","playlist_entry_id":1,"file_error":"unrecognized file format"}"#)
   }
 
   @Test("another client's commands show only as shared events; their replies are not this client's")
