@@ -1048,6 +1048,153 @@ class Bench:
                              note="status late_p99_ms, worst run each; the target is on the difference (ms)",
                              samples={"late_p99_ms": p99})
 
+    # an mpv client's figures (issue 23): vpk started as an mpv stand-in against mpv, the same client code ----------
+
+    def mpv_client_players(self, clip, name, cache=True):
+        """The command lines of the two players as a client starts them (idle, the socket by mpv's option name)."""
+        socket_path = os.path.join(self.socket_dir, f"client-{name}-{clip}.sock")
+        if name == "vpk":
+            command = [self.vpk, "play", "--idle", "--input-ipc-server", socket_path]
+            if not cache:
+                command += ["--frame-cache", "0"]
+        else:
+            command = ["mpv", "--idle=yes", "--vo=null", "--ao=null", "--no-config",
+                       f"--input-ipc-server={socket_path}"]
+        return command, socket_path
+
+    @staticmethod
+    def stop_player(client, process):
+        try:
+            client.command("quit")
+            process.wait(timeout=20)
+        except (OSError, subprocess.TimeoutExpired):
+            process.kill()
+            process.wait()
+        LIVE.discard(process)
+        client.close()
+
+    @staticmethod
+    def client_seek(client, target, flags):
+        """Sends `seek target flags` and waits for its reply and for `playback-restart` (in either order): ns from
+        the write to the reply, and to playback-restart."""
+        request_id, written = client.command("seek", target, flags)
+        replied = restarted = None
+        while replied is None or restarted is None:
+            arrival, event, _ = client.events.expect(
+                lambda e: e.get("request_id") == request_id or e.get("event") == "playback-restart", 120, "seek")
+            if event.get("request_id") == request_id:
+                if event.get("error") != "success":
+                    raise RuntimeError(f"seek {target} {flags} answered {event}")
+                replied = arrival
+            else:
+                restarted = arrival
+        return replied - written, restarted - written
+
+    @staticmethod
+    def client_load(client, path):
+        """loadfile, then pause once it has started: returns when the paused first frame is shown."""
+        request_id, _ = client.command("loadfile", path)
+        client.reply(request_id)
+        client.expect_event("playback-restart", timeout=60)
+        request_id, _ = client.command("set_property", "pause", True)
+        client.reply(request_id)
+
+    def mpv_client(self, clip):
+        """Issue 23's figures, vpk (`vpk play --idle --input-ipc-server S`) against mpv (`mpv --idle=yes --vo=null
+        --ao=null --no-config --input-ipc-server=S`), one client code (IPCClient) for both, alternating: a seek's
+        reply latency (write to reply), an exact seek to playback-restart with vpk's frame cache off (cold), and a
+        client's whole scenario (start the player, load, observe, 20 seeks, quit) as wall time."""
+        path = self.media[clip]
+        duration = self.durations[clip]
+        players, clients = {}, {}
+        try:
+            for name in ("vpk", "mpv"):
+                command, socket_path = self.mpv_client_players(clip, name, cache=False)
+                players[name] = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                                 stderr=subprocess.DEVNULL)
+                LIVE.add(players[name])
+                clients[name] = IPCClient(socket_path)
+                self.client_load(clients[name], path)
+                self.client_seek(clients[name], duration * 0.9, "absolute+exact")  # warm; not counted
+            # (a) reply latency: `seek T absolute` (mpv's default precision, exact for absolute seeks) to spread
+            # targets; each seek lands before the next is sent.
+            generator = random.Random(23)
+            replies = {"vpk": [], "mpv": []}
+            for rep in range(self.reps(200, 40)):
+                target = round(generator.uniform(0, duration - 1), 3)
+                for name in (("vpk", "mpv") if rep % 2 == 0 else ("mpv", "vpk")):
+                    replies[name].append(self.client_seek(clients[name], target, "absolute")[0] / 1e6)
+            for label, fraction in (("median", 0.5), ("p95", 0.95)):
+                vpk_value, mpv_value = percentile(replies["vpk"], fraction), percentile(replies["mpv"], fraction)
+                if fraction == 0.5:
+                    vpk_value, mpv_value = median(replies["vpk"]), median(replies["mpv"])
+                self.results.add(f"mpv client seek reply, {label} of {len(replies['vpk'])}", clip, vpk_value, "ms",
+                                 "<=", 1.0, peer=mpv_value, peer_name="mpv", ratio=vpk_value / mpv_value,
+                                 note="write of `seek T absolute` to its reply over the JSON IPC socket",
+                                 samples=replies if fraction == 0.5 else None)
+            # (b) cold exact seeks to playback-restart on the scrub targets (mid-GOP).
+            restarts = {"vpk": [], "mpv": []}
+            for rep in range(self.reps(3, 1)):
+                for target in self.targets(clip):
+                    for name in (("vpk", "mpv") if rep % 2 == 0 else ("mpv", "vpk")):
+                        restarts[name].append(self.client_seek(clients[name], target, "absolute+exact")[1] / 1e6)
+            vpk_value, mpv_value = median(restarts["vpk"]), median(restarts["mpv"])
+            self.results.add(f"mpv client exact seek to playback-restart, cold (median of {len(restarts['vpk'])})",
+                             clip, vpk_value, "ms", "<=", 0.9, peer=mpv_value, peer_name="mpv",
+                             ratio=vpk_value / mpv_value,
+                             note=f"vpk --frame-cache 0, mpv's demuxer cache as default; p95 vpk "
+                                  f"{percentile(restarts['vpk'], 0.95):.1f} ms, mpv "
+                                  f"{percentile(restarts['mpv'], 0.95):.1f} ms",
+                             samples=restarts)
+        finally:
+            for name, process in players.items():
+                if name in clients:
+                    self.stop_player(clients[name], process)
+                else:
+                    process.kill()
+                    process.wait()
+                    LIVE.discard(process)
+        # (c) a client's whole scenario, from starting the player to its exit.
+        targets = [round(t, 3) for t in random.Random(2023).sample(
+            [duration * (i + 0.5) / 40 for i in range(40)], 20)]
+
+        def scenario(name):
+            command, socket_path = self.mpv_client_players(clip, name)
+            started = now_ns()
+            process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.DEVNULL)
+            LIVE.add(process)
+            client = IPCClient(socket_path)
+            try:
+                self.client_load(client, path)
+                request_id, _ = client.command("observe_property", 1, "time-pos")
+                client.reply(request_id)
+                client.events.expect(lambda e: e.get("event") == "property-change" and e.get("id") == 1, 30,
+                                     "time-pos observed")
+                for target in targets:
+                    self.client_seek(client, target, "absolute")
+                client.command("quit")
+                process.wait(timeout=30)
+            except BaseException:
+                process.kill()
+                process.wait()
+                raise
+            finally:
+                LIVE.discard(process)
+                client.close()
+            return (now_ns() - started) / 1e9
+
+        walls = {"vpk": [], "mpv": []}
+        for rep in range(self.reps(5, 2)):
+            for name in (("vpk", "mpv") if rep % 2 == 0 else ("mpv", "vpk")):
+                walls[name].append(scenario(name))
+        vpk_value, mpv_value = median(walls["vpk"]), median(walls["mpv"])
+        self.results.add(f"mpv client scenario wall time (median of {len(walls['vpk'])})", clip, vpk_value, "s",
+                         "<=", 1.0, peer=mpv_value, peer_name="mpv", ratio=vpk_value / mpv_value,
+                         note="start the player, connect, loadfile, pause, observe time-pos, 20 `seek T absolute` "
+                              "each to playback-restart, quit, to the exit; both with their default caches",
+                         samples=walls)
+
     # long run -----------------------------------------------------------------------------------------------
 
     # backward steps and scrubs: the frame cache --------------------------------------------------------------
@@ -1310,7 +1457,7 @@ class Bench:
 # --------------------------------------------------------------------------------------------------------------
 
 FIGURES = ["throughput", "scrubs", "ready", "paused", "playing", "longrun", "backsteps", "socket", "mpvipc",
-           "reverse", "farm"]
+           "mpvclient", "reverse", "farm"]
 
 
 def machine():
@@ -1382,6 +1529,8 @@ def main():
                 bench.socket_round_trips(clip)
             if "mpvipc" in figures:
                 bench.mpv_ipc(clip)
+            if "mpvclient" in figures:
+                bench.mpv_client(clip)
             if "reverse" in figures:
                 bench.reverse(clip)
             if "farm" in figures:
@@ -1425,7 +1574,7 @@ def FIGURE_ORDER(figure):
              "ready", "paused", "playing", "pacing drift", "pacing p99", "memory (peak RSS, whole", "memory (peak RSS, vpk test",
              "long run", "back-steps",
              "first back-step", "backward exact scrub", "status round trip", "exact scrub, socket", "idle daemon",
-             "mpv IPC", "reverse playback"]
+             "mpv IPC", "mpv client", "reverse playback"]
     for index, prefix in enumerate(order):
         if figure.startswith(prefix):
             return index
