@@ -111,6 +111,8 @@ private func object(_ line: String) throws -> [String: Any] {
 /// Asks `socket` for the file's duration with socat until it answers with success (the file is loaded), for at most
 /// `timeout` seconds.
 private func waitUntilLoaded(_ socat: URL, socket: String, timeout: Double = 60) throws {
+  // Listening first: socat run at a path where nothing is yet makes a plain file there, and the player cannot bind.
+  _ = try UnixSocketClient.connect(to: socket)
   let deadline = Date(timeIntervalSinceNow: timeout)
   var last = ""
   while Date() < deadline {
