@@ -20,7 +20,7 @@ enum ClientChannelEvent: Sendable {
   /// `answerQuickly` gives the handler the client's quick answer for reads (see ClientChannelHandler).
   case connected(
     any Channel, lineHandled: @Sendable () -> Void,
-    answerQuickly: @Sendable (@escaping @Sendable (String) -> String?) -> Void)
+    answerQuickly: @Sendable (@escaping @Sendable (String) -> QuickAnswer?) -> Void)
   case line(InputLine)
   /// The client sends no more (it closed its writing side); it may still read.
   case inputEnded
@@ -43,7 +43,7 @@ final class ClientChannelHandler: ChannelDuplexHandler {
   private let batch: ChannelWriteBatch
   /// The reply to a line that only reads, when the client's presenter can give it here; set once the client's
   /// dialect is known.
-  private var quickAnswer: (@Sendable (String) -> String?)?
+  private var quickAnswer: (@Sendable (String) -> QuickAnswer?)?
   private var linesInFlight = 0
   /// A read NIO asked for while too many lines were in flight, to be passed on once they are handled.
   private var heldRead = false
@@ -75,10 +75,11 @@ final class ClientChannelHandler: ChannelDuplexHandler {
     // is written for it is dropped until it is disconnected, so a client that floods reads and never reads its
     // replies stays bounded.
     if linesInFlight == 0, !overflowed, context.channel.isWritable, let quickAnswer, case .text(let text) = line,
-      let reply = quickAnswer(text)
+      let answer = quickAnswer(text)
     {
-      batch.writeNow(ByteBuffer(string: reply), to: context.channel)
-      return
+      batch.writeNow(ByteBuffer(string: answer.text), to: context.channel)
+      // A line answered here that must still be carried out goes on, and the lines behind it take the long way.
+      guard answer.passesLineOn else { return }
     }
     linesInFlight += 1
     report(.line(line))

@@ -36,7 +36,7 @@ final class ClientConnection {
   private var client: PlaybackClient?
   private let lineHandled: @Sendable () -> Void
   /// Gives the connection's handler on the event loop the client's quick answer for reads.
-  private let answerQuickly: @Sendable (@escaping @Sendable (String) -> String?) -> Void
+  private let answerQuickly: @Sendable (@escaping @Sendable (String) -> QuickAnswer?) -> Void
   private var speaksMPV = false
   private let record: Record?
   /// Stops the recording this client asked for (nil: none).
@@ -46,7 +46,7 @@ final class ClientConnection {
   init(
     channel: any Channel, batch: ChannelWriteBatch, attach: @escaping Attach, attachMPV: AttachMPV? = nil,
     speaksMPV: Bool = false, record: Record? = nil, lineHandled: @escaping @Sendable () -> Void,
-    answerQuickly: @escaping @Sendable (@escaping @Sendable (String) -> String?) -> Void = { _ in }
+    answerQuickly: @escaping @Sendable (@escaping @Sendable (String) -> QuickAnswer?) -> Void = { _ in }
   ) {
     output = ChannelTextOutput(channel: channel, batch: batch)
     self.attach = attach

@@ -70,6 +70,9 @@ ALLOWED = {
         "video-params": ["average-bpp", "chroma-location", "colorlevels", "colormatrix", "gamma", "light",
                          "primaries", "sig-peak", "stereo-in"],
     },
+    # mpv started with nothing to play sends `idle` as it enters its idle loop, which it may do after a client has
+    # connected (the socket is made first): an `idle` before any other event on a connection is not compared.
+    "startup_idle": True,
     "ignored_events": ["audio-reconfig", "video-reconfig", "tracks-changed", "metadata-update", "chapter-change",
                        "log-message", "client-message", "hook", "get-property-reply", "set-property-reply",
                        "command-reply"],
@@ -336,6 +339,11 @@ class Run:
 
     def _events_since(self, c, upto):
         events = [m for m in c.messages[c.taken_events:upto] if is_event(m)]
+        if ALLOWED["startup_idle"] and not getattr(c, "saw_event", False):
+            while events and events[0].get("event") == "idle":
+                events.pop(0)
+        if events:
+            c.saw_event = True
         c.taken_events = upto
         return normalized_events([e for e in events if e["event"] not in ALLOWED["ignored_events"]])
 

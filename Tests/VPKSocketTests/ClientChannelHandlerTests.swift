@@ -24,7 +24,8 @@ private final class Reports: Sendable {
 }
 
 @Suite struct ClientChannelHandlerTests {
-  /// A connected handler whose quick answer answers every line starting with "read".
+  /// A connected handler whose quick answer answers every line starting with "read", and answers and passes on
+  /// every line starting with "jump".
   private func connectedHandler() throws -> (EmbeddedChannel, Reports, lineHandled: @Sendable () -> Void) {
     let channel = EmbeddedChannel()
     let reports = Reports()
@@ -34,7 +35,11 @@ private final class Reports: Sendable {
     guard case .connected(_, let lineHandled, let answerQuickly) = reports.connected else {
       throw ControlSocketError("the handler reported no connection")
     }
-    answerQuickly { line in line.hasPrefix("read") ? "answer to \(line)\n" : nil }
+    answerQuickly { line in
+      if line.hasPrefix("read") { return QuickAnswer("answer to \(line)\n") }
+      if line.hasPrefix("jump") { return QuickAnswer("answer to \(line)\n", passesLineOn: true) }
+      return nil
+    }
     channel.embeddedEventLoop.run()
     return (channel, reports, lineHandled)
   }
@@ -54,6 +59,26 @@ private final class Reports: Sendable {
     // Then it is answered there, and the main actor never sees it
     #expect(try written(channel) == ["answer to read time-pos\n"])
     #expect(reports.lines.isEmpty)
+    _ = try channel.finish(acceptAlreadyClosed: true)
+  }
+
+  @Test func aLineAnsweredOnTheLoopThatMustBeCarriedOutGoesOnAndTheLinesBehindItWait() throws {
+    // Given a client with nothing waiting for the main actor
+    let (channel, reports, lineHandled) = try connectedHandler()
+    // When a line is answered on the loop but must still be carried out, and a read follows it
+    try channel.writeInbound(InputLine.text("jump 2"))
+    try channel.writeInbound(InputLine.text("read time-pos"))
+    channel.embeddedEventLoop.run()
+    // Then its answer is written at once, the line goes on to the main actor, and the read behind it goes too
+    #expect(try written(channel) == ["answer to jump 2\n"])
+    #expect(reports.lines == ["jump 2", "read time-pos"])
+    // When both are handled, the next read is answered on the loop again
+    lineHandled()
+    lineHandled()
+    channel.embeddedEventLoop.run()
+    try channel.writeInbound(InputLine.text("read pause"))
+    channel.embeddedEventLoop.run()
+    #expect(try written(channel) == ["answer to read pause\n"])
     _ = try channel.finish(acceptAlreadyClosed: true)
   }
 

@@ -195,6 +195,10 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
 
   private func run(_ request: MPVRequest) {
     guard !adjusting else { return deferred.append { [unowned self] in run(request) } }
+    // A seek the socket's thread answered as it arrived (`quickReads`): carried out, not answered again.
+    if quickReads.takeAnsweredSeek(), case .success(.seek(let target, let reference, let mode)) = request.command {
+      return seek(target, reference, mode, pending: .silent, announced: true)
+    }
     learnSessionFile()
     // A text line runs like its JSON form, unanswered.
     let ticket = request.wantsReply ? takeTicket(request.requestID) : nil
@@ -289,10 +293,13 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   /// `precisionAs`: the reference whose precision the seek takes, when not its own (a property's `add`).
   private func seek(
     _ target: Double, _ reference: MPVSeekReference, _ mode: SeekMode?, precisionAs: MPVSeekReference? = nil,
-    pending owed: Pending
+    pending owed: Pending, announced: Bool = false
   ) {
     var owed = owed
-    if readings.info != nil {
+    if announced {
+      // Its reply and `seek` were written by `quickReads`; with the file gone since, it lands unannounced.
+      if readings.info != nil { announcedSeeks.insert(ownCommandCount + 1) }
+    } else if readings.info != nil {
       // With a file loaded, mpv answers a seek as soon as it is queued and sends `seek` as it starts;
       // `playback-restart` follows when it lands. (Without one, mpv refuses it; vpk runs it once a file loads.)
       let seekEvent = MPVValue.object([MPVMember("event", .string("seek"))])

@@ -10,6 +10,11 @@
 // way on the main actor (the presenter publishes no readings while a command of the client's owes a reply, and the
 // socket sends a line here only when every line before it has been handled); and the interactor would answer a
 // `status` at once. Otherwise `answer` is nil and the line goes to the presenter as usual.
+//
+// A `seek` with a file loaded is answered here too, under the same condition: mpv answers a seek as soon as it is
+// queued, with `seek` after the reply. The line then still goes to the presenter (marked answered, under this lock),
+// which submits the seek without answering again and sends `playback-restart` when it lands; the lines behind it go
+// the long way, so their order is kept.
 
 import Foundation
 import VideoPlaybackKit
@@ -19,6 +24,8 @@ package final class MPVQuickReads: @unchecked Sendable {
   private let translator: MPVCommandTranslator
   private let lock = NSLock()
   private var published: MPVReadings?
+  /// Set when a seek was answered here; the presenter takes it as it carries out that line, the next it is given.
+  private var seekAnswered = false
 
   init(statusBoard: PlaybackStatusBoard?, translator: MPVCommandTranslator) {
     self.statusBoard = statusBoard
@@ -30,12 +37,44 @@ package final class MPVQuickReads: @unchecked Sendable {
     lock.withLock { published = readings }
   }
 
+  /// What is written at once for `line` when it can be answered now (a property read, or a seek with a file
+  /// loaded, which still goes to the presenter to be carried out); nil when the line must go to the presenter.
+  package func quickAnswer(_ line: String) -> QuickAnswer? {
+    if let reply = answer(line) { return QuickAnswer(reply) }
+    if let reply = answerSeek(line) { return QuickAnswer(reply, passesLineOn: true) }
+    return nil
+  }
+
+  /// The reply and `seek` event lines for `line` when it is a JSON `seek` with a reply, a file is loaded and nothing
+  /// of the client's is under way; nil otherwise. Marks the seek answered for the presenter.
+  func answerSeek(_ line: String) -> String? {
+    guard Self.mentions("seek", in: line) else { return nil }
+    return lock.withLock { () -> String? in
+      guard let readings = published, readings.info != nil, !seekAnswered else { return nil }
+      let request = translator.translate(line)
+      guard request.wantsReply, case .success(.seek) = request.command else { return nil }
+      seekAnswered = true
+      // The presenter's own answer to a seek with a file loaded (`MPVPresenter.seek`).
+      let reply = MPVValue.reply(request.requestID, .success, data: .null)
+      let seekEvent = MPVValue.object([MPVMember("event", .string("seek"))])
+      return reply.json + "\n" + seekEvent.json + "\n"
+    }
+  }
+
+  /// Whether the line being carried out is a seek this object answered; clears it.
+  func takeAnsweredSeek() -> Bool {
+    lock.withLock {
+      defer { seekAnswered = false }
+      return seekAnswered
+    }
+  }
+
   /// The reply line (with its newline) to `line` when it is a property read that can be answered now; nil when the
   /// line must go to the presenter.
   package func answer(_ line: String) -> String? {
     guard let statusBoard, var readings = lock.withLock({ published }) else { return nil }
     // Cheap first: most lines that are not reads are seen as such without parsing JSON.
-    guard Self.mentionsGetProperty(line) else { return nil }
+    guard Self.mentions("get_property", in: line) else { return nil }
     let request = translator.translate(line)
     guard request.wantsReply, case .success(.getProperty(let property, let asString)) = request.command else {
       return nil
@@ -48,11 +87,10 @@ package final class MPVQuickReads: @unchecked Sendable {
     return readings.replyToRead(property, asString: asString, requestID: request.requestID).json + "\n"
   }
 
-  /// Whether `get_property` occurs in `line`, byte by byte (its first letter occurs once in it, so a failed partial
+  /// Whether `word` occurs in `line`, byte by byte (`word`'s first letter must occur once in it, so a failed partial
   /// match restarts at most at the byte that failed it).
-  static func mentionsGetProperty(_ line: String) -> Bool {
-    let word: StaticString = "get_property"
-    return word.withUTF8Buffer { word in
+  static func mentions(_ word: StaticString, in line: String) -> Bool {
+    word.withUTF8Buffer { word in
       var matched = 0
       for byte in line.utf8 {
         if byte == word[matched] {

@@ -15,8 +15,8 @@ public final class PlaybackClient {
   private weak var fanOut: PlaybackFanOut?
   private let owes: @MainActor () -> Bool
   /// Answers a line from any thread when it can be answered without the main actor (an mpv client's property
-  /// reads); nil for clients that answer everything on the main actor.
-  public nonisolated let quickAnswer: (@Sendable (String) -> String?)?
+  /// reads and seeks); nil for clients that answer everything on the main actor.
+  package nonisolated let quickAnswer: (@Sendable (String) -> QuickAnswer?)?
 
   /// Whether a command the client sent still owes it a reply (only the mpv dialect keeps count; vpk's own clients
   /// stay connected until they leave).
@@ -40,7 +40,7 @@ public final class PlaybackClient {
   package init(
     viewID: PlaybackFanOut.ViewID, view: AnyObject, presenter: any PlaybackViewEventHandler & PlaybackInteractorOutput,
     fanOut: PlaybackFanOut, finish: @escaping @MainActor () -> Void, owes: @escaping @MainActor () -> Bool,
-    quickAnswer: (@Sendable (String) -> String?)? = nil
+    quickAnswer: (@Sendable (String) -> QuickAnswer?)? = nil
   ) {
     self.viewID = viewID
     self.view = view
@@ -74,5 +74,17 @@ public final class PlaybackClient {
   /// they cause still reach the others).
   public func detach() {
     fanOut?.detach(viewID)
+  }
+}
+
+/// A line answered off the main actor: what is written for it at once, and whether the line still goes to the
+/// client's presenter, which then carries it out without answering it again (an mpv `seek`, answered as queued).
+package struct QuickAnswer: Sendable, Equatable {
+  package var text: String
+  package var passesLineOn: Bool
+
+  package init(_ text: String, passesLineOn: Bool = false) {
+    self.text = text
+    self.passesLineOn = passesLineOn
   }
 }

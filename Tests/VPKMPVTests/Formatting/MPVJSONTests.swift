@@ -55,11 +55,11 @@ struct MPVJSONTests {
 
   @Test("a quick read looks for get_property in the line's bytes")
   func mentions() {
-    #expect(MPVQuickReads.mentionsGetProperty(#"{"command": ["get_property", "pause"]}"#))
-    #expect(MPVQuickReads.mentionsGetProperty("gget_property"))
-    #expect(MPVQuickReads.mentionsGetProperty("get_get_property"))
-    #expect(!MPVQuickReads.mentionsGetProperty("get_propert"))
-    #expect(!MPVQuickReads.mentionsGetProperty(#"{"command": ["set_property", "pause", true]}"#))
-    #expect(!MPVQuickReads.mentionsGetProperty(""))
+    #expect(MPVQuickReads.mentions("get_property", in: #"{"command": ["get_property", "pause"]}"#))
+    #expect(MPVQuickReads.mentions("get_property", in: "gget_property"))
+    #expect(MPVQuickReads.mentions("get_property", in: "get_get_property"))
+    #expect(!MPVQuickReads.mentions("get_property", in: "get_propert"))
+    #expect(!MPVQuickReads.mentions("get_property", in: #"{"command": ["set_property", "pause", true]}"#))
+    #expect(!MPVQuickReads.mentions("get_property", in: ""))
   }
 }

@@ -90,6 +90,54 @@ struct MPVQuickReadsTests {
     #expect(harness.presenter.quickReads.answer(#"{"command": ["get_property", "time-pos"], "request_id": 5}"#) == nil)
   }
 
+  @Test("a seek with a file loaded is answered on the loop as the presenter answers it, and still carried out")
+  func seekAnsweredOnTheLoopThenCarriedOut() {
+    // Given a settled client of a loaded file, and a second one that the presenter answers
+    let harness = settledClient(at: 1)
+    let other = settledClient(at: 1)
+    let request = #"{"command": ["seek", 2, "absolute"], "request_id": 6}"#
+    other.send(request)
+    // When the seek is answered on the loop
+    let quick = harness.presenter.quickReads.quickAnswer(request)
+    // Then its lines are the presenter's own, and the line goes on
+    #expect(quick == QuickAnswer(other.view.lines.map { $0 + "\n" }.joined(), passesLineOn: true))
+    // When the presenter is given the line, Then it scrubs without answering again
+    harness.send(request)
+    #expect(harness.interactor.calls.last == .submit(.scrub(.seconds(2), .exact)))
+    #expect(harness.view.lines.isEmpty)
+    // And a read behind it waits for the seek to land
+    #expect(harness.presenter.quickReads.answer(#"{"command": ["get_property", "time-pos"], "request_id": 7}"#) == nil)
+    // When it lands, Then playback-restart, and nothing else
+    harness.presenter.present(
+      .seeked(
+        SeekOutcome(
+          result: SeekResult(
+            id: harness.interactor.lastID, target: MediaTime(seconds: 2), position: MediaTime(seconds: 2), mode: .exact,
+            milliseconds: 1), requested: nil, duration: nil, showsTiming: false)), origin: harness.lastOrigin)
+    #expect(harness.view.lines == [#"{"event":"playback-restart"}"#])
+  }
+
+  @Test("a seek is not answered on the loop without a file, with a seek under way, or without a reply")
+  func seekGoesToThePresenterOtherwise() {
+    // Given a client with no file: mpv refuses the seek, and the presenter says so
+    let board = Board()
+    board.answering(at: 0)
+    let idle = MPVHarness(statusBoard: board.board)
+    idle.send(#"{"command": ["client_name"], "request_id": 1}"#)
+    #expect(idle.presenter.quickReads.quickAnswer(#"{"command": ["seek", 2], "request_id": 2}"#) == nil)
+    // Given a settled client with a seek under way
+    let busy = settledClient(at: 1)
+    busy.send(#"{"command": ["seek", 3, "absolute"], "request_id": 4}"#)
+    #expect(busy.presenter.quickReads.quickAnswer(#"{"command": ["seek", 2], "request_id": 5}"#) == nil)
+    // Given a settled client: the text form wants no reply, a bad seek is the presenter's to refuse
+    let settled = settledClient(at: 1)
+    #expect(settled.presenter.quickReads.quickAnswer("seek 2 absolute") == nil)
+    #expect(settled.presenter.quickReads.quickAnswer(#"{"command": ["seek", "x"], "request_id": 5}"#) == nil)
+    // And one seek answered on the loop is not followed by another before the presenter has carried it out
+    #expect(settled.presenter.quickReads.quickAnswer(#"{"command": ["seek", 1], "request_id": 6}"#) != nil)
+    #expect(settled.presenter.quickReads.quickAnswer(#"{"command": ["seek", 1], "request_id": 7}"#) == nil)
+  }
+
   @Test("when the interactor would not answer a status at once, reads go to the presenter")
   func notWhenTheBoardHasNoAnswer() {
     let harness = settledClient(at: 1, atOnce: false)
