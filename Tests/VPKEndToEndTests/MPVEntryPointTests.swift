@@ -198,18 +198,10 @@ private func object(_ line: String) throws -> [String: Any] {
       client.send(#"{"command": ["loadfile", "\#(media)"], "request_id": 1}"#)
       _ = try client.waitForLine(containing: #""event":"playback-restart""#)
       client.send(#"{"command": ["get_property", "speed"], "request_id": 2}"#)
-      let speed = try object(try client.waitForLine(containing: #""request_id":2"#))
-      // vpk's first playback-restart can come before its seek to --start has landed (docs/cli.md): the position is
-      // read until it is there, or for 30 s at most, from both players.
-      var position: Any = "none"
-      for attempt in 0..<300 {
-        client.send(#"{"command": ["get_property", "time-pos"], "request_id": \#(100 + attempt)}"#)
-        let reply = try object(try client.waitForLine(containing: #""request_id":\#(100 + attempt)"#))
-        position = reply["data"] ?? "none"
-        if let seconds = position as? Double, seconds >= 4.9 { break }
-        Thread.sleep(forTimeInterval: 0.1)
-      }
-      values.append(["\(speed["data"] ?? "none")", "\(position)"])
+      client.send(#"{"command": ["get_property", "time-pos"], "request_id": 3}"#)
+      let last = try object(try client.waitForLine(containing: #""request_id":3"#))
+      let speed = try client.lines.map(object).first { $0["request_id"] as? Int == 2 }
+      values.append(["\(speed?["data"] ?? "none")", "\(last["data"] ?? "none")"])
       client.send(#"{"command": ["quit"]}"#)
       _ = try process.waitForExit()
     }

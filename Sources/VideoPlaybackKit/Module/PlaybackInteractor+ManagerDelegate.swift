@@ -30,11 +30,13 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
       manager.setRate(rate)
       emit(.rate(rate), answering: nil)
     }
-    emit(.ready(info, position: manager.snapshot().position), answering: openCommandID)
+    // The seek to the start is under way before `ready` goes out: a view that reads the position on its own thread
+    // right after `ready` is told to wait for it, not shown the file's first frame.
     if let requested = start {
       startSeek(
         SeekRequest(id: Self.internalSeekID, target: requested.clamped(to: info.duration), mode: options.seekMode))
     }
+    emit(.ready(info, position: manager.snapshot().position), answering: openCommandID)
     if options.autoplay {
       state = .playing
       manager.play()
