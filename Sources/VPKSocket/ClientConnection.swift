@@ -88,15 +88,11 @@ final class ClientConnection {
     client.eventHandler.onInputLine(line)
   }
 
-  /// Makes the connection a client of vpk's own dialect, writing its events in `format` after the JSON `hello` (which
-  /// `vpk attach` checks, whatever format it asks for).
+  /// Makes the connection a client of vpk's own dialect, writing its events in `format` (after the JSON `hello` every
+  /// such client is greeted with).
   @discardableResult
   private func attachOwnDialect(_ format: OutputFormat) -> PlaybackClient {
-    var client = attach(.json, output)
-    if format != .json {
-      client.detach()
-      client = attach(format, output)
-    }
+    let client = attach(format, output)
     self.client = client
     return client
   }

@@ -135,8 +135,8 @@ public enum PlaybackBuilder {
       showTyped: showTyped, scriptedInput: scripted)
   }
 
-  /// Adds a client of the control socket to `module`'s session: a view writing to `output` in `format` (JSON lines
-  /// greet the client with `hello` at once), and a presenter of its own for it. Its input goes to the handle's
+  /// Adds a client of the control socket to `module`'s session: a view writing to `output` in `format`, after the JSON
+  /// `hello` it is greeted with, and a presenter of its own for it. Its input goes to the handle's
   /// `eventHandler`; `detach()` (or a write to `output` failing) removes it.
   package static func attachClient(
     to module: PlaybackModule, format: OutputFormat, output: any TextOutput
@@ -145,16 +145,15 @@ public enum PlaybackBuilder {
     let viewID = fanOut.makeViewID()
     let presenter = PlaybackPresenter(interactor: fanOut.port(for: viewID), viewID: viewID, sharesSession: true)
     let outputClosed: @MainActor () -> Void = { [weak presenter] in presenter?.onOutputClosed() }
+    // Every client of vpk's dialect is greeted with the JSON `hello` first, whatever format it chose (`vpk attach`
+    // checks it).
+    let jsonView = JSONLinesView(output: output, onClosed: outputClosed)
+    jsonView.displayGreeting()
     let view: any PlaybackView
     switch format {
-    case .json:
-      let jsonView = JSONLinesView(output: output, onClosed: outputClosed)
-      jsonView.displayGreeting()
-      view = jsonView
-    case .text:
-      view = TextStatusView(output: output, isTerminal: false, useColor: false, onClosed: outputClosed)
-    case .display:
-      view = DisplayLinesView(output: output, onClosed: outputClosed)
+    case .json: view = jsonView
+    case .text: view = TextStatusView(output: output, isTerminal: false, useColor: false, onClosed: outputClosed)
+    case .display: view = DisplayLinesView(output: output, onClosed: outputClosed)
     }
     presenter.view = view
     fanOut.attach(presenter, as: viewID)
