@@ -168,6 +168,10 @@ package struct MPVCommandTranslator: Sendable {
   /// space separators, and the zero-width space), written out here: Foundation's trimming cost a read a fifth of its
   /// time.
   static func trimmingBlanks(_ line: String) -> Substring {
+    // Most lines start and end with a printable ASCII byte: nothing to trim.
+    if let first = line.utf8.first, let last = line.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+      return line[...]
+    }
     let isBlank: (Unicode.Scalar) -> Bool = {
       $0 == "\t" || $0 == "\u{200B}" || $0.properties.generalCategory == .spaceSeparator
     }
@@ -188,7 +192,7 @@ package struct MPVCommandTranslator: Sendable {
       while let word = words.first?.string, MPVTextCommandParser.prefixes.contains(word) { words = words.dropFirst() }
       guard let input = words.first?.string else { return invalid }
       // The IPC's names hold `_`: after a prefix or on a text line, they name no command.
-      name = String(input.map { $0 == "_" ? "-" : $0 })
+      name = input.utf8.contains(UInt8(ascii: "_")) ? String(input.map { $0 == "_" ? "-" : $0 }) : input
     }
     let args = Array(words.dropFirst())
     switch name {

@@ -1,7 +1,6 @@
-// MPVJSON: the JSON values of mpv's IPC dialect (what a client sends and what vpk answers), read with Foundation's
-// JSONSerialization and written by hand so an object's keys keep the order the presenter gave them.
+// MPVJSON: the JSON values of mpv's IPC dialect (what a client sends and what vpk answers), read by `MPVJSONReader`
+// and written by hand so an object's keys keep the order the presenter gave them.
 
-import Foundation
 import VideoPlaybackKit
 
 /// One JSON value of mpv's IPC protocol.
@@ -95,62 +94,11 @@ package enum MPVValue: Sendable, Equatable {
     }
   }
 
-  /// The JSON value in `text`; nil when it is not JSON, or nests deeper than `maxDepth`. Read with Foundation's
-  /// JSONSerialization (about four times faster here than JSONDecoder through `Decodable`, whose type probing throws
-  /// an error for every guess that fails: a `get_property` request cost 8 µs that way, 2 µs this way). Keys are
-  /// sorted; of a key given twice the last is kept. A whole number (`5`, `1.0`, `1e2`) is an integer when it fits in
-  /// `Int`, as `Decodable` read it.
+  /// The JSON value in `text`; nil when it is not JSON, or nests deeper than `maxDepth`. Read by `MPVJSONReader`,
+  /// which reads what Foundation's JSONSerialization reads: keys sorted, of a key given twice the last kept, a whole
+  /// number (`5`, `1.0`, `1e2`) an integer when it fits in `Int`.
   package static func parse(_ text: String, maxDepth: Int) -> MPVValue? {
-    guard CommandParser.jsonDepth(text) <= maxDepth,
-      let any = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)
-    else { return nil }
-    return MPVValue(foundation: any)
-  }
-
-  /// The value of what JSONSerialization read; the casts go from the likeliest (objects and arrays of requests).
-  private init?(foundation any: Any) {
-    if let object = any as? [String: Any] {
-      var members: [MPVMember] = []
-      members.reserveCapacity(object.count)
-      for (key, element) in object {
-        guard let value = MPVValue(foundation: element) else { return nil }
-        members.append(MPVMember(key, value))
-      }
-      members.sort { $0.key < $1.key }
-      self = .object(members)
-    } else if let array = any as? [Any] {
-      var values: [MPVValue] = []
-      values.reserveCapacity(array.count)
-      for element in array {
-        guard let value = MPVValue(foundation: element) else { return nil }
-        values.append(value)
-      }
-      self = .array(values)
-    } else if let string = any as? String {
-      self = .string(string)
-    } else if let number = any as? NSNumber {
-      // JSONSerialization's own kinds: "c" for true and false, "d" for numbers with a point or exponent and those too
-      // large for Int64 (then an NSDecimalNumber), "Q" for those between Int64 and UInt64; the rest are integers.
-      switch UInt8(bitPattern: number.objCType.pointee) {
-      case UInt8(ascii: "c"): self = .bool(number.boolValue)
-      case UInt8(ascii: "d"), UInt8(ascii: "Q"):
-        // A number with more digits than a double holds comes as an NSDecimalNumber, whose `doubleValue` is not the
-        // nearest double (the fuzzer found 36 ones read back as another value); its digits are.
-        let decimal = (number as? NSDecimalNumber).flatMap { Double($0.stringValue) }
-        let value = decimal ?? number.doubleValue
-        // -2^63 ..< 2^63: what `Int` holds (a double at 2^63 or past it would not fit).
-        if value >= -9_223_372_036_854_775_808.0, value < 9_223_372_036_854_775_808.0, let whole = Int(exactly: value) {
-          self = .integer(whole)
-        } else {
-          self = .number(value)
-        }
-      default: self = .integer(number.intValue)
-      }
-    } else if any is NSNull {
-      self = .null
-    } else {
-      return nil
-    }
+    MPVJSONReader.read(text, maxDepth: maxDepth)
   }
 }
 

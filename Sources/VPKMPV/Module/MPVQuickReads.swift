@@ -50,16 +50,17 @@ package final class MPVQuickReads: @unchecked Sendable {
   func answerSeek(_ line: String) -> String? {
     guard Self.mentions("seek", in: line) else { return nil }
     return lock.withLock { () -> String? in
-      guard let readings = published, readings.info != nil, !seekAnswered else { return nil }
+      guard published?.info != nil, !seekAnswered else { return nil }
       let request = translator.translate(line)
       guard request.wantsReply, case .success(.seek) = request.command else { return nil }
       seekAnswered = true
       // The presenter's own answer to a seek with a file loaded (`MPVPresenter.seek`).
-      let reply = MPVValue.reply(request.requestID, .success, data: .null)
-      let seekEvent = MPVValue.object([MPVMember("event", .string("seek"))])
-      return reply.json + "\n" + seekEvent.json + "\n"
+      return MPVValue.reply(request.requestID, .success, data: .null).json + "\n" + Self.seekEventLine
     }
   }
+
+  /// The `seek` event mpv sends as a seek starts, as a line.
+  private static let seekEventLine = MPVValue.object([MPVMember("event", .string("seek"))]).json + "\n"
 
   /// Whether the line being carried out is a seek this object answered; clears it.
   func takeAnsweredSeek() -> Bool {
@@ -72,9 +73,10 @@ package final class MPVQuickReads: @unchecked Sendable {
   /// The reply line (with its newline) to `line` when it is a property read that can be answered now; nil when the
   /// line must go to the presenter.
   package func answer(_ line: String) -> String? {
-    guard let statusBoard, var readings = lock.withLock({ published }) else { return nil }
-    // Cheap first: most lines that are not reads are seen as such without parsing JSON.
-    guard Self.mentions("get_property", in: line) else { return nil }
+    // Cheap first: most lines that are not reads are seen as such without parsing JSON or copying the readings.
+    guard let statusBoard, Self.mentions("get_property", in: line),
+      var readings = lock.withLock({ published })
+    else { return nil }
     let request = translator.translate(line)
     guard request.wantsReply, case .success(.getProperty(let property, let asString)) = request.command else {
       return nil
