@@ -4,6 +4,7 @@
 import CVPKProcessSetup
 import Foundation
 import Logging
+import Synchronization
 import VPKEngine
 import VPKMPV
 import VPKSocket
@@ -61,6 +62,17 @@ func runSession(
         closedContinuation.finish()
       })
     module = built
+    // Signals are the session's from here on, before a socket listens or anything is announced: a SIGTERM that comes
+    // as the socket starts closes the session (which then does not start) and the socket file goes with it.
+    // The watchdog's way out removes the socket files made so far.
+    let restoreTerminal = built.restoreTerminal
+    let socketFileRemovers = Mutex<[@Sendable () -> Void]>([])
+    signals = SignalForwarder(
+      handler: built.eventHandler,
+      restoreTerminal: {
+        restoreTerminal()
+        for remove in socketFileRemovers.withLock({ $0 }) { remove() }
+      })
     if let record {
       switch startRecording(built, to: record, options: options, joining: false) {
       case .success(let stop): stopRecording = stop
@@ -93,20 +105,11 @@ func runSession(
           "vpk play: \(server.options.speaksMPV ? "--input-ipc-server" : "--socket"): \(error)")
         return socketUnusableExitCode
       }
+      socketFileRemovers.withLock { $0.append(server.socketFileRemover) }
       // Whoever started the daemon is told where to attach.
       StandardStreams.writeError("vpk: listening on \(server.options.path)")
     }
     notify(notifier, "READY=1")
-    let restoreTerminal = built.restoreTerminal
-    let removesSocketFile: @Sendable () -> Void = { [removers = servers.map(\.socketFileRemover)] in
-      for remove in removers { remove() }
-    }
-    signals = SignalForwarder(
-      handler: built.eventHandler,
-      restoreTerminal: {
-        restoreTerminal()
-        removesSocketFile()
-      })
     terminalSignals = TerminalSignals(module: built)
     logger.debug("session starting", metadata: ["file": "\(file ?? "(idle)")"])
     built.start()

@@ -112,6 +112,26 @@ private func residentKiB(of pid: Int32) throws -> Int {
     }
   }
 
+  @Test func aSignalAsSoonAsTheSocketFileExistsEndsTheSessionAndRemovesIt() throws {
+    for (signal, status, name) in [(SIGTERM, Int32(143), "SIGTERM"), (SIGINT, 130, "SIGINT")] {
+      let folder = try SocketFolder()
+      defer { folder.remove() }
+      // Given a daemon starting
+      let daemon = try VPKSession(["play", "--idle", "--socket", folder.socket], input: .closed)
+      // When its socket file appears
+      let deadline = Date(timeIntervalSinceNow: 120)
+      while !exists(folder.socket) && !daemon.hasExited && Date() < deadline { usleep(500) }
+      #expect(exists(folder.socket), "no socket file")
+      // Then vpk already handles the signal: one sent now ends the session, which leaves with the signal's status
+      // and removes its socket file
+      #expect(daemon.isHandling(signal: signal), "\(name) not caught when the socket file exists")
+      daemon.send(signal: signal)
+      let result = try daemon.waitForExit()
+      #expect(result.status == status, "\(name): \(result.stderr)")
+      #expect(!exists(folder.socket), "socket file left after \(name)")
+    }
+  }
+
   @Test func aPathThatIsNotASocketIsRefusedAndNeverDeleted() throws {
     let folder = try SocketFolder()
     defer { folder.remove() }

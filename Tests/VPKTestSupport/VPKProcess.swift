@@ -303,18 +303,21 @@ public final class VPKSession: @unchecked Sendable {
   public func waitUntilHandling(signal: Int32, timeout: Double = 120) throws {
     let deadline = Date(timeIntervalSinceNow: timeout)
     while !hasExited && Date() < deadline {
-      // vpk catches the signal (SigCgt) first with a handler that holds it, and sends it again once libdispatch's
-      // signal source has taken it over, so a signal sent from here on is not lost (before that fix vpk ignored it
-      // meanwhile, and an ASan vpk in a loaded CI run lost a SIGINT sent when SigIgn alone was set).
-      let status = (try? String(contentsOfFile: "/proc/\(processIdentifier)/status", encoding: .utf8)) ?? ""
-      func mask(_ name: String) -> UInt64 {
-        status.split(separator: "\n").first { $0.hasPrefix(name + ":") }
-          .flatMap { UInt64($0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces), radix: 16) } ?? 0
-      }
-      if mask("SigCgt") & (UInt64(1) << UInt64(signal - 1)) != 0 { return }
+      if isHandling(signal: signal) { return }
       Thread.sleep(forTimeInterval: 0.02)
     }
     throw VPKProcessError(description: "vpk did not take over signal \(signal) within \(timeout) s")
+  }
+
+  /// Whether vpk catches `signal` now (SigCgt in /proc/PID/status). vpk catches it first with a handler that holds
+  /// it, and sends it again once libdispatch's signal source has taken it over, so a signal sent from then on is not
+  /// lost.
+  public func isHandling(signal: Int32) -> Bool {
+    let status = (try? String(contentsOfFile: "/proc/\(processIdentifier)/status", encoding: .utf8)) ?? ""
+    let caught =
+      status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
+      .flatMap { UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) } ?? 0
+    return caught & (UInt64(1) << UInt64(signal - 1)) != 0
   }
 
   /// Waits until vpk has changed `signal`'s disposition from the default action in any way (ignored or caught), the
