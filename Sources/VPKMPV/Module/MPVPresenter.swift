@@ -146,11 +146,23 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     quickReadsHeld = false
   }
 
+  /// True while an event is presented: the readings are handed over once it is done.
+  private var presenting = false
+  /// Readings to hand over once the event being presented is done.
+  private var quickReadsOwed = false
+
   /// Hands `quickReads` the readings its answers are made from, or nothing while a command of the client's is under
-  /// way (its reply must come first) or the client has not yet asked for the session's file.
+  /// way (its reply must come first) or the client has not yet asked for the session's file. Nothing is handed over
+  /// at once, but readings wait until the event being presented has shown all its lines: an answer on the socket's
+  /// thread then comes after them (a seek sent as `playback-restart` arrives is answered after the `property-change`
+  /// that follows it).
   private func publishQuickReads() {
     guard !quickReadsHeld else { return }
     let idle = pending.isEmpty && askedForFile
+    if idle && presenting {
+      quickReadsOwed = true
+      return
+    }
     quickReads.publish(idle ? readings : nil)
   }
 
@@ -417,6 +429,14 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   // MARK: - PlaybackInteractorOutput
 
   package func present(_ event: SessionEvent, origin: CommandOrigin?) {
+    presenting = true
+    defer {
+      presenting = false
+      if quickReadsOwed {
+        quickReadsOwed = false
+        publishQuickReads()
+      }
+    }
     // This client's own commands are known by their ordinal; another view's cause only the shared changes.
     let mine = origin?.sender.flatMap { $0.view == viewID ? $0.number : nil }
     switch event {

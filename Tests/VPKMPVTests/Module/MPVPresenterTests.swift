@@ -9,7 +9,12 @@ import VPKTestSupport
 final class MPVViewSpy: MPVView {
   var lines: [String] = []
   var finishCount = 0
-  func display(_ message: MPVValue) { lines.append(message.json) }
+  /// Called with each line as it is shown.
+  var onDisplay: ((String) -> Void)?
+  func display(_ message: MPVValue) {
+    lines.append(message.json)
+    onDisplay?(message.json)
+  }
   func displayFinish() { finishCount += 1 }
 }
 

@@ -117,6 +117,33 @@ struct MPVQuickReadsTests {
     #expect(harness.view.lines == [#"{"event":"playback-restart"}"#])
   }
 
+  @Test("a seek that lands opens the quick path only once all its lines are shown")
+  func quickPathOpensAfterTheLandingsLines() {
+    // Given a settled client observing time-pos, whose seek the presenter carries out
+    let harness = settledClient(at: 1)
+    harness.send(#"{"command": ["observe_property", 1, "time-pos"], "request_id": 2}"#)
+    harness.presenter.present(.status(harness.status(position: 1)), origin: harness.lastOrigin)
+    harness.send(#"{"command": ["seek", 3, "absolute"], "request_id": 3}"#)
+    // When it lands, a seek read on the loop as each line is shown is not answered
+    let next = #"{"command": ["seek", 1, "absolute"], "request_id": 4}"#
+    var answeredDuring: [String] = []
+    harness.view.lines.removeAll()
+    harness.view.onDisplay = { line in
+      if harness.presenter.quickReads.answerSeek(next) != nil { answeredDuring.append(line) }
+    }
+    harness.presenter.present(
+      .seeked(
+        SeekOutcome(
+          result: SeekResult(
+            id: harness.interactor.lastID, target: MediaTime(seconds: 3), position: MediaTime(seconds: 3), mode: .exact,
+            milliseconds: 1), requested: nil, duration: nil, showsTiming: false)), origin: harness.lastOrigin)
+    // Then the landing shows playback-restart and the position's change, and only after both may the loop answer
+    #expect(harness.view.lines.contains(#"{"event":"playback-restart"}"#))
+    #expect(harness.view.lines.last?.contains(#""name":"time-pos","data":3.0"#) == true)
+    #expect(answeredDuring.isEmpty)
+    #expect(harness.presenter.quickReads.answerSeek(next) != nil)
+  }
+
   @Test("a seek is not answered on the loop without a file, with a seek under way, or without a reply")
   func seekGoesToThePresenterOtherwise() {
     // Given a client with no file: mpv refuses the seek, and the presenter says so
