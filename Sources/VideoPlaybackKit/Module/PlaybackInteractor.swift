@@ -397,8 +397,8 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     return true
   }
 
-  /// What the file loaded leaves to the next as it goes: paused unless it was playing (at its end, kept open, it is
-  /// paused), and its rate.
+  /// The pause the file loaded leaves to the next as it goes (its rate stays as it is): paused unless it was playing,
+  /// so a file kept open at its end leaves it paused; `atEnd`, a file that played to its end into idle, playing.
   func keepSettings(leavingAtEnd atEnd: Bool = false) {
     opensPaused = !atEnd && state != .playing
   }
