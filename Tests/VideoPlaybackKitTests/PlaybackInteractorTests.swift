@@ -888,12 +888,147 @@ private func expectation(
   }
 
   @Test func playbackCommandsWithNoMediaAreNotReady() {
+    // Given an idle session
     let h = InteractorHarness(path: nil)
     h.interactor.start()
+    // When commands that need a file come (a backward rate needs one: it depends on the video)
     h.interactor.submit(.step(1))
-    h.interactor.submit(.rate(2))
-    h.interactor.submit(.play)
+    h.interactor.submit(.rate(-2))
+    h.interactor.submit(.scrub(.seconds(1), nil))
+    // Then each is refused
     #expect(h.output.lines == ["error #1 not_ready", "error #2 not_ready", "error #3 not_ready"])
+  }
+}
+
+// MARK: - pause and rate with no file
+
+@MainActor
+@Suite struct PlaybackInteractorNextFileTests {
+  @Test func pausePlayToggleAndRateWithNoFileSetWhatTheNextFileOpensWith() {
+    // Given an idle session that plays what it opens
+    let h = InteractorHarness(options: PlaybackOptions(autoplay: true), path: nil)
+    h.interactor.start()
+    // When it is paused, toggled twice and given a rate with nothing loaded
+    h.interactor.submit(.pause)
+    h.interactor.submit(.toggle)
+    h.interactor.submit(.toggle)
+    h.interactor.submit(.rate(2))
+    h.interactor.submit(.status)
+    // Then each is answered with what the next file opens with, and the status has the rate
+    #expect(
+      h.output.lines == [
+        "next #1 paused", "next #2 playing", "next #3 paused", "rate #4 2.0", "status #5 idle 0.0",
+      ])
+    #expect(h.output.lastStatus?.rate == 2)
+    // When a file opens
+    h.interactor.submit(.open("b.mp4"))
+    let opened = h.router.made[0]
+    #expect(opened.configuration?.startsPlaying == false)
+    opened.becomeReady()
+    // Then it opens paused at that rate: the rate is told before `ready`, and nothing plays
+    #expect(opened.rates == [2])
+    #expect(!opened.calls.contains("play"))
+    #expect(h.output.lines.suffix(3) == ["loading b.mp4", "rate #0 2.0", "ready #6 b.mp4"])
+  }
+
+  @Test func playWithNoFileOpensTheNextFilePlayingThoughTheSessionStartedPaused() {
+    // Given an idle session started paused
+    let h = InteractorHarness(options: PlaybackOptions(autoplay: false), path: nil)
+    h.interactor.start()
+    // When `play` comes with nothing loaded, then a file opens
+    h.interactor.submit(.play)
+    h.interactor.submit(.open("b.mp4"))
+    h.router.made[0].becomeReady()
+    // Then the file plays once it is ready
+    #expect(h.output.lines.first == "next #1 playing")
+    #expect(h.router.made[0].calls.last == "play")
+    #expect(h.output.lines.last == "state #0 playing 0.0")
+  }
+
+  @Test func aFileClosedLeavesItsPauseAndRateToTheNext() {
+    // Given a file playing at rate 2 in a session that starts files paused
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false))
+    h.interactor.submit(.play)
+    h.interactor.submit(.rate(2))
+    // When it is closed and another file opens
+    h.interactor.submit(.close)
+    h.interactor.submit(.status)
+    h.interactor.submit(.open("b.mp4"))
+    h.router.made[0].becomeReady()
+    // Then the session keeps the rate while idle, and the next file plays at it
+    #expect(h.output.lastStatus?.rate == 2)
+    #expect(h.router.made[0].configuration?.startsPlaying == true)
+    #expect(h.router.made[0].rates == [2])
+    #expect(h.output.lines.last == "state #0 playing 0.0")
+  }
+
+  @Test func aFileClosedWhilePausedLeavesTheNextPaused() {
+    // Given a session that plays what it opens, its file paused
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    h.interactor.submit(.pause)
+    // When it is closed and another file opens
+    h.interactor.submit(.close)
+    h.interactor.submit(.open("b.mp4"))
+    h.router.made[0].becomeReady()
+    // Then the next file opens paused
+    #expect(h.router.made[0].configuration?.startsPlaying == false)
+    #expect(!h.router.made[0].calls.contains("play"))
+    #expect(h.output.lines.last == "ready #3 b.mp4")
+  }
+
+  @Test func aFileThatPlayedToItsEndIntoIdleLeavesTheNextPlaying() {
+    // Given a session started paused that goes idle at the end, its file playing
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, endAction: .idle))
+    h.interactor.submit(.play)
+    // When the file ends and another opens
+    h.manager.delegate?.playbackManager(h.manager, didReachEnd: MediaTime(seconds: 60), loops: 1)
+    h.interactor.submit(.open("b.mp4"))
+    h.router.made[0].becomeReady()
+    // Then the next file plays
+    #expect(h.router.made[0].calls.last == "play")
+  }
+
+  @Test func aReplacedFileLeavesItsPauseToTheNextAndOpenBesideAFileFollowsTheStartOptions() {
+    // Given a session that plays what it opens, its file paused at rate 3
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    h.interactor.submit(.pause)
+    h.interactor.submit(.rate(3))
+    // When the file is replaced
+    h.interactor.submit(.replace("b.mp4"))
+    h.router.made[0].becomeReady()
+    // Then the new file opens paused at rate 3
+    #expect(h.router.made[0].configuration?.startsPlaying == false)
+    #expect(h.router.made[0].rates == [3])
+    // When another file is opened beside it
+    h.interactor.submit(.open("c.mp4"))
+    h.router.made[1].becomeReady()
+    // Then that one follows the start options: it plays at rate 1
+    #expect(h.router.made[1].configuration?.startsPlaying == true)
+    #expect(h.router.made[1].rates.isEmpty)
+    #expect(h.output.lines.last == "state #0 playing 0.0")
+  }
+
+  @Test func aKeptBackwardRateOpensAFileWithoutVideoForward() {
+    // Given a file playing backward, closed
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false))
+    h.interactor.submit(.rate(-2))
+    h.interactor.submit(.close)
+    // When a file without video opens
+    h.interactor.submit(.open("tone.m4a"))
+    h.router.made[0].becomeReady(video: false)
+    // Then it plays forward at the same speed
+    #expect(h.router.made[0].rates == [2])
+    #expect(h.output.lines.contains("rate #0 2.0"))
+  }
+
+  @Test func rateWithNoFileOnTheFreeClockIsUnavailable() {
+    // Given an idle session on the free clock
+    let h = InteractorHarness(options: PlaybackOptions(autoplay: false, clock: .free), path: nil)
+    h.interactor.start()
+    // When a rate comes
+    h.interactor.submit(.rate(2))
+    // Then it is refused as with a file
+    #expect(h.output.lines == ["error #1 unavailable"])
   }
 }
 
@@ -1017,7 +1152,7 @@ private func expectation(
     // When the file is closed and status asked
     h.interactor.submit(.close)
     h.interactor.submit(.status)
-    h.interactor.submit(.play)
+    h.interactor.submit(.step(1))
     // Then the router is asked for no manager, the session is idle, and playback commands need a file
     #expect(h.router.gotos == ["none"])
     #expect(h.manager.isShutDown)

@@ -56,6 +56,21 @@ struct PlayerTests {
     #expect(missing?.code == .fileNotFound)
   }
 
+  @Test func playAndPauseWithNothingOpenSetHowTheNextFileOpens() async throws {
+    // Given a player with nothing open, whose files open paused
+    let harness = Harness()
+    let player = await harness.makePlayer(options: PlaybackOptions(autoplay: false))
+    // When it plays with nothing open, at rate 2, then opens a file
+    let position = try await player.play()
+    try await player.setRate(2)
+    _ = try await player.open("clip.mp4")
+    let status = try await player.status()
+    // Then the call returns zero, and the file plays at rate 2
+    #expect(position == .zero)
+    #expect(status.state == .playing && status.rate == 2)
+    #expect(harness.managers.first?.configuration?.startsPlaying == true)
+  }
+
   @Test func aSeekReplacedByANewerOneThrowsSuperseded() async throws {
     // Given a player whose manager answers nothing on its own, with a file ready
     let harness = Harness(autoResponds: false)

@@ -114,10 +114,10 @@ struct SessionRecorderTests {
     // Given a session whose file was closed
     let harness = Harness(autoplay: false)
     harness.type("close")
-    // When the person plays with nothing loaded (refused: not_ready)
-    harness.type("play")
+    // When the person steps with nothing loaded (refused: not_ready)
+    harness.type("step")
     // Then the script says the error was meant
-    #expect(harness.lines.suffix(3) == ["close", "play", "expect error == not_ready"])
+    #expect(harness.lines.suffix(3) == ["close", "step", "expect error == not_ready"])
   }
 
   @Test func theRateScalesTheWaitAndBackwardPlayWaitsForMediaTimeGoingDown() {

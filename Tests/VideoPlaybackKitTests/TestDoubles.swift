@@ -38,6 +38,7 @@ final class InteractorOutputSpy: PlaybackInteractorOutput {
     case .stepped(let result, _):
       lines.append("stepped #\(result.id) \(result.moved)/\(result.requested) \(result.position.seconds)")
     case .rate(let rate): lines.append("rate #\(id) \(rate)")
+    case .next(let paused): lines.append("next #\(id) \(paused ? "paused" : "playing")")
     case .ended(let end): lines.append("ended \(end.position.seconds) loops \(end.loops)")
     case .error(let error): lines.append("error #\(id) \(error.code.rawValue)")
     case .status(let status):

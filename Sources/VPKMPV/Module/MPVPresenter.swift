@@ -68,8 +68,6 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   private var seekIDs: Set<Int> = [] { didSet { readings.seeking = !seekIDs.isEmpty } }
   /// Those of them whose `seek` event was sent as they started.
   private var announcedSeeks: Set<Int> = []
-  /// Whether the session plays a file once it is loaded (its `pause` then stays false through the load, as mpv's).
-  private let startsPlaying: Bool
 
   /// Observed properties: mpv's observer id, and the value the client was last told (nil: not yet told).
   private struct Observer {
@@ -109,7 +107,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   /// - Parameters:
   ///   - statusBoard: the interactor's status, readable from any thread; with it, `quickReads` answers `get_property`
   ///     on the client's own thread (nil: every read goes through the interactor).
-  ///   - startsPlaying: whether the session plays each file it loads (its options' autoplay).
+  ///   - startsPlaying: whether the session plays the first file it loads (its options' autoplay).
   ///   - hrSeek: mpv's `--hr-seek`: which seeks are exact when the command names no precision.
   ///   - sharedOptions: the stored properties shared with the session's other mpv clients.
   package init(
@@ -117,7 +115,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     translator: MPVCommandTranslator = .init(), statusBoard: PlaybackStatusBoard? = nil, startsPlaying: Bool = false,
     hrSeek: MPVHRSeek = .default, sharedOptions: MPVSharedOptions? = nil
   ) {
-    self.startsPlaying = startsPlaying
+    readings.pauseOption = !startsPlaying
     self.hrSeek = hrSeek
     self.sharedOptions = sharedOptions
     self.interactor = interactor
@@ -457,6 +455,10 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       readings.rate = rate
       settle(mine)
       publishChanges()
+    case .next(let paused):
+      readings.pauseOption = paused
+      settle(mine)
+      publishChanges()
     case .ended(let end):
       readings.position = end.position
       if let duration = end.duration { readings.duration = duration }
@@ -475,6 +477,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
 
   private func loading(_ path: String) {
     if readings.info != nil {
+      // The file replaced leaves its pause to the next, as mpv's `loadfile` does.
+      readings.pauseOption = readings.state != .playing
       event("end-file", [MPVMember("reason", .string("stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
     }
     readings.info = nil
@@ -492,8 +496,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     readings.loadingPath = nil
     readings.duration = info.duration
     readings.position = position
-    // A session that plays what it loads starts playing right after `ready`: `pause` does not flip on the way.
-    readings.state = startsPlaying ? .playing : .paused
+    // A file that opens playing starts right after `ready`: `pause` does not flip on the way.
+    readings.state = readings.pauseOption ? .paused : .playing
     event("file-loaded")
     event("playback-restart")
     publishChanges()
@@ -501,6 +505,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
 
   private func changed(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, _ commandID: Int?) {
     readings.state = state
+    if state == .playing || state == .paused { readings.pauseOption = state == .paused }
     readings.position = position
     if let duration { readings.duration = duration }
     settle(commandID)
@@ -648,8 +653,11 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     if fileNumber == 0 { fileNumber = 1 }
   }
   private func closed(_ commandID: Int?, atEnd: Bool) {
+    // `pause` keeps its value through the close, as mpv's option does; a file kept open at its end is paused.
+    let paused = atEnd ? readings.pauseOption : readings.state != .playing
     readings = MPVReadings(
-      rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID)
+      rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID,
+      pauseOption: paused)
     settle(commandID)
     event(
       "end-file",

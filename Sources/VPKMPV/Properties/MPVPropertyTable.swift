@@ -12,11 +12,12 @@ package enum MPVPropertyTable {
     switch property {
     case .pause:
       MPVPropertySpec(
-        property: property, kind: .flag, read: { .bool($0.info != nil && $0.state != .playing) },
+        property: property, kind: .flag, read: { .bool($0.info != nil ? $0.state != .playing : $0.pauseOption) },
         write: .flag { pause, _ in .submit(pause ? .pause : .play) }, cycle: toggle,
         docs: .init(
-          note: "true while not playing; false without a file", from: "`status`, `state`",
-          tests: "MPVPresenterTests.setPause, fileProperties"))
+          note: "true while not playing; without a file, whether the next file opens paused",
+          from: "`status`, `state`, `next`",
+          tests: "MPVPresenterTests.setPause, fileProperties, MPVPresenterIdleOptionsTests"))
     case .timePos, .playbackTime:
       MPVPropertySpec(
         property: property, kind: .number, read: { $0.info != nil ? .number($0.position.seconds) : nil },
@@ -50,8 +51,11 @@ package enum MPVPropertyTable {
           .set(.number(min(max((speed.number ?? 1) + delta, speedRange.lowerBound), speedRange.upperBound)))
         },
         docs: .init(
-          note: "the size of vpk's rate, \(speedRangeText); `add` stops at its ends", from: "`status`, `rate`",
-          tests: "MPVPresenterTests.cycleAndAdd, MPVIPCTests.eventsAndRepliesOverOneConnection"))
+          note: "the size of vpk's rate, \(speedRangeText); `add` stops at its ends; kept for the next file",
+          from: "`status`, `rate`",
+          tests:
+            "MPVPresenterTests.cycleAndAdd, MPVIPCTests.eventsAndRepliesOverOneConnection, MPVPresenterIdleOptionsTests.setWithNoFile"
+        ))
     case .playDir:
       MPVPropertySpec(
         property: property, kind: .text, read: { .string($0.rate < 0 ? "backward" : "forward") },

@@ -18,6 +18,9 @@ package struct MPVReadings: Sendable, Equatable {
   var stored = MPVStoredOptions()
   /// mpv's number for the file loaded or loading (`playlist_entry_id`, the playlist entry's `id`).
   var entryID = 0
+  /// mpv's `pause` option: what `pause` reads with no file loaded (or while one loads), and whether the next file opens
+  /// paused.
+  var pauseOption = false
 
   /// The file loaded, or being loaded.
   var currentPath: String? { info?.path ?? loadingPath }
@@ -28,6 +31,7 @@ package struct MPVReadings: Sendable, Equatable {
     position = status.position
     duration = status.duration ?? duration
     rate = status.rate
+    if let opensPaused = status.opensPaused { pauseOption = opensPaused }
   }
 
   /// `property`'s value; nil when it is unavailable (nothing loaded, or not known for this file).

@@ -56,6 +56,8 @@ public struct PlaybackStatus: Sendable, Equatable {
   public var latenessP99: Double?
   /// See `PlaybackSnapshot.frameCache`.
   public var frameCache: FrameCacheReading
+  /// With no file loaded: whether the next file opens paused (nil: a file is loaded, or it was not told).
+  package var opensPaused: Bool?
 
   public init(
     state: PlaybackState, position: MediaTime, duration: MediaTime?, rate: Double, framesDecoded: Int,

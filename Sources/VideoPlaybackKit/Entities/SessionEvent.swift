@@ -156,6 +156,8 @@ public enum SessionEvent: Sendable, Equatable {
   case superseded(newer: CommandOrigin?)
   case stepped(StepResult, duration: MediaTime?)
   case rate(Double)
+  /// `play`, `pause` or `toggle` with no file loaded: whether the next file opens paused.
+  case next(paused: Bool)
   case ended(EndReached)
   case error(PlaybackError)
   case status(PlaybackStatus)
@@ -184,7 +186,7 @@ public enum SessionEvent: Sendable, Equatable {
 
   package var audience: Audience {
     switch self {
-    case .loading, .ready, .state, .progress, .seeked, .stepped, .rate, .ended, .closed, .shutdown: .everyone
+    case .loading, .ready, .state, .progress, .seeked, .stepped, .rate, .next, .ended, .closed, .shutdown: .everyone
     case .superseded, .error, .status, .info, .frame, .mark, .snapshot, .help, .waited, .expectation: .sender
     }
   }
@@ -208,6 +210,7 @@ public enum SessionEvent: Sendable, Equatable {
     case .superseded: "superseded"
     case .stepped: "stepped"
     case .rate: "rate"
+    case .next: "next"
     case .ended: "ended"
     case .error: "error"
     case .status: "status"

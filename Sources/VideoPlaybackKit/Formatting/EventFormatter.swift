@@ -95,6 +95,10 @@ enum EventFormatter {
       var line = builder()
       line.decimal("rate", rate, decimals: 3, trimmed: true)
       return line.model
+    case .next(let paused):
+      var line = builder()
+      line.bool("paused", paused)
+      return line.model
     case .ended(let end):
       // A forward ending keeps its shape; playing backward, `direction=backward` says the end reached is the start.
       var line = EventBuilder(event: event.name, commandID: nil, severity: .notice)

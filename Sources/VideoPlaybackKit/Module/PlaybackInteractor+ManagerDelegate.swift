@@ -24,8 +24,15 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
       report.startClamped = clamp
       router.noteStartClamped(clamp)
     }
-    // The starting rate is told before `ready`, so a view that answers reads on its own thread has it by then.
-    if options.startRate != 1 && options.clock != .free {
+    // The starting rate is told before `ready`, so a view that answers reads on its own thread has it by then. A file
+    // that keeps the session's rate and has no video to play backward plays it forward.
+    if loadKeepsSettings {
+      if rate < 0 && info.video == nil { rate = -rate }
+      if rate != 1 && options.clock != .free {
+        manager.setRate(rate)
+        emit(.rate(rate), answering: nil)
+      }
+    } else if options.startRate != 1 && options.clock != .free {
       rate = options.startRate
       manager.setRate(rate)
       emit(.rate(rate), answering: nil)
@@ -37,7 +44,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
         SeekRequest(id: Self.internalSeekID, target: requested.clamped(to: info.duration), mode: options.seekMode))
     }
     emit(.ready(info, position: manager.snapshot().position), answering: openCommandID)
-    if options.autoplay {
+    if loadKeepsSettings ? !opensPaused : options.autoplay {
       state = .playing
       manager.play()
       presentState(commandID: nil)

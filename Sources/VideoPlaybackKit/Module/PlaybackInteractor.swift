@@ -16,6 +16,9 @@
 // - `snapshot` names its file as written (resolved like `open`'s paths), or `<media name>-<position>.png`.
 // - `open` asks the router for a fresh playback manager while the current file stays (paused while the new one opens):
 //   the new file's `ready` replaces it; a failed open keeps it, its position and its state. `close` goes idle.
+// - Pause and rate outlive the file, as mpv's options do: with no file loaded, `play`, `pause`, `toggle` and `rate`
+//   set what the next file opens with; a file closed (or replaced) leaves them as it had them. A file opened with
+//   nothing loaded, or replacing the one loaded, opens with them; `open` beside a loaded file follows the start options.
 //
 // This file holds the session's state, the commands' order and running, open/close and leaving; `+Checks` holds
 // `wait` and `expect`, `+Pictures` `snapshot` and the pictures of failed frame checks, `+ManagerDelegate` what the
@@ -75,6 +78,11 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   var openedPath: String?
   var state: PlaybackState = .idle { didSet { publishStatus() } }
   var rate = 1.0 { didSet { publishStatus() } }
+  /// Whether a file opened with nothing loaded (or replacing the one loaded) opens paused.
+  var opensPaused: Bool { didSet { publishStatus() } }
+  /// Whether the file loading opens with the session's pause and rate (`opensPaused`, `rate`) rather than the start
+  /// options'.
+  var loadKeepsSettings = false
   /// The `open` whose file is loading (its `ready` or `error` carries this id); nil for the command line's file.
   var openCommandID: Int?
   var openSource: SourceLine?
@@ -122,6 +130,8 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     self.initialPath = path
     self.options = options
     self.baseDirectory = baseDirectory
+    opensPaused = !options.autoplay
+    if options.clock != .free { rate = options.startRate }
     publishStatus()
   }
 
@@ -306,6 +316,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     let id = numbered.id
     let command = numbered.command
     guard phase == .ready, let info, let manager else {
+      if phase == .idle, setForNextFile(numbered) { return }
       reportError(
         PlaybackError(.noMedia(verb: command.verb, idle: phase == .idle)), commandID: id, source: numbered.source)
       return
@@ -330,11 +341,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
       outstanding.append(.step(id: id))
       manager.step(StepRequest(id: id, count: count))
     case .scaleRate(let factor):
-      // The speed stays within what `rate` accepts (as mpv's speed does), in the direction there is.
-      let range = PlaybackLimits.rate
-      // Rounded to a millionth, so `]` then `[` comes back to the speed there was.
-      let speed = min(max((abs(rate) * factor * 1e6).rounded() / 1e6, range.lowerBound), range.upperBound)
-      runPlaybackCommand(NumberedCommand(id: id, command: .rate(rate < 0 ? -speed : speed), source: numbered.source))
+      runPlaybackCommand(NumberedCommand(id: id, command: .rate(scaledRate(by: factor)), source: numbered.source))
     case .rate(let newRate):
       guard options.clock != .free else {
         reportError(PlaybackError(.rateOnFreeClock), commandID: id, source: numbered.source)
@@ -356,6 +363,44 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     case .help, .quit, .open, .replace, .close, .status, .mark, .wait, .expect:
       break
     }
+  }
+
+  /// The rate there is scaled by `factor`: within what `rate` accepts (as mpv's speed is), in the direction there is.
+  func scaledRate(by factor: Double) -> Double {
+    let range = PlaybackLimits.rate
+    // Rounded to a millionth, so `]` then `[` comes back to the speed there was.
+    let speed = min(max((abs(rate) * factor * 1e6).rounded() / 1e6, range.lowerBound), range.upperBound)
+    return rate < 0 ? -speed : speed
+  }
+
+  /// `play`, `pause`, `toggle` and `rate` with no file loaded: they set what the next file opens with (false: the
+  /// command needs a file). The rate is a speed forward: whether a file can play backward is known once it opens.
+  func setForNextFile(_ numbered: NumberedCommand) -> Bool {
+    let id = numbered.id
+    switch numbered.command {
+    case .play: opensPaused = false
+    case .pause: opensPaused = true
+    case .toggle: opensPaused.toggle()
+    case .rate where options.clock == .free:
+      reportError(PlaybackError(.rateOnFreeClock), commandID: id, source: numbered.source)
+      return true
+    case .rate(let newRate) where newRate > 0:
+      rate = newRate
+      emit(.rate(newRate), answering: id)
+      return true
+    case .scaleRate(let factor) where rate > 0:
+      runPlaybackCommand(NumberedCommand(id: id, command: .rate(scaledRate(by: factor)), source: numbered.source))
+      return true
+    default: return false
+    }
+    emit(.next(paused: opensPaused), answering: id)
+    return true
+  }
+
+  /// The pause the file loaded leaves to the next as it goes (its rate stays as it is): paused unless it was playing,
+  /// so a file kept open at its end leaves it paused; `atEnd`, a file that played to its end into idle, playing.
+  func keepSettings(leavingAtEnd atEnd: Bool = false) {
+    opensPaused = !atEnd && state != .playing
   }
 
   func play(id: Int) {
@@ -417,13 +462,16 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     statusBoard.publish(
       PlaybackStatusBoard.Published(
         answersAtOnce: runsAtOnce && (manager == nil || concurrentSnapshot != nil), state: state,
-        duration: info?.duration, rate: rate, snapshot: concurrentSnapshot))
+        duration: info?.duration, rate: rate, opensPaused: phase == .idle ? opensPaused : nil,
+        snapshot: concurrentSnapshot))
   }
 
   func currentStatus() -> PlaybackStatus {
     let snapshot = manager?.snapshot() ?? PlaybackSnapshot(position: .zero, framesDecoded: 0, decodeErrors: 0)
-    return PlaybackStatus(
+    var status = PlaybackStatus(
       state: state, duration: info?.duration, rate: rate, snapshot: snapshot, position: outstandingSeeks.last?.target)
+    status.opensPaused = phase == .idle ? opensPaused : nil
+    return status
   }
 
   /// What `mark` reports: the status and the frame on screen, read together (no frame without video or media).
@@ -500,7 +548,9 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   /// The manager opens the path resolved against the script's folder; the session names it as written.
   /// `keepingCurrent` false (`replace`): the current file is dropped first, and a failure leaves the session idle.
   func load(_ path: String, commandID: Int?, source: SourceLine? = nil, keepingCurrent: Bool = true) {
+    loadKeepsSettings = !keepingCurrent || manager == nil
     if !keepingCurrent, let current = manager {
+      keepSettings()
       tallyFrameCache()
       manager = nil
       _ = router.gotoMedia(replacing: current, wantsNew: false)
@@ -520,7 +570,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     openedPath = resolved(path)
     phase = .loading
     state = .loading
-    rate = 1
+    if !loadKeepsSettings { rate = 1 }
     openCommandID = commandID
     openSource = source
     emit(.loading(path: path), answering: nil)
@@ -528,7 +578,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
       path: resolved(path),
       configuration: PlaybackConfiguration(
         clock: options.clock, progressInterval: options.progressInterval, loops: options.endAction == .loop,
-        startsPlaying: options.autoplay, frameCacheBytes: options.frameCacheBytes))
+        startsPlaying: loadKeepsSettings ? !opensPaused : options.autoplay, frameCacheBytes: options.frameCacheBytes))
   }
 
   /// Goes back to the file kept when an `open` began, as it was (playing again if it played); idle when there was none.
@@ -540,7 +590,6 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
       openedPath = nil
       phase = .idle
       state = .idle
-      rate = 1
       return
     }
     self.kept = nil
@@ -564,6 +613,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
 
   /// Closes the file: for `close` (`commandID`), or at its end with `--at-end idle` (nil).
   func unload(commandID: Int?) {
+    keepSettings(leavingAtEnd: commandID == nil)
     tallyFrameCache()
     manager = router.gotoMedia(replacing: manager, wantsNew: false)
     manager = nil
@@ -572,7 +622,6 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     openedPath = nil
     phase = .idle
     state = .idle
-    rate = 1
     emit(.closed, answering: commandID)
   }
 

@@ -17,6 +17,8 @@ package final class PlaybackStatusBoard: @unchecked Sendable {
     var state: PlaybackState = .idle
     var duration: MediaTime?
     var rate = 1.0
+    /// With no file loaded: whether the next file opens paused.
+    var opensPaused: Bool?
     /// The manager's position and counters, from any thread; nil with no manager (then the position is 0).
     var snapshot: (@Sendable () -> PlaybackSnapshot)?
   }
@@ -35,6 +37,8 @@ package final class PlaybackStatusBoard: @unchecked Sendable {
     let now = lock.withLock { published }
     guard now.answersAtOnce else { return nil }
     let snapshot = now.snapshot?() ?? PlaybackSnapshot(position: .zero, framesDecoded: 0, decodeErrors: 0)
-    return PlaybackStatus(state: now.state, duration: now.duration, rate: now.rate, snapshot: snapshot)
+    var status = PlaybackStatus(state: now.state, duration: now.duration, rate: now.rate, snapshot: snapshot)
+    status.opensPaused = now.opensPaused
+    return status
   }
 }

@@ -84,13 +84,14 @@ public final class Player: PlaybackInteractorOutput {
     _ = try await call(.close)
   }
 
-  /// Starts playing (from the start again when it stood at the end). Returns the position it plays from.
+  /// Starts playing (from the start again when it stood at the end). Returns the position it plays from. With nothing
+  /// loaded, the next file opens playing.
   @discardableResult
   public func play() async throws -> MediaTime {
     try await changeState(.play)
   }
 
-  /// Pauses. Returns the position it paused at.
+  /// Pauses. Returns the position it paused at. With nothing loaded, the next file opens paused.
   @discardableResult
   public func pause() async throws -> MediaTime {
     try await changeState(.pause)
@@ -122,7 +123,8 @@ public final class Player: PlaybackInteractorOutput {
     return result
   }
 
-  /// Sets the playback speed (1 is normal; the wall and virtual clocks only).
+  /// Sets the playback speed (1 is normal; the wall and virtual clocks only). With nothing loaded, the next file opens
+  /// at it (forward).
   public func setRate(_ rate: Double) async throws {
     _ = try await call(.rate(rate))
   }
@@ -163,9 +165,13 @@ public final class Player: PlaybackInteractorOutput {
     return picture
   }
 
+  /// With nothing loaded, `play` and `pause` set whether the next file opens playing, and return zero.
   private func changeState(_ command: Command) async throws -> MediaTime {
-    guard case .state(_, let position, _) = try await call(command) else { throw PlayerClosed() }
-    return position
+    switch try await call(command) {
+    case .state(_, let position, _): return position
+    case .next: return .zero
+    default: throw PlayerClosed()
+    }
   }
 
   private func seek(_ command: Command) async throws -> SeekResult {

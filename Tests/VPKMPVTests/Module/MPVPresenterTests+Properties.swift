@@ -353,8 +353,9 @@ extension MPVPresenterTests {
 
   @Test("observe_property_string tells the values in their string form, as mpv does")
   func observeStrings() {
-    // Given a client observing pause and volume as strings, and time-pos, with nothing loaded
-    let harness = MPVHarness(sharedOptions: MPVSharedOptions())
+    // Given a client of a session that plays what it loads, observing pause and volume as strings, and time-pos,
+    // with nothing loaded
+    let harness = MPVHarness(sharedOptions: MPVSharedOptions(), startsPlaying: true)
     for (id, name) in [(1, "pause"), (2, "volume"), (3, "time-pos")] {
       harness.send(#"{"command": ["observe_property_string", \#(id), "\#(name)"], "request_id": \#(id)}"#)
       harness.presenter.present(.status(Self.idleStatus), origin: harness.lastOrigin)

@@ -26,11 +26,12 @@ struct MPVHarness {
   let interactor = InteractorSpy()
 
   init(
-    statusBoard: PlaybackStatusBoard? = nil, hrSeek: MPVHRSeek = .default, sharedOptions: MPVSharedOptions? = nil
+    statusBoard: PlaybackStatusBoard? = nil, hrSeek: MPVHRSeek = .default, sharedOptions: MPVSharedOptions? = nil,
+    startsPlaying: Bool = false
   ) {
     presenter = MPVPresenter(
-      interactor: interactor, clientName: "ipc_3", viewID: .primary, statusBoard: statusBoard, hrSeek: hrSeek,
-      sharedOptions: sharedOptions)
+      interactor: interactor, clientName: "ipc_3", viewID: .primary, statusBoard: statusBoard,
+      startsPlaying: startsPlaying, hrSeek: hrSeek, sharedOptions: sharedOptions)
     presenter.view = view
   }
 
