@@ -84,7 +84,7 @@ private func id(_ value: Int) -> JSONValue { .number(Double(value)) }
     try checker.validate()
 
     let defined = Set(eventNames(in: checker.schema))
-    #expect(defined.count == 20)
+    #expect(defined.count == 21)
     #expect(
       checker.seen == defined,
       "made but not in the schema: \(checker.seen.subtracting(defined).sorted()); in the schema but never made: \(defined.subtracting(checker.seen).sorted())"
@@ -317,6 +317,13 @@ private func id(_ value: Int) -> JSONValue { .number(Double(value)) }
     #expect(failed.named("error").first?["code"]?.string == "file_not_found")
     #expect(failed.named("error").first?["id"] == nil)
     #expect(failed.last?["reason"]?.string == "open failed")
+
+    // With nothing loaded, pause and play set how the next file opens
+    let idle = try VPKProcess.run(["play", "--idle", "--json"], input: .text("pause\nplay\nquit\n"))
+    #expect(idle.status == 0)
+    let next = try checker.check(idle.stdoutLines, "idle pause and play").named("next")
+    #expect(next.map { $0["paused"] } == [.bool(true), .bool(false)])
+    #expect(next.map { $0["id"] } == [id(1), id(2)])
   }
 
   /// The `info` command: no video (null, and no width …), no audio, bit rates.
