@@ -124,11 +124,12 @@ class Player:
                     "--input-ipc-server=" + self.socket]
             args += (["--pause"] if start.get("pause") else []) + file_args
         else:
-            # --at-end pause keeps vpk when its file ends, as --idle=yes keeps mpv (which goes idle instead).
+            # --at-end pause keeps vpk when its file ends, as --idle=yes keeps mpv (which goes idle instead);
+            # "at_end": "idle" goes idle there as mpv does.
             option = "--input-ipc-server" if kind == "vpk" else "--socket"
             args = [programs["vpk"], "play"] + (file_args or ["--idle"])
             args += ["--paused"] if start.get("pause") else []
-            args += ["--at-end", "pause", option, self.socket, "--progress", "0.04"]
+            args += ["--at-end", start.get("at_end", "pause"), option, self.socket, "--progress", "0.04"]
         self.args = args
         self.process = subprocess.Popen(self.args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.PIPE, cwd=ROOT)

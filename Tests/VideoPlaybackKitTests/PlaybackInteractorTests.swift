@@ -310,6 +310,17 @@ import VPKTestSupport
     #expect(h.router.exitCodes.isEmpty)
   }
 
+  @Test(arguments: EndAction.allCases)
+  func theEndSaysWhatFollowsIt(action: EndAction) {
+    // Given playback with an --at-end policy
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: action))
+    // When the end is reached
+    h.manager.reachEnd(at: 60)
+    // Then the ended event names what the session does next, for presenters that show it before it happens
+    let ends = h.output.events.compactMap { if case .ended(let end) = $0.event { end } else { nil } }
+    #expect(ends.map(\.action) == [action])
+  }
+
   @Test func startRateAndAStartForEveryFileHoldForFilesOpenedLater() {
     // Given mpv's --speed=2 and --start=50%, for every file (vpk mpv)
     var options = PlaybackOptions(autoplay: false, start: .percent(50))

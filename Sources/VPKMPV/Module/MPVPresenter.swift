@@ -331,8 +331,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       case .relative: .skip(target, precision)
       case .relativePercent: .skip((readings.duration?.seconds ?? 0) * target / 100, precision)
       }
-    // The ordinal `submit` is about to give it.
+    // The ordinal `submit` is about to give it; `seeking` is true from its `seek` until its `playback-restart`.
     seekIDs.insert(ownCommandCount + 1)
+    if announcedSeeks.contains(ownCommandCount + 1) { publishChanges() }
     submit(command, owed)
   }
 
@@ -402,9 +403,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     }
   }
 
-  /// Tells each observer whose property changed its new value.
-  private func publishChanges() {
-    for index in observers.indices {
+  /// Tells each observer whose property changed (of `property`'s, when given) its new value.
+  private func publishChanges(of property: MPVProperty? = nil) {
+    for index in observers.indices where property.map({ observers[index].property == $0 }) ?? true {
       let value = observedValue(observers[index])
       guard observers[index].told != .some(value) else { continue }
       observers[index].told = .some(value)
@@ -462,7 +463,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .ended(let end):
       readings.position = end.position
       if let duration = end.duration { readings.duration = duration }
-      readings.state = .ended
+      // Only a file kept at its end stands there paused (mpv's `--keep-open`): one that loops plays on, and one that
+      // is closed next (mpv's `--idle`) or ends the session goes without a `pause` or `eof-reached` change.
+      if end.action == .pause { readings.state = .ended }
       publishChanges()
     case .error(let error): failed(error, mine)
     case .status(let status): answer(status, mine)
@@ -536,8 +539,15 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     if let duration { readings.duration = duration }
     if readings.state == .ended { readings.state = .paused }
     settle(commandID)
-    // Another client's seek (or one sent before the file loaded) is seen as it lands.
-    if !announced { event("seek") }
+    if !announced {
+      // Another client's seek (or one sent before the file loaded) is seen as it lands: its `seek`, then `seeking`
+      // true until the `playback-restart`, as mpv tells every client of a seek.
+      event("seek")
+      let seeking = readings.seeking
+      readings.seeking = true
+      publishChanges(of: .seeking)
+      readings.seeking = seeking
+    }
     event("playback-restart")
     publishChanges()
   }

@@ -82,7 +82,9 @@ package enum MPVPropertyTable {
     case .eofReached:
       MPVPropertySpec(
         property: property, kind: .flag, read: { $0.info != nil ? .bool($0.state == .ended) : nil },
-        docs: .init(unavailable: "nothing loaded", from: "`ended`, `status`", tests: stateTests))
+        docs: .init(
+          unavailable: "nothing loaded", from: "`ended` (with `--at-end pause`), `status`",
+          tests: stateTests + ", MPVPresenterEndTests"))
     case .idleActive:
       MPVPropertySpec(
         property: property, kind: .flag, read: { .bool($0.state == .idle) },
@@ -90,7 +92,10 @@ package enum MPVPropertyTable {
     case .seeking:
       MPVPropertySpec(
         property: property, kind: .flag, read: { $0.info != nil ? .bool($0.seeking) : nil },
-        docs: .init(unavailable: "nothing loaded", from: "this client's seeks", tests: stateTests))
+        docs: .init(
+          note: "true from a seek's `seek` to its `playback-restart`", unavailable: "nothing loaded",
+          from: "this client's seeks; another client's as it lands",
+          tests: stateTests + ", MPVPresenterTests.seekingOfOwnSeek, seekingOfOthersSeek"))
     case .width:
       MPVPropertySpec(
         property: property, kind: .integer, read: { $0.info?.video.map { .integer($0.width) } },

@@ -77,12 +77,19 @@ public struct EndReached: Sendable, Equatable {
   /// How many times the end has been reached in this file, this time included.
   public var loops: Int
   public var direction: PlaybackDirection
+  /// What the session does next, by its `--at-end` policy: stays paused at the end (`pause`), plays on from the start
+  /// (`loop`), closes the file and waits for the next (`idle`) or ends (`exit`).
+  public var action: EndAction
 
-  package init(position: MediaTime, duration: MediaTime?, loops: Int, direction: PlaybackDirection = .forward) {
+  package init(
+    position: MediaTime, duration: MediaTime?, loops: Int, direction: PlaybackDirection = .forward,
+    action: EndAction = .pause
+  ) {
     self.position = position
     self.duration = duration
     self.loops = loops
     self.direction = direction
+    self.action = action
   }
 }
 

@@ -165,7 +165,10 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     // The engine keeps wanting to play (it stands still at the end); what follows is decided here.
     guard isCurrent(manager), phase == .ready, outstandingSeeks.isEmpty else { return }
     emit(
-      .ended(EndReached(position: position, duration: info?.duration, loops: loops, direction: direction)),
+      .ended(
+        EndReached(
+          position: position, duration: info?.duration, loops: loops, direction: direction,
+          action: options.endAction)),
       answering: nil)
     switch options.endAction {
     case .exit:

@@ -91,7 +91,7 @@ with tempfile.TemporaryDirectory(prefix="mhd-") as data:
         client.until("playback-restart")
         time.sleep(0.3)
         client.command("set_property", "pause", False)
-        # Played to the end: mpv goes idle (--idle=yes); vpk stands at the end (--at-end pause).
+        # Played to the end: the player goes idle (mpv --idle=yes, vpk --at-end idle).
         wait(lambda: client.command("get_property", "eof-reached").get("data") in (True, None),
              "the clip did not reach its end")
         time.sleep(1.0)

@@ -21,6 +21,57 @@ struct MPVPresenterEndTests {
       harness.view.lines == [#"{"event":"end-file","reason":"eof","playlist_entry_id":1}"#, #"{"event":"idle"}"#])
   }
 
+  @Test("a file that ends and is closed (--at-end idle): pause does not flip and eof-reached goes unavailable")
+  func noPauseFlipWhenClosedAtTheEnd() {
+    // Given a playing file with observers of pause and eof-reached
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.observe(["pause", "eof-reached"], state: .playing)
+    // When it ends, the session going idle next, and is closed
+    harness.presenter.present(
+      .ended(EndReached(position: MediaTime(seconds: 4), duration: MediaTime(seconds: 4), loops: 1, action: .idle)),
+      origin: nil)
+    harness.presenter.present(.closed, origin: nil)
+    // Then, as mpv --idle, neither pause nor eof-reached turns true: eof-reached becomes unavailable
+    #expect(
+      harness.view.lines == [
+        #"{"event":"end-file","reason":"eof","playlist_entry_id":1}"#, #"{"event":"idle"}"#,
+        #"{"event":"property-change","id":2,"name":"eof-reached"}"#,
+      ])
+  }
+
+  @Test("a file kept at its end (--at-end pause, mpv's --keep-open): pause and eof-reached turn true")
+  func keptAtTheEnd() {
+    // Given a playing file with observers of pause and eof-reached
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.observe(["pause", "eof-reached"], state: .playing)
+    // When it ends and the session stays at the end
+    harness.presenter.present(
+      .ended(EndReached(position: MediaTime(seconds: 4), duration: MediaTime(seconds: 4), loops: 1, action: .pause)),
+      origin: nil)
+    // Then both observers hear true
+    #expect(
+      harness.view.lines == [
+        #"{"event":"property-change","id":1,"name":"pause","data":true}"#,
+        #"{"event":"property-change","id":2,"name":"eof-reached","data":true}"#,
+      ])
+  }
+
+  @Test("a looping file's end (--at-end loop, mpv's --loop-file) changes neither pause nor eof-reached")
+  func loopingEnd() {
+    // Given a playing file with observers of pause and eof-reached
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.observe(["pause", "eof-reached"], state: .playing)
+    // When it ends and plays on from the start
+    harness.presenter.present(
+      .ended(EndReached(position: MediaTime(seconds: 4), duration: MediaTime(seconds: 4), loops: 1, action: .loop)),
+      origin: nil)
+    // Then nothing is told
+    #expect(harness.view.lines.isEmpty)
+  }
+
   @Test("a file closed by a command (stop, close) ends with stop")
   func closedByACommand() {
     // Given a loaded file
@@ -30,5 +81,16 @@ struct MPVPresenterEndTests {
     harness.presenter.present(.closed, origin: CommandOrigin(id: 7, sender: nil))
     // Then the reason is stop
     #expect(harness.view.lines.first == #"{"event":"end-file","reason":"stop","playlist_entry_id":1}"#)
+  }
+}
+
+extension MPVHarness {
+  /// Observes `names` (ids from 1), told their values in `state`; the lines so far are cleared.
+  func observe(_ names: [String], state: PlaybackState) {
+    for (index, name) in names.enumerated() {
+      send(#"{"command": ["observe_property", \#(index + 1), "\#(name)"]}"#)
+      presenter.present(.status(status(state)), origin: lastOrigin)
+    }
+    view.lines.removeAll()
   }
 }

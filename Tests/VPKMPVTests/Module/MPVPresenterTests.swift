@@ -141,6 +141,55 @@ struct MPVPresenterTests {
     #expect(harness.view.lines == [#"{"event":"seek"}"#, #"{"event":"playback-restart"}"#])
   }
 
+  @Test("an observer of seeking hears true after its own seek's seek event and false after its playback-restart")
+  func seekingOfOwnSeek() {
+    // Given a loaded file and an observer of seeking
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.send(#"{"command": ["observe_property", 1, "seeking"], "request_id": 1}"#)
+    harness.presenter.present(.status(harness.status()), origin: harness.lastOrigin)
+    harness.view.lines.removeAll()
+    // When the client seeks and the seek lands
+    harness.send(#"{"command": ["seek", 2, "absolute"], "request_id": 2}"#)
+    harness.presenter.present(
+      .seeked(
+        SeekOutcome(
+          result: SeekResult(
+            id: harness.interactor.lastID, target: MediaTime(seconds: 2), position: MediaTime(seconds: 2), mode: .exact,
+            milliseconds: 1), requested: nil, duration: nil, showsTiming: false)), origin: harness.lastOrigin)
+    // Then seeking is true between seek and playback-restart, as mpv tells it
+    #expect(
+      harness.view.lines == [
+        #"{"data":null,"request_id":2,"error":"success"}"#, #"{"event":"seek"}"#,
+        #"{"event":"property-change","id":1,"name":"seeking","data":true}"#, #"{"event":"playback-restart"}"#,
+        #"{"event":"property-change","id":1,"name":"seeking","data":false}"#,
+      ])
+  }
+
+  @Test("another client's seek: an observer of seeking hears true after seek and false after playback-restart")
+  func seekingOfOthersSeek() {
+    // Given a loaded file and an observer of seeking
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.send(#"{"command": ["observe_property", 1, "seeking"], "request_id": 1}"#)
+    harness.presenter.present(.status(harness.status()), origin: harness.lastOrigin)
+    harness.view.lines.removeAll()
+    // When another client's seek lands
+    harness.presenter.present(
+      .seeked(
+        SeekOutcome(
+          result: SeekResult(
+            id: 40, target: MediaTime(seconds: 2), position: MediaTime(seconds: 2), mode: .exact, milliseconds: 1),
+          requested: nil, duration: nil, showsTiming: false)),
+      origin: CommandOrigin(id: 40, sender: CommandSender(view: ViewID(value: 9), number: 1)))
+    // Then the observer hears what mpv sends every client of a seek, in mpv's order
+    #expect(
+      harness.view.lines == [
+        #"{"event":"seek"}"#, #"{"event":"property-change","id":1,"name":"seeking","data":true}"#,
+        #"{"event":"playback-restart"}"#, #"{"event":"property-change","id":1,"name":"seeking","data":false}"#,
+      ])
+  }
+
   @Test("a seek with nothing loaded is answered when vpk has run it")
   func seekWithoutFile() {
     let harness = MPVHarness()
