@@ -663,8 +663,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     if fileNumber == 0 { fileNumber = 1 }
   }
   private func closed(_ commandID: Int?, atEnd: Bool) {
-    // `pause` keeps its value through the close, as mpv's option does; a file kept open at its end is paused.
-    let paused = atEnd ? readings.pauseOption : readings.state != .playing
+    // `pause` keeps its value through the close, as mpv's option does: the interactor leaves the next file paused
+    // unless this one was playing; a file that played to its end into idle leaves it playing.
+    let paused = !atEnd && readings.state != .playing
     readings = MPVReadings(
       rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID,
       pauseOption: paused)
