@@ -605,6 +605,43 @@ private func events(_ lines: [String], among names: Set<String>) throws -> [Stri
     #expect(abs(afterStep - (2 + 1.0 / 30)) < 1e-3)
   }
 
+  /// An mpv client and a vpk client on one `--socket` socket: the vpk client's scrub and steps are told to the mpv
+  /// client as mpv tells another client's seek (`seek` and `seeking` true, then `playback-restart` and `seeking`
+  /// false; a step forward: `seek` and `playback-restart`), and the vpk client sees only its own answers.
+  @Test func aVPKClientsSeeksAreToldToAnMPVClient() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    let daemon = try vpkDaemon(socket: folder.socket("vpk"), media: media)
+    defer { daemon.kill() }
+    // Given an mpv client observing seeking, and a vpk client
+    let mpvClient = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    mpvClient.send(#"{"command": ["observe_property", 1, "seeking"], "request_id": 1}"#)
+    try mpvClient.waitForLine(containing: #""name":"seeking","data":false"#)
+    let vpkClient = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    // When the vpk client scrubs, steps back and steps forward, each after the one before has landed
+    var told: [[String]] = []
+    for (command, answer) in [("scrub 3", "seeked"), ("step -1", "stepped"), ("step 1", "stepped")] {
+      let before = mpvClient.lines.count
+      vpkClient.send(command)
+      try vpkClient.waitForLine(containing: #""event":"\#(answer)""#)
+      try mpvClient.waitForLine(containing: #"{"event":"playback-restart"}"#)
+      if command != "step 1" {
+        try mpvClient.waitForLine(containing: #""name":"seeking","data":false"#)
+      }
+      told.append(
+        try mpvClient.lines.dropFirst(before).map(object).map { line in
+          (line["event"] as? String ?? "reply") + ((line["data"] as? Bool).map { " \($0)" } ?? "")
+        })
+    }
+    // Then the mpv client heard each as mpv tells it
+    let seekSeen = ["seek", "property-change true", "playback-restart", "property-change false"]
+    #expect(told == [seekSeen, seekSeen, ["seek", "playback-restart"]], "\(mpvClient.lines)")
+    // And the vpk client only its own dialect's answers: no line for a seek's start
+    let names = try events(vpkClient.lines, among: ["hello", "seeked", "stepped", "seek", "seek-started"])
+    #expect(names == ["hello", "seeked", "stepped", "stepped"], "\(vpkClient.lines)")
+  }
+
   /// A client that connects after the session's file opened (it saw no `file-loaded`) still reads its properties.
   @Test func clientOfASessionWhoseFileIsOpen() throws {
     let folder = try SocketFolder()

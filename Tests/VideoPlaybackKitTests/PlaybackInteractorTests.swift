@@ -160,6 +160,53 @@ import VPKTestSupport
     #expect(h.output.lines == ["superseded #1 by 2", "seeked #2 20.0 20.0 exact", "status #3 paused 20.0"])
   }
 
+  /// The events presented, by name, with the ids of the commands they answer.
+  private static func names(_ h: InteractorHarness) -> [String] {
+    h.output.events.map { "\($0.event.name) #\($0.origin?.id ?? 0)" }
+  }
+
+  @Test func everySeekAndStepACommandStartsIsToldToEveryoneOnceBeforeItLands() {
+    // Given a ready file
+    let h = InteractorHarness.ready()
+    h.output.events.removeAll()
+    // When a scrub, a skip and a step are sent, the first superseded by the second, and each lands
+    h.interactor.submit(.scrub(.seconds(10), nil))
+    h.interactor.submit(.skip(5, nil))
+    h.manager.supersede(h.manager.seeks[0], by: h.manager.seeks[1])
+    h.manager.land(h.manager.seeks[1])
+    h.interactor.submit(.step(-1))
+    h.manager.finishStep(h.manager.steps[0], moved: -1, at: 14.96)
+    // Then each is told as it starts, once, where it goes (a step: how many frames), before its answer
+    #expect(
+      Self.names(h) == [
+        "seek-started #1", "seek-started #2", "superseded #1", "seeked #2", "seek-started #3", "stepped #3",
+      ])
+    let starts = h.output.events.filter { if case .seekStarted = $0.event { true } else { false } }
+    #expect(
+      starts.map(\.event) == [
+        .seekStarted(.time(MediaTime(seconds: 10))), .seekStarted(.time(MediaTime(seconds: 15))),
+        .seekStarted(.frames(-1)),
+      ])
+    // And to every view, as no reply
+    #expect(starts.allSatisfy { $0.event.audience == .everyone && !$0.event.isReply })
+  }
+
+  @Test func theSessionsOwnSeeksAndRefusedSeeksAreNotToldAsStarted() {
+    // Given a file opened with a start position, which plays to its end (--at-end pause)
+    let h = InteractorHarness(
+      options: PlaybackOptions(autoplay: true, start: .seconds(5), endAction: .pause))
+    h.interactor.start()
+    h.manager.becomeReady()
+    h.manager.land(h.manager.seeks[0])
+    h.manager.reachEnd(at: 60)
+    // When play starts it over, and a percentage is asked of a seek the session refuses
+    h.interactor.submit(.play)
+    h.manager.land(h.manager.seeks.last!)
+    h.interactor.submit(.scrub(.seconds(.infinity), nil))
+    // Then neither the seek to the start, the seek back to the start nor the refused seek is told as started
+    #expect(!h.output.events.contains { if case .seekStarted = $0.event { true } else { false } })
+  }
+
   @Test func queriesNeverChangeState() {
     let h = InteractorHarness.ready()
     h.manager.frame = FrameIdentity(

@@ -227,6 +227,20 @@ struct PlayerTests {
     #expect(state?.text == "state #2 state=playing position=0.000 duration=10.000")
   }
 
+  @Test func eventsHoldEachSeekAndStepsAnswerButNotItsStartWhichHasNoLine() async throws {
+    // Given a player with a file open
+    let player = await Harness().makePlayer()
+    try await player.open("clip.mp4")
+    // When it scrubs and steps
+    try await player.scrub(to: MediaTime(seconds: 2.5), mode: .exact)
+    try await player.step(-1)
+    // Then its events hold the answers, each with its line, and no seekStarted (as no loading)
+    var iterator = player.events.makeAsyncIterator()
+    var names: [String] = []
+    while names.count < 3, let event = await iterator.next() { names.append(event.event.name) }
+    #expect(names == ["ready", "seeked", "stepped"])
+  }
+
   @Test func anAppsOwnViewReceivesThePresentersViewModels() async throws {
     // Given a player with an app's own view attached
     let player = await Harness().makePlayer()

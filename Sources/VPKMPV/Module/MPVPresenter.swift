@@ -65,9 +65,12 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   /// properties.
   private var readings = MPVReadings() { didSet { publishQuickReads() } }
   /// This client's seeks not yet landed (mpv's `seeking`), by their ordinals.
-  private var seekIDs: Set<Int> = [] { didSet { readings.seeking = !seekIDs.isEmpty } }
+  private var seekIDs: Set<Int> = [] { didSet { readings.seeking = !seekIDs.isEmpty || !othersSeeks.isEmpty } }
   /// Those of them whose `seek` event was sent as they started.
   private var announcedSeeks: Set<Int> = []
+  /// Other views' seeks and steps started (their `seek` sent) and not yet landed (mpv's `seeking` too), by the
+  /// session's command ids.
+  private var othersSeeks: Set<Int> = [] { didSet { readings.seeking = !seekIDs.isEmpty || !othersSeeks.isEmpty } }
 
   /// Observed properties: mpv's observer id, and the value the client was last told (nil: not yet told).
   private struct Observer {
@@ -443,7 +446,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .ready(let info, let position): ready(info, position: position, mine)
     case .state(let state, let position, let duration): changed(state, position: position, duration: duration, mine)
     case .progress(let mark): progress(mark)
-    case .seeked(let outcome): seeked(outcome.result.position, duration: outcome.duration, mine)
+    case .seekStarted(let start): if mine == nil, let origin { othersSeekStarted(start, id: origin.id) }
+    case .seeked(let outcome):
+      seeked(outcome.result.position, duration: outcome.duration, mine, othersSeek: landedOthersSeek(origin, mine))
     case .superseded:
       if let mine {
         seekIDs.remove(mine)
@@ -451,7 +456,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       }
       // mpv answers a seek that a newer one replaced with success, too.
       settle(mine)
-    case .stepped(let result, let duration): stepped(result.position, duration: duration, mine)
+    case .stepped(let result, let duration):
+      stepped(result.position, duration: duration, mine, othersStep: landedOthersSeek(origin, mine))
     case .rate(let rate):
       readings.rate = rate
       settle(mine)
@@ -484,6 +490,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       readings.pauseOption = readings.state != .playing
       event("end-file", [MPVMember("reason", .string("stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
     }
+    othersSeeks = []
     readings.info = nil
     readings.duration = nil
     readings.loadingPath = path
@@ -529,8 +536,29 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     publishChanges()
   }
 
-  private func seeked(_ position: MediaTime, duration: MediaTime?, _ commandID: Int?) {
-    var announced = false
+  /// Another view's seek or step started: mpv tells every client `seek` as a seek starts, and `seeking` is true until
+  /// its `playback-restart`. This client's own seeks are announced as they are sent (see `seek`). mpv's `frame-step`
+  /// forward plays one frame and seeks nothing: its start is not shown (it shows `seek` and `playback-restart` as it
+  /// lands).
+  private func othersSeekStarted(_ start: SeekStart, id: Int) {
+    if case .frames(let count) = start, count > 0 { return }
+    othersSeeks.insert(id)
+    event("seek")
+    publishChanges()
+  }
+
+  /// Whether the seek or step that landed (of `origin`) is another view's whose start was shown. Seeks and steps land
+  /// in the order they were sent: the older ones (anyone's) landed or were replaced, and are forgotten with it.
+  private func landedOthersSeek(_ origin: CommandOrigin?, _ commandID: Int?) -> Bool {
+    guard let id = origin?.id else { return false }
+    let started = commandID == nil && othersSeeks.contains(id)
+    othersSeeks = othersSeeks.filter { $0 > id }
+    return started
+  }
+
+  /// `othersSeek`: another view's seek whose `seek` was shown as it started.
+  private func seeked(_ position: MediaTime, duration: MediaTime?, _ commandID: Int?, othersSeek: Bool) {
+    var announced = othersSeek
     if let commandID {
       seekIDs.remove(commandID)
       announced = announcedSeeks.remove(commandID) != nil
@@ -540,8 +568,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     if readings.state == .ended { readings.state = .paused }
     settle(commandID)
     if !announced {
-      // Another client's seek (or one sent before the file loaded) is seen as it lands: its `seek`, then `seeking`
-      // true until the `playback-restart`, as mpv tells every client of a seek.
+      // A seek whose start was not shown (this client's, sent before the file loaded) is seen as it lands: its
+      // `seek`, then `seeking` true until the `playback-restart`, as mpv tells every client of a seek.
       event("seek")
       let seeking = readings.seeking
       readings.seeking = true
@@ -552,12 +580,14 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     publishChanges()
   }
 
-  private func stepped(_ position: MediaTime, duration: MediaTime?, _ commandID: Int?) {
+  /// `othersStep`: another view's step whose `seek` was shown as it started; this client's own show theirs after the
+  /// reply, as they land.
+  private func stepped(_ position: MediaTime, duration: MediaTime?, _ commandID: Int?, othersStep: Bool) {
     readings.position = position
     if let duration { readings.duration = duration }
     readings.state = .paused
     settle(commandID)
-    event("seek")
+    if !othersStep { event("seek") }
     event("playback-restart")
     publishChanges()
   }
@@ -666,6 +696,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     // `pause` keeps its value through the close, as mpv's option does: the interactor leaves the next file paused
     // unless this one was playing; a file that played to its end into idle leaves it playing.
     let paused = !atEnd && readings.state != .playing
+    othersSeeks = []
     readings = MPVReadings(
       rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID,
       pauseOption: paused)

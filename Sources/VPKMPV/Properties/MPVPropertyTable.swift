@@ -94,8 +94,9 @@ package enum MPVPropertyTable {
         property: property, kind: .flag, read: { $0.info != nil ? .bool($0.seeking) : nil },
         docs: .init(
           note: "true from a seek's `seek` to its `playback-restart`", unavailable: "nothing loaded",
-          from: "this client's seeks; another client's as it lands",
-          tests: stateTests + ", MPVPresenterTests.seekingOfOwnSeek, seekingOfOthersSeek"))
+          from: "this client's seeks; another client's as it starts and lands",
+          tests: stateTests + ", MPVPresenterTests.seekingOfOwnSeek, othersSeekShownAsItStarts, othersSupersededSeek,"
+            + " othersStepShownAsItStarts"))
     case .width:
       MPVPropertySpec(
         property: property, kind: .integer, read: { $0.info?.video.map { .integer($0.width) } },

@@ -55,6 +55,14 @@ public struct SeekOutcome: Sendable, Equatable {
   }
 }
 
+/// Where a seek or step that started goes.
+public enum SeekStart: Sendable, Equatable {
+  /// A seek (`scrub`, `skip`) to this time, within the media.
+  case time(MediaTime)
+  /// A step of this many frames (negative: backward).
+  case frames(Int)
+}
+
 /// A progress mark that playback crossed.
 public struct ProgressMark: Sendable, Equatable {
   public var position: MediaTime
@@ -158,6 +166,10 @@ public enum SessionEvent: Sendable, Equatable {
   /// A play/pause/toggle took effect (or was acknowledged with no change).
   case state(PlaybackState, position: MediaTime, duration: MediaTime?)
   case progress(ProgressMark)
+  /// A seek or step a command asked for started (the session's own seeks, to `--start` and back to the start on play at
+  /// the end, say nothing). Its `seeked`, `superseded` or `stepped` follows. vpk's text and JSON dialects show no line
+  /// for it; the mpv dialect shows it as mpv's `seek`.
+  case seekStarted(SeekStart)
   case seeked(SeekOutcome)
   /// A seek that did not land: `newer` replaced it, or (nil) the session closed first.
   case superseded(newer: CommandOrigin?)
@@ -193,7 +205,8 @@ public enum SessionEvent: Sendable, Equatable {
 
   package var audience: Audience {
     switch self {
-    case .loading, .ready, .state, .progress, .seeked, .stepped, .rate, .next, .ended, .closed, .shutdown: .everyone
+    case .loading, .ready, .state, .progress, .seekStarted, .seeked, .stepped, .rate, .next, .ended, .closed, .shutdown:
+      .everyone
     case .superseded, .error, .status, .info, .frame, .mark, .snapshot, .help, .waited, .expectation: .sender
     }
   }
@@ -201,7 +214,7 @@ public enum SessionEvent: Sendable, Equatable {
   /// Whether this is the one reply of the command it carries as its origin (every command gets exactly one).
   package var isReply: Bool {
     switch self {
-    case .loading, .progress, .ended, .shutdown: false
+    case .loading, .progress, .seekStarted, .ended, .shutdown: false
     default: true
     }
   }
@@ -213,6 +226,7 @@ public enum SessionEvent: Sendable, Equatable {
     case .ready: "ready"
     case .state: "state"
     case .progress: "progress"
+    case .seekStarted: "seek-started"
     case .seeked: "seeked"
     case .superseded: "superseded"
     case .stepped: "stepped"

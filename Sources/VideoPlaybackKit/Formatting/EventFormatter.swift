@@ -24,7 +24,7 @@ enum EventFormatter {
   }
 
   /// The view model of `event` as `naming` names its command; nil for an event with no line (`loading` shows only on
-  /// the status line).
+  /// the status line; `seekStarted` shows only in the mpv dialect).
   static func model(_ event: SessionEvent, origin: CommandOrigin?, naming: Naming) -> EventViewModel? {
     func builder(_ severity: EventViewModel.Severity = .info) -> EventBuilder {
       let named = origin.map(naming.name)
@@ -32,7 +32,7 @@ enum EventFormatter {
         event: event.name, commandID: named?.number, clientID: named?.clientID, severity: severity)
     }
     switch event {
-    case .loading:
+    case .loading, .seekStarted:
       return nil
     case .ready(let info, _):
       var line = builder()

@@ -339,6 +339,8 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
       if state == .playing { manager.pause() }
       state = .paused
       outstanding.append(.step(id: id))
+      // Told before the manager starts it: a step that lands at once is reported after.
+      emit(.seekStarted(.frames(count)), answering: id)
       manager.step(StepRequest(id: id, count: count))
     case .scaleRate(let factor):
       runPlaybackCommand(NumberedCommand(id: id, command: .rate(scaledRate(by: factor)), source: numbered.source))
@@ -436,11 +438,14 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     if state == .ended { state = .paused }
     let clamped = target.clamped(to: duration)
     if clamped != target { requestedBeforeClamp[id] = target }
-    startSeek(SeekRequest(id: id, target: clamped, mode: mode))
+    startSeek(SeekRequest(id: id, target: clamped, mode: mode), announced: true)
   }
 
-  func startSeek(_ request: SeekRequest) {
+  /// `announced`: a command's seek, which every view hears of as it starts (`seekStarted`), before the manager starts
+  /// it, so a seek that lands at once is reported after.
+  func startSeek(_ request: SeekRequest, announced: Bool = false) {
     outstanding.append(.seek(request))
+    if announced { emit(.seekStarted(.time(request.target)), answering: request.id) }
     manager?.seek(request)
   }
 

@@ -127,7 +127,8 @@ struct MPVPresenterTests {
       ])
   }
 
-  @Test("another client's seek is seen as it lands: seek, then playback-restart")
+  @Test(
+    "another client's seek whose start was not seen (it started before this client connected) shows seek as it lands")
   func othersSeekLands() {
     let harness = MPVHarness()
     harness.loaded()
@@ -166,7 +167,7 @@ struct MPVPresenterTests {
       ])
   }
 
-  @Test("another client's seek: an observer of seeking hears true after seek and false after playback-restart")
+  @Test("another client's seek whose start was not seen: an observer of seeking hears true and false as it lands")
   func seekingOfOthersSeek() {
     // Given a loaded file and an observer of seeking
     let harness = MPVHarness()
@@ -186,6 +187,144 @@ struct MPVPresenterTests {
     #expect(
       harness.view.lines == [
         #"{"event":"seek"}"#, #"{"event":"property-change","id":1,"name":"seeking","data":true}"#,
+        #"{"event":"playback-restart"}"#, #"{"event":"property-change","id":1,"name":"seeking","data":false}"#,
+      ])
+  }
+
+  /// Another client (view 9)'s command `id`.
+  private static func others(_ id: Int) -> CommandOrigin {
+    CommandOrigin(id: id, sender: CommandSender(view: ViewID(value: 9), number: id))
+  }
+
+  private static func landed(_ id: Int, at seconds: Double) -> SessionEvent {
+    .seeked(
+      SeekOutcome(
+        result: SeekResult(
+          id: id, target: MediaTime(seconds: seconds), position: MediaTime(seconds: seconds), mode: .exact,
+          milliseconds: 1), requested: nil, duration: nil, showsTiming: false))
+  }
+
+  /// A loaded file and an observer of `seeking`, with what was written so far cleared.
+  private static func observingSeeking() -> MPVHarness {
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.send(#"{"command": ["observe_property", 1, "seeking"], "request_id": 1}"#)
+    harness.presenter.present(.status(harness.status()), origin: harness.lastOrigin)
+    harness.view.lines.removeAll()
+    return harness
+  }
+
+  @Test("another client's seek: seek and seeking true as it starts, playback-restart and seeking false as it lands")
+  func othersSeekShownAsItStarts() {
+    // Given a loaded file and an observer of seeking
+    let harness = Self.observingSeeking()
+    // When another client's seek starts
+    harness.presenter.present(.seekStarted(.time(MediaTime(seconds: 2))), origin: Self.others(40))
+    // Then the client hears seek, then seeking true, at once, as mpv tells every client
+    #expect(
+      harness.view.lines == [
+        #"{"event":"seek"}"#, #"{"event":"property-change","id":1,"name":"seeking","data":true}"#,
+      ])
+    harness.view.lines.removeAll()
+    // When it lands
+    harness.presenter.present(Self.landed(40, at: 2), origin: Self.others(40))
+    // Then only playback-restart and seeking false follow
+    #expect(
+      harness.view.lines == [
+        #"{"event":"playback-restart"}"#, #"{"event":"property-change","id":1,"name":"seeking","data":false}"#,
+      ])
+  }
+
+  @Test("another client's seek replaced by its newer one: a seek for each start, one playback-restart, seeking false")
+  func othersSupersededSeek() {
+    // Given a loaded file and an observer of seeking
+    let harness = Self.observingSeeking()
+    // When another client starts two seeks and the second replaces the first
+    harness.presenter.present(.seekStarted(.time(MediaTime(seconds: 3))), origin: Self.others(40))
+    harness.presenter.present(.seekStarted(.time(MediaTime(seconds: 15))), origin: Self.others(41))
+    harness.presenter.present(.superseded(newer: Self.others(41)), origin: Self.others(40))
+    harness.presenter.present(Self.landed(41, at: 15), origin: Self.others(41))
+    // Then seeking turns true once and false once, with the one playback-restart
+    #expect(
+      harness.view.lines == [
+        #"{"event":"seek"}"#, #"{"event":"property-change","id":1,"name":"seeking","data":true}"#,
+        #"{"event":"seek"}"#, #"{"event":"playback-restart"}"#,
+        #"{"event":"property-change","id":1,"name":"seeking","data":false}"#,
+      ])
+  }
+
+  @Test("another client's step: seek as it starts, playback-restart as it lands")
+  func othersStepShownAsItStarts() {
+    // Given a loaded file and an observer of seeking
+    let harness = Self.observingSeeking()
+    // When another client's step starts and lands
+    harness.presenter.present(.seekStarted(.frames(-1)), origin: Self.others(42))
+    let started = harness.view.lines
+    harness.presenter.present(
+      .stepped(StepResult(id: 42, requested: -1, moved: -1, position: MediaTime(seconds: 1.96)), duration: nil),
+      origin: Self.others(42))
+    // Then seek came at its start and only playback-restart at its landing
+    #expect(
+      started == [#"{"event":"seek"}"#, #"{"event":"property-change","id":1,"name":"seeking","data":true}"#])
+    #expect(
+      harness.view.lines.dropFirst(started.count).elementsEqual([
+        #"{"event":"playback-restart"}"#, #"{"event":"property-change","id":1,"name":"seeking","data":false}"#,
+      ]))
+  }
+
+  @Test(
+    "another client's frame-step forward: nothing as it starts (mpv seeks nothing), seek and playback-restart as it lands"
+  )
+  func othersForwardStepShownAsItLands() {
+    // Given a loaded file and an observer of seeking
+    let harness = Self.observingSeeking()
+    // When another client's step forward starts
+    harness.presenter.present(.seekStarted(.frames(1)), origin: Self.others(43))
+    // Then nothing is shown yet
+    #expect(harness.view.lines.isEmpty)
+    // When it lands
+    harness.presenter.present(
+      .stepped(StepResult(id: 43, requested: 1, moved: 1, position: MediaTime(seconds: 2.04)), duration: nil),
+      origin: Self.others(43))
+    // Then seek and playback-restart, with seeking left false
+    #expect(harness.view.lines == [#"{"event":"seek"}"#, #"{"event":"playback-restart"}"#])
+  }
+
+  @Test("this client's own seek is announced as it is sent, once: its start adds nothing")
+  func ownSeekStartAddsNothing() {
+    // Given a loaded file and an observer of seeking
+    let harness = Self.observingSeeking()
+    // When the client seeks, the session says it started, and it lands
+    harness.send(#"{"command": ["seek", 2, "absolute"], "request_id": 2}"#)
+    harness.presenter.present(.seekStarted(.time(MediaTime(seconds: 2))), origin: harness.lastOrigin)
+    harness.presenter.present(Self.landed(harness.interactor.lastID, at: 2), origin: harness.lastOrigin)
+    // Then it reads as without the start: reply, seek, seeking true, playback-restart, seeking false
+    #expect(
+      harness.view.lines == [
+        #"{"data":null,"request_id":2,"error":"success"}"#, #"{"event":"seek"}"#,
+        #"{"event":"property-change","id":1,"name":"seeking","data":true}"#, #"{"event":"playback-restart"}"#,
+        #"{"event":"property-change","id":1,"name":"seeking","data":false}"#,
+      ])
+  }
+
+  @Test("another client's seek replaced by this client's: seeking is false once this client's lands")
+  func othersSeekReplacedByOwn() {
+    // Given a loaded file, an observer of seeking, and another client's seek under way
+    let harness = Self.observingSeeking()
+    // (submitted through the session, which numbers every view's commands in one sequence)
+    let others = harness.interactor.origin(
+      harness.interactor.submit(
+        .scrub(.seconds(3), nil), source: nil, from: CommandSender(view: ViewID(value: 9), number: 1)))
+    harness.presenter.present(.seekStarted(.time(MediaTime(seconds: 3))), origin: others)
+    // When this client's seek replaces it and lands
+    harness.send(#"{"command": ["seek", 5, "absolute"], "request_id": 2}"#)
+    let own = harness.lastOrigin
+    harness.presenter.present(.seekStarted(.time(MediaTime(seconds: 5))), origin: own)
+    harness.presenter.present(.superseded(newer: own), origin: others)
+    harness.presenter.present(Self.landed(own.id, at: 5), origin: own)
+    // Then seeking ends false, after the playback-restart
+    #expect(
+      harness.view.lines.suffix(2) == [
         #"{"event":"playback-restart"}"#, #"{"event":"property-change","id":1,"name":"seeking","data":false}"#,
       ])
   }
