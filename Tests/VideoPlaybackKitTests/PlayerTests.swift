@@ -76,11 +76,13 @@ struct PlayerTests {
     let harness = Harness(autoResponds: false)
     let player = await harness.makePlayer()
     async let opened = player.open("clip.mp4")
-    await Task.yield()
+    await waitUntil { !harness.managers.isEmpty }
     harness.managers[0].becomeReady(duration: 10)
     _ = try await opened
-    // When two seeks go out and the manager supersedes the first and lands the second
+    // When two seeks go out, one after the other reaches the manager, and the manager supersedes the first and lands
+    // the second
     async let first = player.scrub(to: MediaTime(seconds: 1))
+    await waitUntil { harness.managers[0].seeks.count == 1 }
     async let second = player.scrub(to: MediaTime(seconds: 2))
     await waitUntil { harness.managers[0].seeks.count == 2 }
     let seeks = harness.managers[0].seeks
@@ -99,7 +101,7 @@ struct PlayerTests {
     let harness = Harness(autoResponds: false)
     let player = await harness.makePlayer()
     async let opened = player.open("clip.mp4")
-    await Task.yield()
+    await waitUntil { !harness.managers.isEmpty }
     harness.managers[0].becomeReady(duration: 10)
     _ = try await opened
     // When a task awaiting a seek is cancelled
@@ -119,7 +121,7 @@ struct PlayerTests {
     let harness = Harness(autoResponds: false)
     let player = await harness.makePlayer()
     async let opened = player.open("clip.mp4")
-    await Task.yield()
+    await waitUntil { !harness.managers.isEmpty }
     harness.managers[0].becomeReady(duration: 10)
     _ = try await opened
     try await player.play()
@@ -142,7 +144,7 @@ struct PlayerTests {
     let harness = Harness(autoResponds: false)
     let player = await harness.makePlayer()
     async let opened = player.open("clip.mp4")
-    await Task.yield()
+    await waitUntil { !harness.managers.isEmpty }
     harness.managers[0].becomeReady(duration: 10)
     _ = try await opened
     let seek = Task { try await player.scrub(to: MediaTime(seconds: 4)) }
