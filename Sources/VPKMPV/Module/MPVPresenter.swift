@@ -457,7 +457,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       // mpv answers a seek that a newer one replaced with success, too.
       settle(mine)
     case .stepped(let result, let duration):
-      stepped(result.position, duration: duration, mine, othersStep: landedOthersSeek(origin, mine))
+      stepped(
+        result.position, duration: duration, mine, othersStep: landedOthersSeek(origin, mine),
+        forward: result.requested > 0)
     case .rate(let rate):
       readings.rate = rate
       settle(mine)
@@ -581,14 +583,19 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   }
 
   /// `othersStep`: another view's step whose `seek` was shown as it started; this client's own show theirs after the
-  /// reply, as they land.
-  private func stepped(_ position: MediaTime, duration: MediaTime?, _ commandID: Int?, othersStep: Bool) {
+  /// reply, as they land. A step forward is mpv's `frame-step`, which plays one frame and seeks nothing: no `seek`,
+  /// no `playback-restart`, only the changes (`time-pos`, `pause` if it played).
+  private func stepped(
+    _ position: MediaTime, duration: MediaTime?, _ commandID: Int?, othersStep: Bool, forward: Bool
+  ) {
     readings.position = position
     if let duration { readings.duration = duration }
     readings.state = .paused
     settle(commandID)
-    if !othersStep { event("seek") }
-    event("playback-restart")
+    if !forward {
+      if !othersStep { event("seek") }
+      event("playback-restart")
+    }
     publishChanges()
   }
 

@@ -273,7 +273,7 @@ struct MPVPresenterTests {
   }
 
   @Test(
-    "another client's frame-step forward: nothing as it starts (mpv seeks nothing), seek and playback-restart as it lands"
+    "another client's frame-step forward: nothing as it starts or lands (mpv plays one frame and seeks nothing)"
   )
   func othersForwardStepShownAsItLands() {
     // Given a loaded file and an observer of seeking
@@ -286,8 +286,34 @@ struct MPVPresenterTests {
     harness.presenter.present(
       .stepped(StepResult(id: 43, requested: 1, moved: 1, position: MediaTime(seconds: 2.04)), duration: nil),
       origin: Self.others(43))
-    // Then seek and playback-restart, with seeking left false
-    #expect(harness.view.lines == [#"{"event":"seek"}"#, #"{"event":"playback-restart"}"#])
+    // Then neither seek nor playback-restart, and seeking stays false
+    #expect(harness.view.lines.isEmpty)
+  }
+
+  @Test("this client's frame-step: its reply, then no seek nor playback-restart; frame-back-step sends both")
+  func ownFrameStepSeeksNothing() {
+    // Given a loaded file
+    let harness = MPVHarness()
+    harness.loaded()
+    // When the client frame-steps and the step lands
+    harness.send(#"{"command": ["frame-step"], "request_id": 2}"#)
+    harness.presenter.present(
+      .stepped(
+        StepResult(id: harness.interactor.lastID, requested: 1, moved: 1, position: MediaTime(seconds: 0.04)),
+        duration: nil), origin: harness.lastOrigin)
+    // Then the reply alone, as mpv sends it
+    #expect(harness.view.lines == [#"{"data":null,"request_id":2,"error":"success"}"#])
+    // When it frame-back-steps and the step lands
+    harness.view.lines.removeAll()
+    harness.send(#"{"command": ["frame-back-step"], "request_id": 3}"#)
+    harness.presenter.present(
+      .stepped(StepResult(id: harness.interactor.lastID, requested: -1, moved: -1, position: .zero), duration: nil),
+      origin: harness.lastOrigin)
+    // Then the reply, seek and playback-restart
+    #expect(
+      harness.view.lines == [
+        #"{"data":null,"request_id":3,"error":"success"}"#, #"{"event":"seek"}"#, #"{"event":"playback-restart"}"#,
+      ])
   }
 
   @Test("this client's own seek is announced as it is sent, once: its start adds nothing")
