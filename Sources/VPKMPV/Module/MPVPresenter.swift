@@ -540,8 +540,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
 
   /// Another view's seek or step started: mpv tells every client `seek` as a seek starts, and `seeking` is true until
   /// its `playback-restart`. This client's own seeks are announced as they are sent (see `seek`). mpv's `frame-step`
-  /// forward plays one frame and seeks nothing: its start is not shown (it shows `seek` and `playback-restart` as it
-  /// lands).
+  /// forward plays one frame and seeks nothing: neither its start nor its landing is shown (see `stepped`).
   private func othersSeekStarted(_ start: SeekStart, id: Int) {
     if case .frames(let count) = start, count > 0 { return }
     othersSeeks.insert(id)
