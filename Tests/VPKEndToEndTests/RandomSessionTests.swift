@@ -69,6 +69,9 @@ private enum Step {
     var surelyPaused = true
     /// Whether a file is loaded (`close` unloads it, `open` loads it again).
     var loaded = true
+    /// With no file loaded: whether the next file surely opens paused. Pause outlives the file: `close` leaves the
+    /// next file paused unless the file was playing, and `play`, `pause`, `toggle` with nothing loaded set it.
+    var nextOpensPaused = true
     for step in 0..<120 {
       let line = Self.randomLine(&random, duration: duration, path: url.path)
       guard case .command(let text) = line else {
@@ -78,16 +81,26 @@ private enum Step {
       #expect(session.send(text), "seed \(seed) step \(step): vpk stopped reading")
       nextID += 1
       let lowered = text.lowercased()
-      if lowered == "play" { surelyPaused = false }
-      if lowered == "pause" { surelyPaused = true }
-      if lowered == "toggle" { surelyPaused = false }  // the model does not track which way it went
-      // A step pauses only where there are video frames to step between: on audio-only media it is an
-      // `unavailable` error, and an error leaves the state as it was.
-      if lowered.hasPrefix("step") && loaded && clip != .audioOnly { surelyPaused = true }
-      if lowered == "close" { loaded = false }
+      if loaded {
+        if lowered == "play" { surelyPaused = false }
+        if lowered == "pause" { surelyPaused = true }
+        if lowered == "toggle" { surelyPaused = false }  // the model does not track which way it went
+        // A step pauses only where there are video frames to step between: on audio-only media it is an
+        // `unavailable` error, and an error leaves the state as it was.
+        if lowered.hasPrefix("step") && clip != .audioOnly { surelyPaused = true }
+      } else {
+        if lowered == "play" || lowered == "toggle" { nextOpensPaused = false }
+        if lowered == "pause" { nextOpensPaused = true }
+      }
+      if lowered == "close" && loaded {
+        loaded = false
+        nextOpensPaused = surelyPaused
+      }
       if lowered.hasPrefix("open ") {
+        // Beside a loaded file, a file opens as the session was started (--paused); with nothing loaded, as the
+        // last file left it or as play and pause set it since.
+        surelyPaused = loaded ? true : nextOpensPaused
         loaded = true
-        surelyPaused = true  // the session was started --paused, so a file opens paused
       }
 
       // After each command, a status: it must be answered, and everything before it too.
