@@ -40,6 +40,16 @@ struct MPVHarness {
   /// The origin of the last command the presenter submitted, as the interactor gives it.
   var lastOrigin: CommandOrigin { interactor.origin(interactor.lastID) }
 
+  /// The last command the presenter submitted, a seek, lands exactly at `seconds`.
+  func lastSeekLands(at seconds: Double) {
+    presenter.present(
+      .seeked(
+        SeekOutcome(
+          result: SeekResult(
+            id: interactor.lastID, target: MediaTime(seconds: seconds), position: MediaTime(seconds: seconds),
+            mode: .exact, milliseconds: 1), requested: nil, duration: nil, showsTiming: false)), origin: lastOrigin)
+  }
+
   /// A file is loaded and paused at `position`.
   func loaded(position: Double = 0) {
     presenter.present(.loading(path: "/media/clip.mp4"), origin: nil)
@@ -115,12 +125,7 @@ struct MPVPresenterTests {
     #expect(harness.interactor.calls.last == .submit(.scrub(.seconds(2), .exact)))
     #expect(harness.view.lines == [#"{"data":null,"request_id":6,"error":"success"}"#, #"{"event":"seek"}"#])
     // And when it lands, playback-restart
-    harness.presenter.present(
-      .seeked(
-        SeekOutcome(
-          result: SeekResult(
-            id: harness.interactor.lastID, target: MediaTime(seconds: 2), position: MediaTime(seconds: 2), mode: .exact,
-            milliseconds: 1), requested: nil, duration: nil, showsTiming: false)), origin: harness.lastOrigin)
+    harness.lastSeekLands(at: 2)
     #expect(
       harness.view.lines == [
         #"{"data":null,"request_id":6,"error":"success"}"#, #"{"event":"seek"}"#, #"{"event":"playback-restart"}"#,
@@ -152,12 +157,7 @@ struct MPVPresenterTests {
     harness.view.lines.removeAll()
     // When the client seeks and the seek lands
     harness.send(#"{"command": ["seek", 2, "absolute"], "request_id": 2}"#)
-    harness.presenter.present(
-      .seeked(
-        SeekOutcome(
-          result: SeekResult(
-            id: harness.interactor.lastID, target: MediaTime(seconds: 2), position: MediaTime(seconds: 2), mode: .exact,
-            milliseconds: 1), requested: nil, duration: nil, showsTiming: false)), origin: harness.lastOrigin)
+    harness.lastSeekLands(at: 2)
     // Then seeking is true between seek and playback-restart, as mpv tells it
     #expect(
       harness.view.lines == [

@@ -108,12 +108,7 @@ struct MPVQuickReadsTests {
     // And a read behind it waits for the seek to land
     #expect(harness.presenter.quickReads.answer(#"{"command": ["get_property", "time-pos"], "request_id": 7}"#) == nil)
     // When it lands, Then playback-restart, and nothing else
-    harness.presenter.present(
-      .seeked(
-        SeekOutcome(
-          result: SeekResult(
-            id: harness.interactor.lastID, target: MediaTime(seconds: 2), position: MediaTime(seconds: 2), mode: .exact,
-            milliseconds: 1), requested: nil, duration: nil, showsTiming: false)), origin: harness.lastOrigin)
+    harness.lastSeekLands(at: 2)
     #expect(harness.view.lines == [#"{"event":"playback-restart"}"#])
   }
 
@@ -131,12 +126,7 @@ struct MPVQuickReadsTests {
     harness.view.onDisplay = { line in
       if harness.presenter.quickReads.answerSeek(next) != nil { answeredDuring.append(line) }
     }
-    harness.presenter.present(
-      .seeked(
-        SeekOutcome(
-          result: SeekResult(
-            id: harness.interactor.lastID, target: MediaTime(seconds: 3), position: MediaTime(seconds: 3), mode: .exact,
-            milliseconds: 1), requested: nil, duration: nil, showsTiming: false)), origin: harness.lastOrigin)
+    harness.lastSeekLands(at: 3)
     // Then the landing shows playback-restart and the position's change, and only after both may the loop answer
     #expect(harness.view.lines.contains(#"{"event":"playback-restart"}"#))
     #expect(harness.view.lines.last?.contains(#""name":"time-pos","data":3.0"#) == true)
