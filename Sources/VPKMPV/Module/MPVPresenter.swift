@@ -583,14 +583,21 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
 
   /// `othersStep`: another view's step whose `seek` was shown as it started; this client's own show theirs after the
   /// reply, as they land. A step forward is mpv's `frame-step`, which plays one frame and seeks nothing: no `seek`,
-  /// no `playback-restart`, only the changes (`time-pos`, `pause` if it played).
+  /// no `playback-restart`, only the changes. mpv plays that frame by unpausing: from paused, observers are told
+  /// `pause` and `core-idle` false, then, with the frame, every change (`time-pos`, `pause` and `core-idle` true …)
+  /// in their order; from playing, the frame's changes only.
   private func stepped(
     _ position: MediaTime, duration: MediaTime?, _ commandID: Int?, othersStep: Bool, forward: Bool
   ) {
+    let playsFromPause = forward && readings.state == .paused
+    settle(commandID)
+    if playsFromPause {
+      readings.state = .playing
+      publishChanges()
+    }
     readings.position = position
     if let duration { readings.duration = duration }
     readings.state = .paused
-    settle(commandID)
     if !forward {
       if !othersStep { event("seek") }
       event("playback-restart")

@@ -316,6 +316,37 @@ struct MPVPresenterTests {
       ])
   }
 
+  @Test("a frame-step from paused plays its frame as mpv's does: pause and core-idle false, then the frame's changes")
+  func frameStepFromPauseUnpausesForItsFrame() {
+    for (state, flips) in [(PlaybackState.paused, true), (.playing, false)] {
+      // Given a loaded file, paused or playing at 2 s, and observers of time-pos, pause and core-idle
+      let harness = MPVHarness()
+      harness.loaded()
+      for (id, name) in [(1, "time-pos"), (2, "pause"), (3, "core-idle")] {
+        harness.send(#"{"command": ["observe_property", \#(id), "\#(name)"], "request_id": \#(10 + id)}"#)
+        harness.presenter.present(.status(harness.status(state)), origin: harness.lastOrigin)
+      }
+      harness.view.lines.removeAll()
+      // When the client frame-steps and the step lands on the next frame
+      harness.send(#"{"command": ["frame-step"], "request_id": 2}"#)
+      harness.presenter.present(
+        .stepped(
+          StepResult(id: harness.interactor.lastID, requested: 1, moved: 1, position: MediaTime(seconds: 2.04)),
+          duration: nil), origin: harness.lastOrigin)
+      // Then the reply; from paused, pause and core-idle false; then the frame's changes in the observers' order
+      let unpaused = [
+        #"{"event":"property-change","id":2,"name":"pause","data":false}"#,
+        #"{"event":"property-change","id":3,"name":"core-idle","data":false}"#,
+      ]
+      #expect(
+        harness.view.lines == [#"{"data":null,"request_id":2,"error":"success"}"#] + (flips ? unpaused : []) + [
+          #"{"event":"property-change","id":1,"name":"time-pos","data":2.04}"#,
+          #"{"event":"property-change","id":2,"name":"pause","data":true}"#,
+          #"{"event":"property-change","id":3,"name":"core-idle","data":true}"#,
+        ], "from \(state)")
+    }
+  }
+
   @Test("this client's own seek is announced as it is sent, once: its start adds nothing")
   func ownSeekStartAddsNothing() {
     // Given a loaded file and an observer of seeking
