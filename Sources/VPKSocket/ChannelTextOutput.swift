@@ -6,7 +6,7 @@ import NIOCore
 import VideoPlaybackKit
 
 @MainActor
-final class ChannelTextOutput: TextOutput {
+final class ChannelTextOutput: EventTextOutput {
   /// How long `finish` lets written events reach the client before the connection is closed anyway.
   static let finishGrace: TimeAmount = .seconds(1)
 
@@ -20,6 +20,14 @@ final class ChannelTextOutput: TextOutput {
   }
 
   func write(_ text: String) -> Bool {
+    write(text, isEvent: false)
+  }
+
+  func writeEvent(_ text: String) -> Bool {
+    write(text, isEvent: true)
+  }
+
+  private func write(_ text: String, isEvent: Bool) -> Bool {
     guard !finished, channel.isActive else {
       finished = true
       return false
@@ -28,7 +36,7 @@ final class ChannelTextOutput: TextOutput {
     // (its handler reported it); what is written for it until then is dropped, so the buffer stays bounded even when
     // the main actor runs ahead of the event loop (20,000 queued `status` lines once piled 5 MB up for one client).
     guard channel.isWritable else { return true }
-    batch.write(ByteBuffer(string: text), to: channel)
+    batch.write(ByteBuffer(string: text), to: channel, isEvent: isEvent)
     return true
   }
 

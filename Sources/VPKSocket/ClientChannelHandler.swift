@@ -78,6 +78,8 @@ final class ClientChannelHandler: ChannelDuplexHandler {
       let answer = quickAnswer(text)
     {
       batch.writeNow(ByteBuffer(string: answer.text), to: context.channel)
+      // Its event goes out after what NIO reads with the line: dropped if that is the end of the client's input.
+      if let event = answer.event { batch.write(ByteBuffer(string: event), to: context.channel, isEvent: true) }
       // A line answered here that must still be carried out goes on, and the lines behind it take the long way.
       guard answer.passesLineOn else { return }
     }
@@ -111,6 +113,7 @@ final class ClientChannelHandler: ChannelDuplexHandler {
 
   func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
     if let event = event as? ChannelEvent, event == .inputClosed {
+      batch.inputEnded(context.channel)
       report(.inputEnded)
     }
     context.fireUserInboundEventTriggered(event)
@@ -122,6 +125,7 @@ final class ClientChannelHandler: ChannelDuplexHandler {
   }
 
   func channelInactive(context: ChannelHandlerContext) {
+    batch.closed(context.channel)
     channel = nil
     report(.disconnected)
     context.fireChannelInactive()

@@ -24,9 +24,16 @@ private final class Reports: Sendable {
 }
 
 @Suite struct ClientChannelHandlerTests {
-  /// A connected handler whose quick answer answers every line starting with "read", and answers and passes on
-  /// every line starting with "jump".
+  /// A connected handler whose quick answer answers every line starting with "read", and answers (with an event
+  /// after the answer) and passes on every line starting with "jump".
   private func connectedHandler() throws -> (EmbeddedChannel, Reports, lineHandled: @Sendable () -> Void) {
+    let (channel, reports, lineHandled, _) = try connectedHandlerAndBatch()
+    return (channel, reports, lineHandled)
+  }
+
+  private func connectedHandlerAndBatch() throws -> (
+    EmbeddedChannel, Reports, lineHandled: @Sendable () -> Void, ChannelWriteBatch
+  ) {
     let channel = EmbeddedChannel()
     let reports = Reports()
     let batch = ChannelWriteBatch(eventLoop: channel.embeddedEventLoop)
@@ -37,11 +44,13 @@ private final class Reports: Sendable {
     }
     answerQuickly { line in
       if line.hasPrefix("read") { return QuickAnswer("answer to \(line)\n") }
-      if line.hasPrefix("jump") { return QuickAnswer("answer to \(line)\n", passesLineOn: true) }
+      if line.hasPrefix("jump") {
+        return QuickAnswer("answer to \(line)\n", event: "jumped for \(line)\n", passesLineOn: true)
+      }
       return nil
     }
     channel.embeddedEventLoop.run()
-    return (channel, reports, lineHandled)
+    return (channel, reports, lineHandled, batch)
   }
 
   private func written(_ channel: EmbeddedChannel) throws -> [String] {
@@ -69,8 +78,9 @@ private final class Reports: Sendable {
     try channel.writeInbound(InputLine.text("jump 2"))
     try channel.writeInbound(InputLine.text("read time-pos"))
     channel.embeddedEventLoop.run()
-    // Then its answer is written at once, the line goes on to the main actor, and the read behind it goes too
-    #expect(try written(channel) == ["answer to jump 2\n"])
+    // Then its answer is written at once, then its event, the line goes on to the main actor, and the read behind it
+    // goes too
+    #expect(try written(channel) == ["answer to jump 2\n", "jumped for jump 2\n"])
     #expect(reports.lines == ["jump 2", "read time-pos"])
     // When both are handled, the next read is answered on the loop again
     lineHandled()
@@ -136,6 +146,24 @@ private final class Reports: Sendable {
     // Then all three go out in order, and the gathered ones once only
     channel.embeddedEventLoop.run()
     #expect(try written(channel) == ["first\n", "second\n", "third\n"])
+    _ = try channel.finish(acceptAlreadyClosed: true)
+  }
+
+  @Test func eventsAreDroppedOnceTheClientEndsItsInputAndAnswersStillGoOut() throws {
+    // Given a client with nothing waiting for the main actor
+    let (channel, _, _, batch) = try connectedHandlerAndBatch()
+    // When a line answered on the loop with an event comes with the end of the client's input, as a one-liner's
+    try channel.writeInbound(InputLine.text("jump 2"))
+    channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+    channel.embeddedEventLoop.run()
+    // Then its answer goes out and its event does not, as mpv serves a client only until the end of its input
+    #expect(try written(channel) == ["answer to jump 2\n"])
+    // When the main actor then writes an answer and an event for it
+    batch.write(ByteBuffer(string: "an event\n"), to: channel, isEvent: true)
+    batch.write(ByteBuffer(string: "an answer\n"), to: channel)
+    channel.embeddedEventLoop.run()
+    // Then only the answer goes out
+    #expect(try written(channel) == ["an answer\n"])
     _ = try channel.finish(acceptAlreadyClosed: true)
   }
 }

@@ -41,12 +41,13 @@ package final class MPVQuickReads: @unchecked Sendable {
   /// loaded, which still goes to the presenter to be carried out); nil when the line must go to the presenter.
   package func quickAnswer(_ line: String) -> QuickAnswer? {
     if let reply = answer(line) { return QuickAnswer(reply) }
-    if let reply = answerSeek(line) { return QuickAnswer(reply, passesLineOn: true) }
+    if let reply = answerSeek(line) { return QuickAnswer(reply, event: Self.seekEventLine, passesLineOn: true) }
     return nil
   }
 
-  /// The reply and `seek` event lines for `line` when it is a JSON `seek` with a reply, a file is loaded and nothing
-  /// of the client's is under way; nil otherwise. Marks the seek answered for the presenter.
+  /// The reply line for `line` when it is a JSON `seek` with a reply, a file is loaded and nothing of the client's is
+  /// under way (its `seek` event follows, see `quickAnswer`); nil otherwise. Marks the seek answered for the
+  /// presenter.
   func answerSeek(_ line: String) -> String? {
     guard Self.mentions("seek", in: line) else { return nil }
     return lock.withLock { () -> String? in
@@ -55,7 +56,7 @@ package final class MPVQuickReads: @unchecked Sendable {
       guard request.wantsReply, case .success(.seek) = request.command else { return nil }
       seekAnswered = true
       // The presenter's own answer to a seek with a file loaded (`MPVPresenter.seek`).
-      return MPVValue.reply(request.requestID, .success, data: .null).json + "\n" + Self.seekEventLine
+      return MPVValue.reply(request.requestID, .success, data: .null).json + "\n"
     }
   }
 

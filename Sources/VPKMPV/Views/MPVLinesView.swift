@@ -1,5 +1,5 @@
 // MPVLinesView: the view of a control-socket client speaking mpv's JSON IPC: one JSON object per line, as the mpv
-// presenter formatted it.
+// presenter formatted it; events written as events, where the output tells them apart (see EventTextOutput).
 
 import VideoPlaybackKit
 
@@ -17,11 +17,24 @@ package final class MPVLinesView: MPVView {
 
   package func display(_ message: MPVValue) {
     guard !closed else { return }
-    if !output.write(message.json + "\n") {
+    let line = message.json + "\n"
+    let written =
+      if Self.isEvent(message), let eventOutput = output as? any EventTextOutput {
+        eventOutput.writeEvent(line)
+      } else {
+        output.write(line)
+      }
+    if !written {
       closed = true
       onClosed()
     }
   }
 
   package func displayFinish() {}
+
+  /// An mpv event (`{"event": …}`), as against a reply.
+  private static func isEvent(_ message: MPVValue) -> Bool {
+    guard case .object(let members) = message else { return false }
+    return members.first?.key == "event"
+  }
 }

@@ -16,6 +16,15 @@ package protocol TextOutput: AnyObject {
   func write(_ text: String) -> Bool
 }
 
+/// An output to a client that may stop sending before it leaves: events (what the client did not ask for) written
+/// once it has ended its input are dropped, answers still go out. mpv's IPC serves a client only until the end of
+/// its input, so `echo '…' | socat - S` prints the reply alone.
+@MainActor
+package protocol EventTextOutput: TextOutput {
+  /// Writes `text`, an event; as `write`, but dropped when the client has ended its input by the time it goes out.
+  func writeEvent(_ text: String) -> Bool
+}
+
 /// Writes to a file descriptor with `write(2)`, whole strings at a time. Ignoring SIGPIPE is the
 /// caller's job; with it ignored, a reader that went away shows as a failed write.
 @MainActor

@@ -99,8 +99,12 @@ struct MPVQuickReadsTests {
     other.send(request)
     // When the seek is answered on the loop
     let quick = harness.presenter.quickReads.quickAnswer(request)
-    // Then its lines are the presenter's own, and the line goes on
-    #expect(quick == QuickAnswer(other.view.lines.map { $0 + "\n" }.joined(), passesLineOn: true))
+    // Then its lines are the presenter's own, the reply and then the `seek` event, and the line goes on
+    #expect(other.view.lines.count == 2)
+    #expect(
+      quick
+        == QuickAnswer(
+          other.view.lines[0] + "\n", event: other.view.lines.last.map { $0 + "\n" }, passesLineOn: true))
     // When the presenter is given the line, Then it scrubs without answering again
     harness.send(request)
     #expect(harness.interactor.calls.last == .submit(.scrub(.seconds(2), .exact)))
