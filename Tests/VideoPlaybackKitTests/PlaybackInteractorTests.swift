@@ -132,6 +132,35 @@ import VPKTestSupport
     #expect(h.output.lines == ["ended 60.0 loops 1", "state #1 playing 0.0", "status #2 playing 0.0"])
   }
 
+  @Test func unpauseAtTheEndStaysThereWithoutASeekAsMPVsKeepOpenDoes() {
+    // Given playback stopped at the end (--at-end pause, mpv's --keep-open)
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .pause))
+    h.manager.reachEnd(at: 60)
+    let seeksBefore = h.manager.seeks.count
+    let callsBefore = h.manager.calls.count
+    // When an mpv client unpauses (`unpause`), and a status after it
+    h.interactor.submit(.unpause)
+    h.interactor.submit(.status)
+    // Then nothing is sought or played: its one reply says the session is still ended, at the end
+    #expect(h.manager.seeks.count == seeksBefore)
+    #expect(h.manager.calls.count == callsBefore)
+    #expect(h.output.lines == ["ended 60.0 loops 1", "state #1 ended 60.0", "status #2 ended 60.0"])
+  }
+
+  @Test func unpauseElsewhereIsPlay() {
+    // Given a paused file, and a session with nothing loaded
+    let h = InteractorHarness.ready()
+    let idle = InteractorHarness(path: nil)
+    idle.interactor.start()
+    // When each is sent `unpause`
+    h.interactor.submit(.unpause)
+    idle.interactor.submit(.unpause)
+    // Then the file plays, and the next file opens playing, as `play` does
+    #expect(h.manager.calls.last == "play")
+    #expect(h.output.lines == ["state #1 playing 0.0"])
+    #expect(idle.output.lines == ["next #1 playing"])
+  }
+
   @Test func withNoKnownDurationTimesClampOnlyAtTheStartAndPercentIsAClearError() {
     // Given media that does not say how long it is
     let h = InteractorHarness(options: PlaybackOptions(autoplay: false))

@@ -11,6 +11,7 @@
 // - Targets clamp to the media, and the answer says so: a clamped seek's `seeked` carries the time asked for. The
 //   end is explicit and `--at-end` decides what follows.
 // - One command, one reply: `play` at the end starts over with a seek of its own, answered by its `state` alone.
+//   `unpause` (mpv's dialect) at the end stays there, as mpv's `--keep-open` does: its `state` says `ended`.
 // - `wait` and `expect` make a session a test: failed checks are reported and make the exit status 1. A failed
 //   `expect frame.*` keeps a PNG of the frame on screen when the options name where (`vpk test`).
 // - `snapshot` names its file as written (resolved like `open`'s paths), or `<media name>-<position>.png`.
@@ -323,6 +324,10 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     }
     switch command {
     case .play: play(id: id)
+    case .unpause where state == .ended:
+      // mpv's unpause at the end of a file kept open: it stays there, paused, and nothing moves.
+      presentState(commandID: id)
+    case .unpause: play(id: id)
     case .pause: pause(id: id)
     case .toggle: state == .playing ? pause(id: id) : play(id: id)
     case .scrub(.percent, _) where info.duration == nil:
@@ -380,7 +385,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   func setForNextFile(_ numbered: NumberedCommand) -> Bool {
     let id = numbered.id
     switch numbered.command {
-    case .play: opensPaused = false
+    case .play, .unpause: opensPaused = false
     case .pause: opensPaused = true
     case .toggle: opensPaused.toggle()
     case .rate where options.clock == .free:

@@ -58,6 +58,38 @@ struct MPVPresenterEndTests {
       ])
   }
 
+  @Test("unpausing a file kept at its end (set_property, set, cycle, text) stays there and changes nothing, as mpv")
+  func unpauseAtTheEndStaysThere() {
+    for line in [
+      #"{"command": ["set_property", "pause", false], "request_id": 5}"#,
+      #"{"command": ["set", "pause", "no"], "request_id": 5}"#, #"{"command": ["cycle", "pause"], "request_id": 5}"#,
+      "set pause no", "cycle pause",
+    ] {
+      // Given a file kept at its end (--at-end pause), pause and eof-reached observed (both true)
+      let harness = MPVHarness()
+      harness.loaded()
+      harness.observe(["pause", "eof-reached"], state: .playing)
+      harness.presenter.present(
+        .ended(EndReached(position: MediaTime(seconds: 4), duration: MediaTime(seconds: 4), loops: 1, action: .pause)),
+        origin: nil)
+      harness.view.lines.removeAll()
+      // When the client unpauses
+      harness.send(line)
+      if line.contains("cycle") {
+        harness.presenter.present(.status(harness.status(.ended, position: 4)), origin: harness.lastOrigin)
+      }
+      // Then it asks the session for mpv's unpause, which stays at the end
+      #expect(harness.interactor.calls.last == .submit(.unpause), "\(line)")
+      harness.presenter.present(
+        .state(.ended, position: MediaTime(seconds: 4), duration: MediaTime(seconds: 4)), origin: harness.lastOrigin)
+      // And the reply (a JSON line's) is all the client hears: pause and eof-reached stay true
+      let reply =
+        line.contains("set_property")
+        ? #"{"request_id":5,"error":"success"}"# : #"{"data":null,"request_id":5,"error":"success"}"#
+      #expect(harness.view.lines == (line.hasPrefix("{") ? [reply] : []), "\(line)")
+    }
+  }
+
   @Test("a looping file's end (--at-end loop, mpv's --loop-file) changes neither pause nor eof-reached")
   func loopingEnd() {
     // Given a playing file with observers of pause and eof-reached
