@@ -1095,6 +1095,42 @@ private func expectation(
     #expect(h.output.lines.last == "state #0 playing 0.0")
   }
 
+  @Test(arguments: [true, false])
+  func loadingAndClosedSayWhetherTheFileOpensPausedAsTheSessionDecided(autoplay: Bool) {
+    // Given a loaded file whose state is not what the start options give (paused when they play, playing when not)
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: autoplay))
+    h.interactor.submit(autoplay ? .pause : .play)
+    // When another file is opened beside it, put in that state too, then replaced, and the new one closed
+    h.interactor.submit(.open("b.mp4"))
+    h.router.made[0].becomeReady()
+    h.interactor.submit(autoplay ? .pause : .play)
+    h.interactor.submit(.replace("c.mp4"))
+    h.router.made[1].becomeReady()
+    h.interactor.submit(.close)
+    // Then `loading` says the command line's file and the file beside open as the start options say, the replacing one as the file replaced was,
+    // and `closed` that the next file opens as the file closed was
+    let said: [String] = h.output.events.compactMap {
+      switch $0.0 {
+      case .loading(let path, let paused): "\(path) \(paused ? "paused" : "playing")"
+      case .closed(let nextPaused): "next \(nextPaused ? "paused" : "playing")"
+      default: nil
+      }
+    }
+    let (start, other) = autoplay ? ("playing", "paused") : ("paused", "playing")
+    #expect(said == ["clip.mp4 \(start)", "b.mp4 \(start)", "c.mp4 \(other)", "next \(other)"])
+    #expect(h.router.made.map { $0.configuration?.startsPlaying } == [autoplay, !autoplay])
+  }
+
+  @Test func aFileClosedAtItsEndIntoIdleSaysTheNextOpensPlaying() {
+    // Given a session started paused that goes idle at the end, its file playing
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, endAction: .idle))
+    h.interactor.submit(.play)
+    // When the file ends
+    h.manager.delegate?.playbackManager(h.manager, didReachEnd: MediaTime(seconds: 60), loops: 1)
+    // Then its `closed` says the next file opens playing
+    #expect(h.output.events.last?.0 == .closed(nextPaused: false))
+  }
+
   @Test func aKeptBackwardRateOpensAFileWithoutVideoForward() {
     // Given a file playing backward, closed
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false))

@@ -20,6 +20,7 @@
 // - Pause and rate outlive the file, as mpv's options do: with no file loaded, `play`, `pause`, `toggle` and `rate`
 //   set what the next file opens with; a file closed (or replaced) leaves them as it had them. A file opened with
 //   nothing loaded, or replacing the one loaded, opens with them; `open` beside a loaded file follows the start options.
+//   `loading` says whether the file opens paused and `closed` whether the next will: views show it, and decide nothing.
 //
 // This file holds the session's state, the commands' order and running, open/close and leaving; `+Checks` holds
 // `wait` and `expect`, `+Pictures` `snapshot` and the pictures of failed frame checks, `+ManagerDelegate` what the
@@ -583,12 +584,13 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     if !loadKeepsSettings { rate = 1 }
     openCommandID = commandID
     openSource = source
-    emit(.loading(path: path), answering: nil)
+    let opensPlaying = loadKeepsSettings ? !opensPaused : options.autoplay
+    emit(.loading(path: path, paused: !opensPlaying), answering: nil)
     manager.prepare(
       path: resolved(path),
       configuration: PlaybackConfiguration(
         clock: options.clock, progressInterval: options.progressInterval, loops: options.endAction == .loop,
-        startsPlaying: loadKeepsSettings ? !opensPaused : options.autoplay, frameCacheBytes: options.frameCacheBytes))
+        startsPlaying: opensPlaying, frameCacheBytes: options.frameCacheBytes))
   }
 
   /// Goes back to the file kept when an `open` began, as it was (playing again if it played); idle when there was none.
@@ -632,7 +634,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     openedPath = nil
     phase = .idle
     state = .idle
-    emit(.closed, answering: commandID)
+    emit(.closed(nextPaused: opensPaused), answering: commandID)
   }
 
   // MARK: - Leaving

@@ -15,7 +15,7 @@ struct MPVPresenterEndTests {
     // When it ends and the session closes it by itself
     harness.presenter.present(
       .ended(EndReached(position: MediaTime(seconds: 4), duration: MediaTime(seconds: 4), loops: 1)), origin: nil)
-    harness.presenter.present(.closed, origin: nil)
+    harness.presenter.present(.closed(nextPaused: false), origin: nil)
     // Then the client hears end-file (eof) then idle
     #expect(
       harness.view.lines == [#"{"event":"end-file","reason":"eof","playlist_entry_id":1}"#, #"{"event":"idle"}"#])
@@ -31,7 +31,7 @@ struct MPVPresenterEndTests {
     harness.presenter.present(
       .ended(EndReached(position: MediaTime(seconds: 4), duration: MediaTime(seconds: 4), loops: 1, action: .idle)),
       origin: nil)
-    harness.presenter.present(.closed, origin: nil)
+    harness.presenter.present(.closed(nextPaused: false), origin: nil)
     // Then, as mpv --idle, neither pause nor eof-reached turns true: eof-reached becomes unavailable
     #expect(
       harness.view.lines == [
@@ -110,7 +110,7 @@ struct MPVPresenterEndTests {
     let harness = MPVHarness()
     harness.loaded()
     // When another view's close closes it
-    harness.presenter.present(.closed, origin: CommandOrigin(id: 7, sender: nil))
+    harness.presenter.present(.closed(nextPaused: true), origin: CommandOrigin(id: 7, sender: nil))
     // Then the reason is stop
     #expect(harness.view.lines.first == #"{"event":"end-file","reason":"stop","playlist_entry_id":1}"#)
   }

@@ -24,6 +24,8 @@ struct MPVHarness {
   let presenter: MPVPresenter
   let view = MPVViewSpy()
   let interactor = InteractorSpy()
+  /// Whether the session plays the files it loads (`loaded()` opens one playing).
+  let startsPlaying: Bool
 
   init(
     statusBoard: PlaybackStatusBoard? = nil, hrSeek: MPVHRSeek = .default, sharedOptions: MPVSharedOptions? = nil,
@@ -33,6 +35,7 @@ struct MPVHarness {
       interactor: interactor, clientName: "ipc_3", viewID: .primary, statusBoard: statusBoard,
       startsPlaying: startsPlaying, hrSeek: hrSeek, sharedOptions: sharedOptions)
     presenter.view = view
+    self.startsPlaying = startsPlaying
   }
 
   func send(_ line: String) { presenter.onInputLine(.text(line)) }
@@ -52,7 +55,7 @@ struct MPVHarness {
 
   /// A file is loaded and paused at `position`.
   func loaded(position: Double = 0) {
-    presenter.present(.loading(path: "/media/clip.mp4"), origin: nil)
+    presenter.present(.loading(path: "/media/clip.mp4", paused: !startsPlaying), origin: nil)
     presenter.present(.ready(info, position: MediaTime(seconds: position)), origin: nil)
     view.lines.removeAll()
   }
@@ -447,7 +450,7 @@ struct MPVPresenterTests {
       .status(PlaybackStatus(state: .idle, position: .zero, duration: nil, rate: 1, framesDecoded: 0, decodeErrors: 0)),
       origin: interactor.origin(interactor.lastID))
     // When a file loads, is ready and plays
-    presenter.present(.loading(path: "/media/clip.mp4"), origin: nil)
+    presenter.present(.loading(path: "/media/clip.mp4", paused: false), origin: nil)
     presenter.present(.ready(MPVHarness().info, position: .zero), origin: nil)
     presenter.present(.state(.playing, position: .zero, duration: MediaTime(seconds: 4)), origin: nil)
     // Then pause was told once: false
@@ -465,15 +468,15 @@ struct MPVPresenterTests {
     harness.presenter.present(.info(harness.info), origin: harness.lastOrigin)
     // When the file is stopped
     harness.send(#"{"command": ["stop"], "request_id": 1}"#)
-    harness.presenter.present(.closed, origin: harness.lastOrigin)
+    harness.presenter.present(.closed(nextPaused: true), origin: harness.lastOrigin)
     // Then end-file names entry 1, as mpv counts
     #expect(harness.view.lines.contains(#"{"event":"end-file","reason":"stop","playlist_entry_id":1}"#))
     // And the next loadfile is entry 2, whose replacing ends entry 2 by its number
     harness.view.lines.removeAll()
     harness.send(#"{"command": ["loadfile", "/media/b.mp4"], "request_id": 2}"#)
-    harness.presenter.present(.loading(path: "/media/b.mp4"), origin: harness.lastOrigin)
+    harness.presenter.present(.loading(path: "/media/b.mp4", paused: true), origin: harness.lastOrigin)
     harness.presenter.present(.ready(harness.info, position: .zero), origin: harness.lastOrigin)
-    harness.presenter.present(.loading(path: "/media/c.mp4"), origin: nil)
+    harness.presenter.present(.loading(path: "/media/c.mp4", paused: true), origin: nil)
     #expect(
       harness.view.lines == [
         #"{"data":{"playlist_entry_id":2},"request_id":2,"error":"success"}"#,
@@ -691,10 +694,10 @@ struct MPVPresenterTests {
     let harness = MPVHarness()
     harness.send(#"{"command": ["loadfile", "/media/clip.mp4"], "request_id": 1}"#)
     #expect(harness.interactor.calls.last == .submit(.replace("/media/clip.mp4")))
-    harness.presenter.present(.loading(path: "/media/clip.mp4"), origin: nil)
+    harness.presenter.present(.loading(path: "/media/clip.mp4", paused: true), origin: nil)
     harness.presenter.present(.ready(harness.info, position: .zero), origin: harness.lastOrigin)
     harness.send(#"{"command": ["stop"]}"#)
-    harness.presenter.present(.closed, origin: harness.lastOrigin)
+    harness.presenter.present(.closed(nextPaused: true), origin: harness.lastOrigin)
     harness.send(#"{"command": ["quit"]}"#)
     harness.presenter.present(
       .shutdown(SessionShutdown(reason: .quit, status: harness.status(.idle), openInterrupted: false)),
