@@ -128,10 +128,11 @@ class Player:
             args = program + ["--no-config", "--idle=yes", "--vo=null", "--ao=null", "--really-quiet",
                     "--input-ipc-server=" + self.socket]
             args += (["--pause"] if start.get("pause") else []) + file_args
+            args += ["--keep-open=yes"] if start.get("keep_open") else []
             args += [f"--speed={start['speed']}"] if "speed" in start else []
         else:
             # --at-end pause keeps vpk when its file ends, as --idle=yes keeps mpv (which goes idle instead);
-            # "at_end": "idle" goes idle there as mpv does.
+            # "at_end": "idle" goes idle there as mpv does; "keep_open": true is --keep-open=yes, vpk's --at-end pause.
             if "speed" in start:
                 raise Failure("a start speed is mpv's --speed: the scenario runs on `vpk mpv` only (\"vpk\": [\"vpk-mpv\"])")
             option = "--input-ipc-server" if kind == "vpk" else "--socket"

@@ -646,6 +646,46 @@ private func events(_ lines: [String], among names: Set<String>) throws -> [Stri
     #expect(names == ["hello", "seeked", "stepped", "stepped"], "\(vpkClient.lines)")
   }
 
+  /// Two connections: an mpv client observing `pause`, and a vpk client that puts the loaded file in the other state
+  /// and `open`s a file beside it. The new file starts as the start options say (`--paused` or not), and the mpv
+  /// client hears that once, as the file starts: not the state of the file it replaced.
+  @Test(arguments: [true, false])
+  func anMPVClientHearsHowAFileOpenedBesideALoadedOneStarts(startPaused: Bool) throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let media = try TestMedia.url(for: .h264BFrames).path
+    let daemon = try VPKSession(
+      ["play", media] + (startPaused ? ["--paused"] : []) + [
+        "--at-end", "pause", "--socket", folder.socket("vpk"), "--progress", "0.04",
+      ], input: .closed)
+    defer { daemon.kill() }
+    // Given an mpv client observing pause, and a vpk client that puts the file in the other state
+    let mpvClient = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    mpvClient.send(#"{"command": ["observe_property", 1, "pause"], "request_id": 1}"#)
+    try mpvClient.waitForLine(containing: #""name":"pause","data":\#(startPaused)"#)
+    let vpkClient = try UnixSocketClient.connect(to: folder.socket("vpk"))
+    vpkClient.send(startPaused ? "play" : "pause")
+    try vpkClient.waitForLine(containing: #""event":"state""#)
+    try mpvClient.waitForLine(containing: #""name":"pause","data":\#(!startPaused)"#)
+    let before = mpvClient.lines.count
+    // When the vpk client opens a file beside it, and the mpv client reads pause once it has loaded
+    vpkClient.send("open \(media)")
+    try vpkClient.waitForLine(containing: #""event":"ready""#)
+    try mpvClient.waitForLine(containing: #"{"event":"playback-restart"}"#)
+    mpvClient.send(#"{"command": ["get_property", "pause"], "request_id": 2}"#)
+    let read = try mpvClient.waitForLine(containing: #""request_id":2"#)
+    // Then the observer heard the new file's start state once, as it started (before file-loaded), and the read agrees
+    let told = Array(mpvClient.lines.dropFirst(before).prefix { !$0.contains(#""request_id":2"#) })
+    #expect(
+      told == [
+        #"{"event":"end-file","reason":"stop","playlist_entry_id":1}"#,
+        #"{"event":"start-file","playlist_entry_id":2}"#,
+        #"{"event":"property-change","id":1,"name":"pause","data":\#(startPaused)}"#, #"{"event":"file-loaded"}"#,
+        #"{"event":"playback-restart"}"#,
+      ], "\(mpvClient.lines)")
+    #expect(read == #"{"data":\#(startPaused),"request_id":2,"error":"success"}"#)
+  }
+
   /// A client that connects after the session's file opened (it saw no `file-loaded`) still reads its properties.
   @Test func clientOfASessionWhoseFileIsOpen() throws {
     let folder = try SocketFolder()

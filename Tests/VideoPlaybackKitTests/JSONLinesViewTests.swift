@@ -147,7 +147,7 @@ struct JSONLinesViewTests {
     let presenter = PlaybackPresenter(interactor: InteractorSpy(), viewID: .primary)
     presenter.view = view
     // When it presents a session's events, with awkward strings in them
-    presenter.present(.loading(path: "clip.mp4"), origin: nil)
+    presenter.present(.loading(path: "clip.mp4", paused: true), origin: nil)
     presenter.present(
       .ready(
         MediaInfo(

@@ -132,6 +132,35 @@ import VPKTestSupport
     #expect(h.output.lines == ["ended 60.0 loops 1", "state #1 playing 0.0", "status #2 playing 0.0"])
   }
 
+  @Test func unpauseAtTheEndStaysThereWithoutASeekAsMPVsKeepOpenDoes() {
+    // Given playback stopped at the end (--at-end pause, mpv's --keep-open)
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .pause))
+    h.manager.reachEnd(at: 60)
+    let seeksBefore = h.manager.seeks.count
+    let callsBefore = h.manager.calls.count
+    // When an mpv client unpauses (`unpause`), and a status after it
+    h.interactor.submit(.unpause)
+    h.interactor.submit(.status)
+    // Then nothing is sought or played: its one reply says the session is still ended, at the end
+    #expect(h.manager.seeks.count == seeksBefore)
+    #expect(h.manager.calls.count == callsBefore)
+    #expect(h.output.lines == ["ended 60.0 loops 1", "state #1 ended 60.0", "status #2 ended 60.0"])
+  }
+
+  @Test func unpauseElsewhereIsPlay() {
+    // Given a paused file, and a session with nothing loaded
+    let h = InteractorHarness.ready()
+    let idle = InteractorHarness(path: nil)
+    idle.interactor.start()
+    // When each is sent `unpause`
+    h.interactor.submit(.unpause)
+    idle.interactor.submit(.unpause)
+    // Then the file plays, and the next file opens playing, as `play` does
+    #expect(h.manager.calls.last == "play")
+    #expect(h.output.lines == ["state #1 playing 0.0"])
+    #expect(idle.output.lines == ["next #1 playing"])
+  }
+
   @Test func withNoKnownDurationTimesClampOnlyAtTheStartAndPercentIsAClearError() {
     // Given media that does not say how long it is
     let h = InteractorHarness(options: PlaybackOptions(autoplay: false))
@@ -1064,6 +1093,42 @@ private func expectation(
     #expect(h.router.made[1].configuration?.startsPlaying == true)
     #expect(h.router.made[1].rates.isEmpty)
     #expect(h.output.lines.last == "state #0 playing 0.0")
+  }
+
+  @Test(arguments: [true, false])
+  func loadingAndClosedSayWhetherTheFileOpensPausedAsTheSessionDecided(autoplay: Bool) {
+    // Given a loaded file whose state is not what the start options give (paused when they play, playing when not)
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: autoplay))
+    h.interactor.submit(autoplay ? .pause : .play)
+    // When another file is opened beside it, put in that state too, then replaced, and the new one closed
+    h.interactor.submit(.open("b.mp4"))
+    h.router.made[0].becomeReady()
+    h.interactor.submit(autoplay ? .pause : .play)
+    h.interactor.submit(.replace("c.mp4"))
+    h.router.made[1].becomeReady()
+    h.interactor.submit(.close)
+    // Then `loading` says the command line's file and the file beside open as the start options say, the replacing one as the file replaced was,
+    // and `closed` that the next file opens as the file closed was
+    let said: [String] = h.output.events.compactMap {
+      switch $0.0 {
+      case .loading(let path, let paused): "\(path) \(paused ? "paused" : "playing")"
+      case .closed(let nextPaused): "next \(nextPaused ? "paused" : "playing")"
+      default: nil
+      }
+    }
+    let (start, other) = autoplay ? ("playing", "paused") : ("paused", "playing")
+    #expect(said == ["clip.mp4 \(start)", "b.mp4 \(start)", "c.mp4 \(other)", "next \(other)"])
+    #expect(h.router.made.map { $0.configuration?.startsPlaying } == [autoplay, !autoplay])
+  }
+
+  @Test func aFileClosedAtItsEndIntoIdleSaysTheNextOpensPlaying() {
+    // Given a session started paused that goes idle at the end, its file playing
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, endAction: .idle))
+    h.interactor.submit(.play)
+    // When the file ends
+    h.manager.delegate?.playbackManager(h.manager, didReachEnd: MediaTime(seconds: 60), loops: 1)
+    // Then its `closed` says the next file opens playing
+    #expect(h.output.events.last?.0 == .closed(nextPaused: false))
   }
 
   @Test func aKeptBackwardRateOpensAFileWithoutVideoForward() {

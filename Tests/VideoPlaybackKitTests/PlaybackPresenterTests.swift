@@ -608,7 +608,7 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When a file starts loading
-    harness.presenter.present(.loading(path: "/media/films/clip one.mp4"), origin: nil)
+    harness.presenter.present(.loading(path: "/media/films/clip one.mp4", paused: true), origin: nil)
     // Then no event, and a status line naming the file
     #expect(harness.view.events.isEmpty)
     #expect(harness.view.statusLines == ["… loading clip one.mp4"])
@@ -618,7 +618,7 @@ struct PlaybackPresenterEventTests {
     // Given a presenter
     let harness = PresenterHarness()
     // When the file's name holds an escape sequence and a newline
-    harness.presenter.present(.loading(path: "evil\u{1B}[2J\nname.mp4"), origin: nil)
+    harness.presenter.present(.loading(path: "evil\u{1B}[2J\nname.mp4", paused: true), origin: nil)
     // Then the status line shows them escaped, safe for a terminal
     #expect(harness.view.statusLines == [#"… loading evil\u{1B}[2J\nname.mp4"#])
   }
@@ -640,7 +640,7 @@ struct PlaybackPresenterStatusLineTests {
   @Test func readyShowsPausedAtTheStart() {
     // Given a presenter that showed loading
     let harness = PresenterHarness()
-    harness.presenter.present(.loading(path: "clip.mp4"), origin: nil)
+    harness.presenter.present(.loading(path: "clip.mp4", paused: true), origin: nil)
     // When the media is ready
     harness.presenter.present(.ready(sampleInfo(), position: .zero), origin: nil)
     // Then the status line shows paused at 0 of 60 seconds, 0% and an empty bar
@@ -752,7 +752,7 @@ struct PlaybackPresenterStatusLineTests {
   @Test func onlyPlaybackEventsRedrawIt() {
     // Given a presenter that has drawn its status line
     let harness = PresenterHarness()
-    harness.presenter.present(.loading(path: "clip.mp4"), origin: nil)
+    harness.presenter.present(.loading(path: "clip.mp4", paused: true), origin: nil)
     harness.view.statusLines.removeAll()
     // When events that do not move playback arrive
     harness.presenter.present(.superseded(newer: harness.interactor.origin(2)), origin: harness.interactor.origin(1))
@@ -1164,7 +1164,7 @@ struct PlaybackPresenterNewEventTests {
 
   @Test func closed() {
     let harness = PresenterHarness()
-    harness.presenter.present(.closed, origin: harness.interactor.origin(3))
+    harness.presenter.present(.closed(nextPaused: true), origin: harness.interactor.origin(3))
     #expect(harness.view.texts == ["closed #3"])
     #expect(harness.view.events[0].fields.isEmpty)
     #expect(harness.view.statusLines == ["○ 00:00:00.000 / --:--:--.---"])

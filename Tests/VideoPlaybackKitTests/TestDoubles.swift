@@ -22,7 +22,7 @@ final class InteractorOutputSpy: PlaybackInteractorOutput {
     events.append((event, origin))
     let id = origin?.id ?? 0
     switch event {
-    case .loading(let path): lines.append("loading \(path)")
+    case .loading(let path, _): lines.append("loading \(path)")
     case .ready(let info, let position):
       readyPositions.append(position)
       lines.append("ready #\(id) \(info.path)")

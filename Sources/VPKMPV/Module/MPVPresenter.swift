@@ -442,7 +442,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     // This client's own commands are known by their ordinal; another view's cause only the shared changes.
     let mine = origin?.sender.flatMap { $0.view == viewID ? $0.number : nil }
     switch event {
-    case .loading(let path): loading(path)
+    case .loading(let path, let paused): loading(path, paused: paused)
     case .ready(let info, let position): ready(info, position: position, mine)
     case .state(let state, let position, let duration): changed(state, position: position, duration: duration, mine)
     case .progress(let mark): progress(mark)
@@ -481,15 +481,15 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .frame, .mark, .snapshot, .help, .waited, .expectation:
       if let mine { pending.removeValue(forKey: mine) }
     // Closed by no command: the file ended, with `--at-end idle` (mpv's `--idle`).
-    case .closed: closed(mine, atEnd: origin == nil)
+    case .closed(let nextPaused): closed(mine, atEnd: origin == nil, nextPaused: nextPaused)
     case .shutdown(let shutdown): shutDown(shutdown.reason, mine)
     }
   }
 
-  private func loading(_ path: String) {
+  /// `paused`: whether the file opens paused, as the interactor decided; `pause` reads it while the file loads.
+  private func loading(_ path: String, paused: Bool) {
+    readings.pauseOption = paused
     if readings.info != nil {
-      // The file replaced leaves its pause to the next, as mpv's `loadfile` does.
-      readings.pauseOption = readings.state != .playing
       event("end-file", [MPVMember("reason", .string("stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
     }
     othersSeeks = []
@@ -705,14 +705,12 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     // mpv counts the files it loads from 1: the session's file is this client's first.
     if fileNumber == 0 { fileNumber = 1 }
   }
-  private func closed(_ commandID: Int?, atEnd: Bool) {
-    // `pause` keeps its value through the close, as mpv's option does: the interactor leaves the next file paused
-    // unless this one was playing; a file that played to its end into idle leaves it playing.
-    let paused = !atEnd && readings.state != .playing
+  /// `nextPaused`: whether the next file opens paused, as the interactor decided; `pause` reads it with no file.
+  private func closed(_ commandID: Int?, atEnd: Bool, nextPaused: Bool) {
     othersSeeks = []
     readings = MPVReadings(
       rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID,
-      pauseOption: paused)
+      pauseOption: nextPaused)
     settle(commandID)
     event(
       "end-file",

@@ -3,6 +3,9 @@
 /// One command of the command language (stdin and scripts).
 package enum Command: Sendable, Equatable {
   case play
+  /// Play, but at the end of a file kept open there stay at the end, paused (mpv's `pause` set to no, which its
+  /// `--keep-open` sets again at once); `play` starts over there. Not in the language: the mpv dialect submits it.
+  case unpause
   case pause
   case toggle
   case scrub(TimeSpec, SeekMode?)
@@ -36,7 +39,7 @@ package enum Command: Sendable, Equatable {
   /// The verb as the user writes it.
   package var verb: String {
     switch self {
-    case .play: "play"
+    case .play, .unpause: "play"
     case .pause: "pause"
     case .toggle: "toggle"
     case .scrub: "scrub"

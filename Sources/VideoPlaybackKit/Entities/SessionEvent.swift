@@ -159,8 +159,9 @@ public struct SessionShutdown: Sendable, Equatable {
 
 /// What a playback session says.
 public enum SessionEvent: Sendable, Equatable {
-  /// A file started opening.
-  case loading(path: String)
+  /// A file started opening; `paused`: whether it opens paused (else it plays once `ready`). The interactor decides
+  /// (the pause that outlives a file, or the start options for an `open` beside a loaded file); views show it.
+  case loading(path: String, paused: Bool)
   /// The media opened, paused at `position` (its first frame's).
   case ready(MediaInfo, position: MediaTime)
   /// A play/pause/toggle took effect (or was acknowledged with no change).
@@ -190,8 +191,9 @@ public enum SessionEvent: Sendable, Equatable {
   /// A wait whose condition held.
   case waited(WaitCondition, position: MediaTime)
   case expectation(ExpectationOutcome)
-  /// `close` unloaded the media; the session is idle.
-  case closed
+  /// `close` unloaded the media (or its end did, with `--at-end idle`); the session is idle. `nextPaused`: whether the
+  /// next file opens paused, the pause that outlives the file as mpv's option does (the interactor's rule).
+  case closed(nextPaused: Bool)
   case shutdown(SessionShutdown)
 
   /// Who is told.

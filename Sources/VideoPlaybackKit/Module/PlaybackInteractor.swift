@@ -11,6 +11,7 @@
 // - Targets clamp to the media, and the answer says so: a clamped seek's `seeked` carries the time asked for. The
 //   end is explicit and `--at-end` decides what follows.
 // - One command, one reply: `play` at the end starts over with a seek of its own, answered by its `state` alone.
+//   `unpause` (mpv's dialect) at the end stays there, as mpv's `--keep-open` does: its `state` says `ended`.
 // - `wait` and `expect` make a session a test: failed checks are reported and make the exit status 1. A failed
 //   `expect frame.*` keeps a PNG of the frame on screen when the options name where (`vpk test`).
 // - `snapshot` names its file as written (resolved like `open`'s paths), or `<media name>-<position>.png`.
@@ -19,6 +20,7 @@
 // - Pause and rate outlive the file, as mpv's options do: with no file loaded, `play`, `pause`, `toggle` and `rate`
 //   set what the next file opens with; a file closed (or replaced) leaves them as it had them. A file opened with
 //   nothing loaded, or replacing the one loaded, opens with them; `open` beside a loaded file follows the start options.
+//   `loading` says whether the file opens paused and `closed` whether the next will: views show it, and decide nothing.
 //
 // This file holds the session's state, the commands' order and running, open/close and leaving; `+Checks` holds
 // `wait` and `expect`, `+Pictures` `snapshot` and the pictures of failed frame checks, `+ManagerDelegate` what the
@@ -323,6 +325,10 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     }
     switch command {
     case .play: play(id: id)
+    case .unpause where state == .ended:
+      // mpv's unpause at the end of a file kept open: it stays there, paused, and nothing moves.
+      presentState(commandID: id)
+    case .unpause: play(id: id)
     case .pause: pause(id: id)
     case .toggle: state == .playing ? pause(id: id) : play(id: id)
     case .scrub(.percent, _) where info.duration == nil:
@@ -380,7 +386,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   func setForNextFile(_ numbered: NumberedCommand) -> Bool {
     let id = numbered.id
     switch numbered.command {
-    case .play: opensPaused = false
+    case .play, .unpause: opensPaused = false
     case .pause: opensPaused = true
     case .toggle: opensPaused.toggle()
     case .rate where options.clock == .free:
@@ -578,12 +584,13 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     if !loadKeepsSettings { rate = 1 }
     openCommandID = commandID
     openSource = source
-    emit(.loading(path: path), answering: nil)
+    let opensPlaying = loadKeepsSettings ? !opensPaused : options.autoplay
+    emit(.loading(path: path, paused: !opensPlaying), answering: nil)
     manager.prepare(
       path: resolved(path),
       configuration: PlaybackConfiguration(
         clock: options.clock, progressInterval: options.progressInterval, loops: options.endAction == .loop,
-        startsPlaying: loadKeepsSettings ? !opensPaused : options.autoplay, frameCacheBytes: options.frameCacheBytes))
+        startsPlaying: opensPlaying, frameCacheBytes: options.frameCacheBytes))
   }
 
   /// Goes back to the file kept when an `open` began, as it was (playing again if it played); idle when there was none.
@@ -627,7 +634,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     openedPath = nil
     phase = .idle
     state = .idle
-    emit(.closed, answering: commandID)
+    emit(.closed(nextPaused: opensPaused), answering: commandID)
   }
 
   // MARK: - Leaving

@@ -121,7 +121,7 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
 
   package func present(_ event: SessionEvent, origin: CommandOrigin?) {
     switch event {
-    case .loading(let path):
+    case .loading(let path, _):
       shownState = .loading
       drewStatusLine = true
       view?.displayStatusLine(

@@ -225,7 +225,7 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       guard let (number, entry) = awaitedInfo, origin?.sender?.number == number else { break }
       awaitedInfo = nil
       entry.marksAwaited -= 1
-    case .loading(let path):
+    case .loading(let path, _):
       if let entry = entries.first(where: { $0.isOpen && $0.loadingPath == nil && $0.ready == nil }) {
         entry.loadingPath = path
       } else {

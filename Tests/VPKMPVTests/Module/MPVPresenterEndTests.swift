@@ -15,7 +15,7 @@ struct MPVPresenterEndTests {
     // When it ends and the session closes it by itself
     harness.presenter.present(
       .ended(EndReached(position: MediaTime(seconds: 4), duration: MediaTime(seconds: 4), loops: 1)), origin: nil)
-    harness.presenter.present(.closed, origin: nil)
+    harness.presenter.present(.closed(nextPaused: false), origin: nil)
     // Then the client hears end-file (eof) then idle
     #expect(
       harness.view.lines == [#"{"event":"end-file","reason":"eof","playlist_entry_id":1}"#, #"{"event":"idle"}"#])
@@ -31,7 +31,7 @@ struct MPVPresenterEndTests {
     harness.presenter.present(
       .ended(EndReached(position: MediaTime(seconds: 4), duration: MediaTime(seconds: 4), loops: 1, action: .idle)),
       origin: nil)
-    harness.presenter.present(.closed, origin: nil)
+    harness.presenter.present(.closed(nextPaused: false), origin: nil)
     // Then, as mpv --idle, neither pause nor eof-reached turns true: eof-reached becomes unavailable
     #expect(
       harness.view.lines == [
@@ -58,6 +58,38 @@ struct MPVPresenterEndTests {
       ])
   }
 
+  @Test("unpausing a file kept at its end (set_property, set, cycle, text) stays there and changes nothing, as mpv")
+  func unpauseAtTheEndStaysThere() {
+    for line in [
+      #"{"command": ["set_property", "pause", false], "request_id": 5}"#,
+      #"{"command": ["set", "pause", "no"], "request_id": 5}"#, #"{"command": ["cycle", "pause"], "request_id": 5}"#,
+      "set pause no", "cycle pause",
+    ] {
+      // Given a file kept at its end (--at-end pause), pause and eof-reached observed (both true)
+      let harness = MPVHarness()
+      harness.loaded()
+      harness.observe(["pause", "eof-reached"], state: .playing)
+      harness.presenter.present(
+        .ended(EndReached(position: MediaTime(seconds: 4), duration: MediaTime(seconds: 4), loops: 1, action: .pause)),
+        origin: nil)
+      harness.view.lines.removeAll()
+      // When the client unpauses
+      harness.send(line)
+      if line.contains("cycle") {
+        harness.presenter.present(.status(harness.status(.ended, position: 4)), origin: harness.lastOrigin)
+      }
+      // Then it asks the session for mpv's unpause, which stays at the end
+      #expect(harness.interactor.calls.last == .submit(.unpause), "\(line)")
+      harness.presenter.present(
+        .state(.ended, position: MediaTime(seconds: 4), duration: MediaTime(seconds: 4)), origin: harness.lastOrigin)
+      // And the reply (a JSON line's) is all the client hears: pause and eof-reached stay true
+      let reply =
+        line.contains("set_property")
+        ? #"{"request_id":5,"error":"success"}"# : #"{"data":null,"request_id":5,"error":"success"}"#
+      #expect(harness.view.lines == (line.hasPrefix("{") ? [reply] : []), "\(line)")
+    }
+  }
+
   @Test("a looping file's end (--at-end loop, mpv's --loop-file) changes neither pause nor eof-reached")
   func loopingEnd() {
     // Given a playing file with observers of pause and eof-reached
@@ -78,7 +110,7 @@ struct MPVPresenterEndTests {
     let harness = MPVHarness()
     harness.loaded()
     // When another view's close closes it
-    harness.presenter.present(.closed, origin: CommandOrigin(id: 7, sender: nil))
+    harness.presenter.present(.closed(nextPaused: true), origin: CommandOrigin(id: 7, sender: nil))
     // Then the reason is stop
     #expect(harness.view.lines.first == #"{"event":"end-file","reason":"stop","playlist_entry_id":1}"#)
   }

@@ -45,7 +45,7 @@ struct MPVPresenterIdleOptionsTests {
     harness.presenter.present(.status(idleStatus(opensPaused: false)), origin: harness.lastOrigin)
     // When another view pauses the session with nothing loaded, then a file opens
     harness.presenter.present(.next(paused: true), origin: CommandOrigin(id: 40, sender: nil))
-    harness.presenter.present(.loading(path: "/media/clip.mp4"), origin: nil)
+    harness.presenter.present(.loading(path: "/media/clip.mp4", paused: true), origin: nil)
     harness.presenter.present(.ready(harness.info, position: .zero), origin: nil)
     // Then the observer hears false, then true once: the file opens paused
     let changes = harness.view.lines.filter { $0.contains("property-change") }
@@ -54,6 +54,51 @@ struct MPVPresenterIdleOptionsTests {
         #"{"event":"property-change","id":1,"name":"pause","data":false}"#,
         #"{"event":"property-change","id":1,"name":"pause","data":true}"#,
       ])
+  }
+
+  @Test(
+    "a file opened beside a loaded one (another view's open) starts as the session says, not as the loaded one was",
+    arguments: [true, false])
+  func openBesideALoadedFile(opensPaused: Bool) {
+    // Given a loaded file in the other state (playing when the new one opens paused), pause observed
+    let harness = MPVHarness()
+    harness.loaded()
+    let before: PlaybackState = opensPaused ? .playing : .paused
+    harness.presenter.present(.state(before, position: .zero, duration: nil), origin: nil)
+    harness.send(#"{"command": ["observe_property", 1, "pause"], "request_id": 1}"#)
+    harness.presenter.present(.status(harness.status(before)), origin: harness.lastOrigin)
+    harness.view.lines.removeAll()
+    // When another view opens a file beside it, which the session opens paused or playing
+    harness.presenter.present(.loading(path: "/media/b.mp4", paused: opensPaused), origin: nil)
+    harness.presenter.present(.ready(harness.info, position: .zero), origin: CommandOrigin(id: 9, sender: nil))
+    if !opensPaused {
+      harness.presenter.present(.state(.playing, position: .zero, duration: nil), origin: nil)
+    }
+    // Then the observer hears the new value once, as the file starts, and nothing after
+    #expect(
+      harness.view.lines == [
+        #"{"event":"end-file","reason":"stop","playlist_entry_id":1}"#,
+        #"{"event":"start-file","playlist_entry_id":2}"#,
+        #"{"event":"property-change","id":1,"name":"pause","data":\#(opensPaused)}"#, #"{"event":"file-loaded"}"#,
+        #"{"event":"playback-restart"}"#,
+      ])
+  }
+
+  @Test("a file closed (stop, or its end into idle) leaves pause as the session says the next file opens")
+  func closedSaysHowTheNextFileOpens() {
+    for nextPaused in [true, false] {
+      // Given a paused file, pause observed
+      let harness = MPVHarness()
+      harness.loaded()
+      harness.send(#"{"command": ["observe_property", 1, "pause"], "request_id": 1}"#)
+      harness.presenter.present(.status(harness.status(.paused)), origin: harness.lastOrigin)
+      harness.view.lines.removeAll()
+      // When it is closed, the session saying how the next file opens
+      harness.presenter.present(.closed(nextPaused: nextPaused), origin: nil)
+      // Then pause is told only when that differs from the file's
+      let told = harness.view.lines.filter { $0.contains(#""name":"pause""#) }
+      #expect(told == (nextPaused ? [] : [#"{"event":"property-change","id":1,"name":"pause","data":false}"#]))
+    }
   }
 
   @Test("pause keeps its value through stop: its observer hears no change, and it reads true after")
@@ -67,7 +112,7 @@ struct MPVPresenterIdleOptionsTests {
     // When the client stops it
     harness.send(#"{"command": ["stop"], "request_id": 2}"#)
     #expect(harness.interactor.calls.last == .submit(.close))
-    harness.presenter.present(.closed, origin: harness.lastOrigin)
+    harness.presenter.present(.closed(nextPaused: true), origin: harness.lastOrigin)
     // Then pause is not told again, and reads true
     #expect(!harness.view.lines.contains { $0.contains(#""name":"pause""#) })
     harness.send(#"{"command": ["get_property", "pause"], "request_id": 3}"#)
@@ -85,7 +130,7 @@ struct MPVPresenterIdleOptionsTests {
     harness.presenter.present(.status(harness.status(.playing)), origin: harness.lastOrigin)
     harness.view.lines.removeAll()
     // When another view closes it
-    harness.presenter.present(.closed, origin: CommandOrigin(id: 9, sender: nil))
+    harness.presenter.present(.closed(nextPaused: false), origin: CommandOrigin(id: 9, sender: nil))
     // Then pause is not told again: it stays false
     #expect(!harness.view.lines.contains { $0.contains(#""name":"pause""#) })
   }

@@ -129,7 +129,7 @@ extension MPVPresenterTests {
     ]
     for (name, expected) in empty { #expect(value(harness, name, status: Self.idleStatus) == expected.json, "\(name)") }
     // When a file loads, it is the playlist's one entry, numbered as start-file numbers it
-    harness.presenter.present(.loading(path: "/media/clip.mp4"), origin: nil)
+    harness.presenter.present(.loading(path: "/media/clip.mp4", paused: true), origin: nil)
     let entry = MPVValue.array([
       .object([
         MPVMember("filename", .string("/media/clip.mp4")), MPVMember("current", .bool(true)),
@@ -144,7 +144,7 @@ extension MPVPresenterTests {
     for (name, expected) in loading { #expect(value(harness, name) == expected?.json, "\(name) while loading") }
     // And once it is closed the playlist is empty again
     harness.presenter.present(.ready(harness.info, position: .zero), origin: nil)
-    harness.presenter.present(.closed, origin: nil)
+    harness.presenter.present(.closed(nextPaused: true), origin: nil)
     for (name, expected) in empty { #expect(value(harness, name, status: Self.idleStatus) == expected.json, "\(name)") }
     // And the playlist's position cannot be set: vpk has no playlist to move in
     #expect(
@@ -189,7 +189,7 @@ extension MPVPresenterTests {
   func fileDetails() throws {
     // Given a described file, paused at 2 s
     let harness = MPVHarness()
-    harness.presenter.present(.loading(path: "/media/film.mkv"), origin: nil)
+    harness.presenter.present(.loading(path: "/media/film.mkv", paused: true), origin: nil)
     harness.presenter.present(.ready(Self.describedInfo, position: MediaTime(seconds: 2)), origin: nil)
     // Then each property is mpv's value for it
     let expected: [(String, MPVValue?)] = [
@@ -262,7 +262,7 @@ extension MPVPresenterTests {
     for (name, value) in expected { #expect(self.value(harness, name) == value?.json, "\(name)") }
     #expect(value(harness, "track-list")?.contains(#""type":"video""#) == true)
     // And with nothing loaded the file's properties are unavailable, and the lists empty
-    harness.presenter.present(.closed, origin: nil)
+    harness.presenter.present(.closed(nextPaused: true), origin: nil)
     for name in [
       "media-title", "metadata", "chapters", "video-params", "audio-params", "time-remaining", "playtime-remaining",
       "filename/no-ext", "file-size", "seekable", "partially-seekable",
@@ -334,7 +334,7 @@ extension MPVPresenterTests {
     harness.send(#"{"command": ["observe_property", 2, "playlist/0/filename"], "request_id": 2}"#)
     harness.presenter.present(.status(Self.idleStatus), origin: harness.lastOrigin)
     // When a file loads
-    harness.presenter.present(.loading(path: "/media/clip.mp4"), origin: nil)
+    harness.presenter.present(.loading(path: "/media/clip.mp4", paused: true), origin: nil)
     // Then each was told its value at once (the entry it does not have yet without data), then the change
     #expect(
       harness.view.lines.filter { $0.contains("property-change") } == [
@@ -347,7 +347,7 @@ extension MPVPresenterTests {
     harness.presenter.present(.ready(harness.info, position: .zero), origin: nil)
     #expect(value(harness, "track-list/count") == "1")
     #expect(read(harness, "track-list/3/type")?["error"] == .string("property not found"))
-    harness.presenter.present(.closed, origin: nil)
+    harness.presenter.present(.closed(nextPaused: true), origin: nil)
     #expect(read(harness, "video-params/w", status: Self.idleStatus)?["error"] == .string("property unavailable"))
   }
 

@@ -24,6 +24,8 @@ struct MPVHarness {
   let presenter: MPVPresenter
   let view = MPVViewSpy()
   let interactor = InteractorSpy()
+  /// Whether the session plays the files it loads (`loaded()` opens one playing).
+  let startsPlaying: Bool
 
   init(
     statusBoard: PlaybackStatusBoard? = nil, hrSeek: MPVHRSeek = .default, sharedOptions: MPVSharedOptions? = nil,
@@ -33,6 +35,7 @@ struct MPVHarness {
       interactor: interactor, clientName: "ipc_3", viewID: .primary, statusBoard: statusBoard,
       startsPlaying: startsPlaying, hrSeek: hrSeek, sharedOptions: sharedOptions)
     presenter.view = view
+    self.startsPlaying = startsPlaying
   }
 
   func send(_ line: String) { presenter.onInputLine(.text(line)) }
@@ -52,7 +55,7 @@ struct MPVHarness {
 
   /// A file is loaded and paused at `position`.
   func loaded(position: Double = 0) {
-    presenter.present(.loading(path: "/media/clip.mp4"), origin: nil)
+    presenter.present(.loading(path: "/media/clip.mp4", paused: !startsPlaying), origin: nil)
     presenter.present(.ready(info, position: MediaTime(seconds: position)), origin: nil)
     view.lines.removeAll()
   }
@@ -443,7 +446,7 @@ struct MPVPresenterTests {
     // Then each runs as its JSON form does
     #expect(
       harness.interactor.calls.filter { $0 != .submit(.status) } == [
-        .submit(.info), .submit(.play), .submit(.scrub(.seconds(20), .exact)), .submit(.pause), .submit(.rate(1.1)),
+        .submit(.info), .submit(.unpause), .submit(.scrub(.seconds(20), .exact)), .submit(.pause), .submit(.rate(1.1)),
         .submit(.step(1)), .submit(.step(-1)), .submit(.replace("/media/other file.mp4")), .submit(.close),
         .submit(.quit),
       ])
@@ -478,7 +481,7 @@ struct MPVPresenterTests {
       .status(PlaybackStatus(state: .idle, position: .zero, duration: nil, rate: 1, framesDecoded: 0, decodeErrors: 0)),
       origin: interactor.origin(interactor.lastID))
     // When a file loads, is ready and plays
-    presenter.present(.loading(path: "/media/clip.mp4"), origin: nil)
+    presenter.present(.loading(path: "/media/clip.mp4", paused: false), origin: nil)
     presenter.present(.ready(MPVHarness().info, position: .zero), origin: nil)
     presenter.present(.state(.playing, position: .zero, duration: MediaTime(seconds: 4)), origin: nil)
     // Then pause was told once: false
@@ -496,15 +499,15 @@ struct MPVPresenterTests {
     harness.presenter.present(.info(harness.info), origin: harness.lastOrigin)
     // When the file is stopped
     harness.send(#"{"command": ["stop"], "request_id": 1}"#)
-    harness.presenter.present(.closed, origin: harness.lastOrigin)
+    harness.presenter.present(.closed(nextPaused: true), origin: harness.lastOrigin)
     // Then end-file names entry 1, as mpv counts
     #expect(harness.view.lines.contains(#"{"event":"end-file","reason":"stop","playlist_entry_id":1}"#))
     // And the next loadfile is entry 2, whose replacing ends entry 2 by its number
     harness.view.lines.removeAll()
     harness.send(#"{"command": ["loadfile", "/media/b.mp4"], "request_id": 2}"#)
-    harness.presenter.present(.loading(path: "/media/b.mp4"), origin: harness.lastOrigin)
+    harness.presenter.present(.loading(path: "/media/b.mp4", paused: true), origin: harness.lastOrigin)
     harness.presenter.present(.ready(harness.info, position: .zero), origin: harness.lastOrigin)
-    harness.presenter.present(.loading(path: "/media/c.mp4"), origin: nil)
+    harness.presenter.present(.loading(path: "/media/c.mp4", paused: true), origin: nil)
     #expect(
       harness.view.lines == [
         #"{"data":{"playlist_entry_id":2},"request_id":2,"error":"success"}"#,
@@ -595,7 +598,7 @@ struct MPVPresenterTests {
     let harness = MPVHarness()
     harness.loaded()
     harness.send(#"{"command": ["set_property", "pause", false], "request_id": 8}"#)
-    #expect(harness.interactor.calls.last == .submit(.play))
+    #expect(harness.interactor.calls.last == .submit(.unpause))
     harness.presenter.present(
       .state(.playing, position: .zero, duration: MediaTime(seconds: 4)), origin: harness.lastOrigin)
     #expect(harness.view.lines == [#"{"request_id":8,"error":"success"}"#])
@@ -611,7 +614,7 @@ struct MPVPresenterTests {
     harness.loaded()
     harness.send(#"{"command": ["cycle", "pause"]}"#)
     harness.presenter.present(.status(harness.status(.paused)), origin: harness.lastOrigin)
-    #expect(harness.interactor.calls.suffix(2) == [.submit(.status), .submit(.play)])
+    #expect(harness.interactor.calls.suffix(2) == [.submit(.status), .submit(.unpause)])
     harness.presenter.present(
       .state(.playing, position: .zero, duration: MediaTime(seconds: 4)), origin: harness.lastOrigin)
     harness.send(#"{"command": ["add", "speed", 0.5]}"#)
@@ -722,10 +725,10 @@ struct MPVPresenterTests {
     let harness = MPVHarness()
     harness.send(#"{"command": ["loadfile", "/media/clip.mp4"], "request_id": 1}"#)
     #expect(harness.interactor.calls.last == .submit(.replace("/media/clip.mp4")))
-    harness.presenter.present(.loading(path: "/media/clip.mp4"), origin: nil)
+    harness.presenter.present(.loading(path: "/media/clip.mp4", paused: true), origin: nil)
     harness.presenter.present(.ready(harness.info, position: .zero), origin: harness.lastOrigin)
     harness.send(#"{"command": ["stop"]}"#)
-    harness.presenter.present(.closed, origin: harness.lastOrigin)
+    harness.presenter.present(.closed(nextPaused: true), origin: harness.lastOrigin)
     harness.send(#"{"command": ["quit"]}"#)
     harness.presenter.present(
       .shutdown(SessionShutdown(reason: .quit, status: harness.status(.idle), openInterrupted: false)),
