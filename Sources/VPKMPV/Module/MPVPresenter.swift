@@ -408,7 +408,12 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
 
   /// Tells each observer whose property changed (of `property`'s, when given) its new value.
   private func publishChanges(of property: MPVProperty? = nil) {
-    for index in observers.indices where property.map({ observers[index].property == $0 }) ?? true {
+    publishChanges(of: property.map { [$0] })
+  }
+
+  /// Tells each observer whose property changed (of one of `properties`, when given) its new value.
+  private func publishChanges(of properties: Set<MPVProperty>?) {
+    for index in observers.indices where properties.map({ $0.contains(observers[index].property) }) ?? true {
       let value = observedValue(observers[index])
       guard observers[index].told != .some(value) else { continue }
       observers[index].told = .some(value)
@@ -698,6 +703,13 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     // mpv counts the files it loads from 1: the session's file is this client's first.
     if fileNumber == 0 { fileNumber = 1 }
   }
+  /// What mpv's observers hear change as a file that played to its end stops playing, before its `end-file`: the
+  /// position and the picture's size go, and `core-idle` turns true. The file's own (`duration`, `path` …) go after
+  /// `idle`.
+  private static let goneBeforeEndFile: Set<MPVProperty> = [
+    .eofReached, .timePos, .playbackTime, .percentPos, .timeRemaining, .playtimeRemaining, .width, .height, .coreIdle,
+  ]
+
   private func closed(_ commandID: Int?, atEnd: Bool) {
     // `pause` keeps its value through the close, as mpv's option does: the interactor leaves the next file paused
     // unless this one was playing; a file that played to its end into idle leaves it playing.
@@ -707,6 +719,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID,
       pauseOption: paused)
     settle(commandID)
+    // A file that played to its end loses its position's properties before `end-file`, as mpv's do.
+    if atEnd { publishChanges(of: Self.goneBeforeEndFile) }
     event(
       "end-file",
       [MPVMember("reason", .string(atEnd ? "eof" : "stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
