@@ -268,7 +268,7 @@ class Run:
 
     def step(self, step):
         kinds = ("connect", "send", "reply", "replies", "event", "events", "get", "quiet", "sleep", "disconnect",
-                 "wait_until", "end_input", "closed", "listed", "first_line")
+                 "wait_until", "end_input", "closed", "listed", "first_line", "messages")
         kind = next((k for k in kinds if k in step), None)
         if kind is None:
             raise Failure(f"not a step (a step has one of {', '.join(kinds)})")
@@ -302,7 +302,15 @@ class Run:
 
     def do_send(self, step):
         c = self.conn(step["send"])
-        if "json" in step:
+        if "together" in step:
+            # Several lines in one write (JSON objects, or strings sent as they are).
+            lines = []
+            for item in substitute(step["together"], self.player.media):
+                if isinstance(item, dict) and "request_id" in item:
+                    self.sent[json.dumps(item["request_id"])] = item.get("command")
+                lines.append(item if isinstance(item, str) else json.dumps(item))
+            c.send("\n".join(lines))
+        elif "json" in step:
             command = substitute(step["json"], self.player.media)
             if isinstance(command, dict) and "request_id" in command:
                 self.sent[json.dumps(command["request_id"])] = command.get("command")
@@ -383,6 +391,25 @@ class Run:
         if step.get("unordered"):
             events.sort(key=lambda e: json.dumps(e, sort_keys=True))
         return {"events": events}
+
+    def do_messages(self, step):
+        """Waits for the next `count` messages (replies and events, but those not compared) since the last event step;
+        records them in the order they came, replies among events."""
+        c, count = self.conn(step["messages"]), step["count"]
+
+        def compared(i, m):
+            return not (is_event(m) and m["event"] in ALLOWED["ignored_events"]) and not (not is_event(m) and i in c.used)
+
+        def enough(messages):
+            taken = [(i, m) for i, m in enumerate(messages) if i >= c.taken_events and compared(i, m)]
+            return taken[:count] if len(taken) >= count else None
+        taken = c.wait(enough, f"{count} messages")
+        with c.cond:
+            c.used.update(i for i, m in taken if not is_event(m))
+            c.taken_events = taken[-1][0] + 1
+            if any(is_event(m) for _, m in taken):
+                c.saw_event = True
+        return {"messages": [m for _, m in taken]}
 
     def do_quiet(self, step):
         """Records everything the connection received within `seconds` from now (what a listener would have read)."""
@@ -556,7 +583,7 @@ def run_scenario(scenario, programs, media, work, verbose):
         # "mpv_rerun": {"times": N, "step": S}: mpv is run again (at most N times) while step S's record has no
         # `property-change` without a value: for a race inside mpv itself, where it usually tells an observer a value
         # went before an event and, now and then, after it (the scenario's description says which).
-        rerun = scenario.get("mpv_rerun") if kind == "mpv" else None
+        rerun = scenario.get("mpv_rerun") if kind == "mpv" or programs.get("mpv_twice") else None
         for attempt in range(1 + (rerun["times"] if rerun else 0)):
             player = None
             try:
