@@ -124,6 +124,7 @@ class Player:
                     "--input-ipc-server=" + self.socket]
             args += (["--pause"] if start.get("pause") else []) + file_args
             args += [f"--speed={start['speed']}"] if "speed" in start else []
+            args += [f"--start={start['start']}"] if "start" in start else []
         else:
             # --at-end pause keeps vpk when its file ends, as --idle=yes keeps mpv (which goes idle instead);
             # "at_end": "idle" goes idle there as mpv does.
@@ -132,6 +133,8 @@ class Player:
             option = "--input-ipc-server" if kind == "vpk" else "--socket"
             args = [programs["vpk"], "play"] + (file_args or ["--idle"])
             args += ["--paused"] if start.get("pause") else []
+            # vpk play's --start is for its FILE only; mpv's --start (`vpk mpv`) for every file.
+            args += ["--start", str(start["start"])] if "start" in start else []
             args += ["--at-end", start.get("at_end", "pause"), option, self.socket, "--progress", "0.04"]
         self.args = args
         self.process = subprocess.Popen(self.args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,

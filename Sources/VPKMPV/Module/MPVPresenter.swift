@@ -494,7 +494,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     let mine = origin?.sender.flatMap { $0.view == viewID ? $0.number : nil }
     switch event {
     case .loading(let path): loading(path)
-    case .ready(let info, let position): ready(info, position: position, mine)
+    case .ready(let info, let position, let start): ready(info, position: start ?? position, seeks: start != nil, mine)
     case .state(let state, let position, let duration): changed(state, position: position, duration: duration, mine)
     case .progress(let mark): progress(mark)
     case .seekStarted(let start): if mine == nil, let origin { othersSeekStarted(start, id: origin.id) }
@@ -553,7 +553,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     publishChanges()
   }
 
-  private func ready(_ info: MediaInfo, position: MediaTime, _ commandID: Int?) {
+  /// mpv's order: `file-loaded`; `seek` when the file opens at a start position (`--start`, `seeks`); `seeking` true
+  /// with the file's values (position, duration …); `playback-restart`; `seeking` false.
+  private func ready(_ info: MediaInfo, position: MediaTime, seeks: Bool, _ commandID: Int?) {
     if let commandID { pending.removeValue(forKey: commandID) }
     readings.info = info
     readings.loadingPath = nil
@@ -562,6 +564,11 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     // A file that opens playing starts right after `ready`: `pause` does not flip on the way.
     readings.state = readings.pauseOption ? .paused : .playing
     event("file-loaded")
+    if seeks { event("seek") }
+    let seeking = readings.seeking
+    readings.seeking = true
+    publishChanges()
+    readings.seeking = seeking
     event("playback-restart")
     publishChanges()
   }

@@ -161,8 +161,9 @@ public struct SessionShutdown: Sendable, Equatable {
 public enum SessionEvent: Sendable, Equatable {
   /// A file started opening.
   case loading(path: String)
-  /// The media opened, paused at `position` (its first frame's).
-  case ready(MediaInfo, position: MediaTime)
+  /// The media opened, paused at `position` (its first frame's). `start`: the start position (`--start`) it opens at,
+  /// by a seek the session began as it opened (nil: none).
+  case ready(MediaInfo, position: MediaTime, start: MediaTime? = nil)
   /// A play/pause/toggle took effect (or was acknowledged with no change).
   case state(PlaybackState, position: MediaTime, duration: MediaTime?)
   case progress(ProgressMark)
