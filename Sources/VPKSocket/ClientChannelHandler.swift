@@ -10,6 +10,9 @@
 // A line that only reads (an mpv client's `get_property`) may be answered here, on the loop, by the client's
 // presenter (`quickAnswer`), so a read costs no trip through the main actor. Only when no earlier line of the client's
 // is still waiting for the main actor, so replies keep the order of the requests.
+//
+// The lines of one read of the socket are reported between `readStarted` and `readCompleted`: an mpv client's
+// presenter answers them all before it sends the events they cause, as mpv does.
 
 import NIOCore
 import VideoPlaybackKit
@@ -22,6 +25,10 @@ enum ClientChannelEvent: Sendable {
     any Channel, lineHandled: @Sendable () -> Void,
     answerQuickly: @Sendable (@escaping @Sendable (String) -> QuickAnswer?) -> Void)
   case line(InputLine)
+  /// The lines that follow, up to `readCompleted`, came in one read of the socket (sent together).
+  case readStarted
+  /// The read that `readStarted` began has passed on all its lines.
+  case readCompleted
   /// The client sends no more (it closed its writing side); it may still read.
   case inputEnded
   /// The client left events unread past the write buffer's high-water mark.
@@ -48,6 +55,8 @@ final class ClientChannelHandler: ChannelDuplexHandler {
   /// A read NIO asked for while too many lines were in flight, to be passed on once they are handled.
   private var heldRead = false
   private var overflowed = false
+  /// Whether a line of the current read was passed on (`readStarted` reported).
+  private var readStarted = false
   private var channel: (any Channel)?
 
   init(report: @escaping @Sendable (ClientChannelEvent) -> Void, batch: ChannelWriteBatch) {
@@ -84,7 +93,19 @@ final class ClientChannelHandler: ChannelDuplexHandler {
       guard answer.passesLineOn else { return }
     }
     linesInFlight += 1
+    if !readStarted {
+      readStarted = true
+      report(.readStarted)
+    }
     report(.line(line))
+  }
+
+  func channelReadComplete(context: ChannelHandlerContext) {
+    if readStarted {
+      readStarted = false
+      report(.readCompleted)
+    }
+    context.fireChannelReadComplete()
   }
 
   func read(context: ChannelHandlerContext) {

@@ -41,6 +41,9 @@ final class ClientConnection {
   private let record: Record?
   /// Stops the recording this client asked for (nil: none).
   private var stopRecording: (@MainActor () -> Void)?
+  /// Whether the lines coming are of one read of the socket, and whether the client was told so.
+  private var inRead = false
+  private var toldOfRead = false
 
   /// - Parameter speaksMPV: the connection speaks mpv's dialect from the start (with `attachMPV`).
   init(
@@ -85,7 +88,24 @@ final class ClientConnection {
       startRecording(to: path, for: client)
       return
     }
+    if inRead && !toldOfRead {
+      toldOfRead = true
+      client.readStarted()
+    }
     client.eventHandler.onInputLine(line)
+  }
+
+  /// The lines that follow, until `readCompleted`, came in one read of the socket.
+  func readStarted() {
+    inRead = true
+  }
+
+  /// The read's lines have all been received.
+  func readCompleted() {
+    inRead = false
+    guard toldOfRead else { return }
+    toldOfRead = false
+    client?.readCompleted()
   }
 
   /// Makes the connection a client of vpk's own dialect, writing its events in `format` (after the JSON `hello` every

@@ -217,6 +217,10 @@ package final class ControlSocketServer {
       connections[id] = connection
     case .line(let line):
       connections[id]?.receive(line)
+    case .readStarted:
+      connections[id]?.readStarted()
+    case .readCompleted:
+      connections[id]?.readCompleted()
     case .inputEnded:
       connections[id]?.inputEnded()
     case .overflowed:

@@ -18,6 +18,19 @@ private final class Reports: Sendable {
       events.compactMap { if case .line(.text(let text)) = $0 { text } else { nil } }
     }
   }
+  /// The lines reported and the edges of the reads they came in (`[` started, `]` completed).
+  var linesAndReads: [String] {
+    box.withLockedValue { events in
+      events.compactMap {
+        switch $0 {
+        case .line(.text(let text)): text
+        case .readStarted: "["
+        case .readCompleted: "]"
+        default: nil
+        }
+      }
+    }
+  }
   var connected: ClientChannelEvent? {
     box.withLockedValue { events in events.first { if case .connected = $0 { true } else { false } } }
   }
@@ -109,6 +122,31 @@ private final class Reports: Sendable {
     try channel.writeInbound(InputLine.text("read pause"))
     channel.embeddedEventLoop.run()
     #expect(try written(channel) == ["answer to read pause\n"])
+    _ = try channel.finish(acceptAlreadyClosed: true)
+  }
+
+  @Test func theLinesOfOneReadAreReportedBetweenItsStartAndItsEnd() throws {
+    // Given a connected client
+    let (channel, reports, _) = try connectedHandler()
+    // When two lines come in one read, then one in a read of its own, then a read the loop answers itself
+    channel.pipeline.fireChannelRead(InputLine.text("observe 1"))
+    channel.pipeline.fireChannelRead(InputLine.text("observe 2"))
+    channel.pipeline.fireChannelReadComplete()
+    try channel.writeInbound(InputLine.text("observe 3"))
+    channel.embeddedEventLoop.run()
+    // Then each read's lines are reported between its start and its end, in order
+    #expect(reports.linesAndReads == ["[", "observe 1", "observe 2", "]", "[", "observe 3", "]"])
+    _ = try channel.finish(acceptAlreadyClosed: true)
+  }
+
+  @Test func aReadAnsweredOnTheLoopReportsNoStartOrEnd() throws {
+    // Given a client with nothing waiting for the main actor
+    let (channel, reports, _) = try connectedHandler()
+    // When a read the loop answers comes alone
+    try channel.writeInbound(InputLine.text("read time-pos"))
+    channel.embeddedEventLoop.run()
+    // Then the main actor hears nothing of it
+    #expect(reports.linesAndReads.isEmpty)
     _ = try channel.finish(acceptAlreadyClosed: true)
   }
 

@@ -106,6 +106,23 @@ import VPKTestSupport
         == SessionReport.Clamp(requested: MediaTime(seconds: requested), target: MediaTime(seconds: target)))
   }
 
+  @Test func aFileOpenedAtItsStartPositionNamesItInReady() {
+    // Given --start 30 s, and a session without one
+    let started = InteractorHarness(options: PlaybackOptions(autoplay: false, start: .seconds(30)))
+    let plain = InteractorHarness(options: PlaybackOptions(autoplay: false))
+    // When each opens its file
+    for h in [started, plain] {
+      h.interactor.start()
+      h.manager.becomeReady(duration: 60)
+    }
+    // Then ready names the start position the file opens at, by a seek, or none
+    let starts = { (h: InteractorHarness) in
+      h.output.events.compactMap { if case .ready(_, _, let start) = $0.0 { Optional(start) } else { nil } }
+    }
+    #expect(starts(started) == [MediaTime(seconds: 30)])
+    #expect(starts(plain) == [nil])
+  }
+
   @Test func aStartWithinTheMediaIsNotReportedAsClamped() {
     let h = InteractorHarness(options: PlaybackOptions(autoplay: false, start: .seconds(30)))
     h.interactor.start()

@@ -23,7 +23,7 @@ final class InteractorOutputSpy: PlaybackInteractorOutput {
     let id = origin?.id ?? 0
     switch event {
     case .loading(let path, _): lines.append("loading \(path)")
-    case .ready(let info, let position):
+    case .ready(let info, let position, _):
       readyPositions.append(position)
       lines.append("ready #\(id) \(info.path)")
     case .state(let state, let position, _): lines.append("state #\(id) \(state) \(position.seconds)")

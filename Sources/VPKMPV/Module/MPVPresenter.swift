@@ -2,7 +2,8 @@
 // commands (read by MPVCommandTranslator) into the module's commands, submitted through its fan-out port like any
 // view's, and formats what the interactor reports as mpv's replies (`{"request_id": N, "error": "success", "data": …}`)
 // and events (`start-file`, `file-loaded`, `seek`, `playback-restart`, `end-file`, `idle`, `shutdown`,
-// `property-change`).
+// `property-change`). Lines the client sent together (one read of its connection) are all answered before the events
+// they cause go out, as mpv answers them.
 //
 // It decides nothing about playback. Property values are read from its MPVReadings, by the property's entry in
 // MPVPropertyTable: `get_property` of a playing position asks for a `status` and answers from it; the rest (the
@@ -35,6 +36,14 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   private var ticketsAnswered = 0
   /// Replies made for tickets still behind an earlier, unanswered one.
   private var heldReplies: [Int: [MPVValue]] = [:]
+  /// Whether lines sent together (one read of the socket) are coming.
+  private var linesTogether = false
+  /// How many tickets the last lines sent together had given: their events wait for their replies.
+  private var togetherTickets = 0
+  /// Events held until the replies to lines sent together are written: mpv answers every line it read at once, then
+  /// sends the events queued meanwhile. Held: what comes while the lines are read, what their answers cause (the
+  /// first values of observers, a seek's `seek`), and whatever follows those.
+  private var heldEvents: [MPVValue] = []
 
   /// What a command of this client's still owes it, by the session's command id.
   private enum Pending {
@@ -196,6 +205,18 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     interactor.outputClosed()
   }
 
+  /// The lines that follow came in one read of the client's connection, sent together.
+  package func linesTogetherStarted() {
+    linesTogether = true
+  }
+
+  /// The lines sent together have all come: the events they caused follow their replies.
+  package func linesTogetherEnded() {
+    linesTogether = false
+    togetherTickets = ticketsGiven
+    releaseEvents()
+  }
+
   // MARK: - Commands
 
   /// Asks for the session's file, once: a client that connects to a session with its file open saw no `ready`, and
@@ -320,7 +341,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
         deliver(ticket, [.reply(ticket.requestID, .success, data: withData ? .null : nil), seekEvent])
         owed = .silent
       } else {
-        view?.display(seekEvent)
+        show(seekEvent)
       }
       announcedSeeks.insert(ownCommandCount + 1)
     }
@@ -380,14 +401,39 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     return Ticket(number: ticketsGiven - 1, requestID: requestID)
   }
 
-  /// Shows `lines`, the answer to `ticket`'s request, once every earlier request's answer has been shown: mpv
-  /// answers in the order of the requests.
+  /// Shows `lines`, the answer to `ticket`'s request (its reply, then the events it causes), once every earlier
+  /// request's answer has been shown: mpv answers in the order of the requests.
   private func deliver(_ ticket: Ticket, _ lines: [MPVValue]) {
     heldReplies[ticket.number] = lines
     while let next = heldReplies.removeValue(forKey: ticketsAnswered) {
       ticketsAnswered += 1
-      for line in next { view?.display(line) }
+      guard let reply = next.first else { continue }
+      view?.display(reply)
+      for line in next.dropFirst() { show(line, answering: true) }
     }
+    releaseEvents()
+  }
+
+  /// Whether the replies to lines sent together are all written.
+  private var togetherAnswered: Bool { !linesTogether && ticketsAnswered >= togetherTickets }
+
+  /// Shows an event, or holds it behind the replies to lines sent together (and behind the events held before it).
+  /// `answering`: the event is part of a request's answer.
+  private func show(_ line: MPVValue, answering: Bool = false) {
+    if linesTogether || (answering && !togetherAnswered) || !heldEvents.isEmpty {
+      heldEvents.append(line)
+      releaseEvents()
+    } else {
+      view?.display(line)
+    }
+  }
+
+  /// Shows the events held, once the replies to the lines sent together are all shown.
+  private func releaseEvents() {
+    guard togetherAnswered, !heldEvents.isEmpty else { return }
+    let events = heldEvents
+    heldEvents = []
+    for line in events { view?.display(line) }
   }
 
   private func reply(_ ticket: Ticket, _ error: MPVError, data: MPVValue? = nil) {
@@ -395,7 +441,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   }
 
   private func event(_ name: String, _ fields: [MPVMember] = []) {
-    view?.display(.object([MPVMember("event", .string(name))] + fields))
+    show(.object([MPVMember("event", .string(name))] + fields))
   }
 
   /// Answers command `commandID` if it is this client's and owes a plain reply.
@@ -408,7 +454,12 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
 
   /// Tells each observer whose property changed (of `property`'s, when given) its new value.
   private func publishChanges(of property: MPVProperty? = nil) {
-    for index in observers.indices where property.map({ observers[index].property == $0 }) ?? true {
+    publishChanges(of: property.map { [$0] })
+  }
+
+  /// Tells each observer whose property changed (of one of `properties`, when given) its new value.
+  private func publishChanges(of properties: Set<MPVProperty>?) {
+    for index in observers.indices where properties.map({ $0.contains(observers[index].property) }) ?? true {
       let value = observedValue(observers[index])
       guard observers[index].told != .some(value) else { continue }
       observers[index].told = .some(value)
@@ -417,7 +468,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   }
 
   private func tellObserver(_ observer: Observer, _ value: MPVValue?) {
-    view?.display(propertyChange(observer, value))
+    show(propertyChange(observer, value))
   }
 
   private func propertyChange(_ observer: Observer, _ value: MPVValue?) -> MPVValue {
@@ -443,7 +494,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     let mine = origin?.sender.flatMap { $0.view == viewID ? $0.number : nil }
     switch event {
     case .loading(let path, let paused): loading(path, paused: paused)
-    case .ready(let info, let position): ready(info, position: position, mine)
+    case .ready(let info, let position, let start): ready(info, position: start ?? position, seeks: start != nil, mine)
     case .state(let state, let position, let duration): changed(state, position: position, duration: duration, mine)
     case .progress(let mark): progress(mark)
     case .seekStarted(let start): if mine == nil, let origin { othersSeekStarted(start, id: origin.id) }
@@ -502,7 +553,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     publishChanges()
   }
 
-  private func ready(_ info: MediaInfo, position: MediaTime, _ commandID: Int?) {
+  /// mpv's order: `file-loaded`; `seek` when the file opens at a start position (`--start`, `seeks`); `seeking` true
+  /// with the file's values (position, duration …); `playback-restart`; `seeking` false.
+  private func ready(_ info: MediaInfo, position: MediaTime, seeks: Bool, _ commandID: Int?) {
     if let commandID { pending.removeValue(forKey: commandID) }
     readings.info = info
     readings.loadingPath = nil
@@ -511,6 +564,11 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     // A file that opens playing starts right after `ready`: `pause` does not flip on the way.
     readings.state = readings.pauseOption ? .paused : .playing
     event("file-loaded")
+    if seeks { event("seek") }
+    let seeking = readings.seeking
+    readings.seeking = true
+    publishChanges()
+    readings.seeking = seeking
     event("playback-restart")
     publishChanges()
   }
@@ -705,6 +763,13 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     // mpv counts the files it loads from 1: the session's file is this client's first.
     if fileNumber == 0 { fileNumber = 1 }
   }
+  /// What mpv's observers hear change as a file that played to its end stops playing, before its `end-file`: the
+  /// position and the picture's size go, and `core-idle` turns true. The file's own (`duration`, `path` …) go after
+  /// `idle`.
+  private static let goneBeforeEndFile: Set<MPVProperty> = [
+    .eofReached, .timePos, .playbackTime, .percentPos, .timeRemaining, .playtimeRemaining, .width, .height, .coreIdle,
+  ]
+
   /// `nextPaused`: whether the next file opens paused, as the interactor decided; `pause` reads it with no file.
   private func closed(_ commandID: Int?, atEnd: Bool, nextPaused: Bool) {
     othersSeeks = []
@@ -712,6 +777,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID,
       pauseOption: nextPaused)
     settle(commandID)
+    // A file that played to its end loses its position's properties before `end-file`, as mpv's do.
+    if atEnd { publishChanges(of: Self.goneBeforeEndFile) }
     event(
       "end-file",
       [MPVMember("reason", .string(atEnd ? "eof" : "stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
@@ -726,6 +793,10 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       event("end-file", [MPVMember("reason", .string(why)), MPVMember("playlist_entry_id", .integer(fileNumber))])
     }
     event("shutdown")
+    // Nothing is answered any more: what was held goes out before the end.
+    togetherTickets = 0
+    linesTogether = false
+    releaseEvents()
     view?.displayFinish()
   }
 }

@@ -30,6 +30,9 @@ extension PlaybackBuilder {
       viewID: viewID, view: view, presenter: presenter, fanOut: fanOut,
       finish: { [weak view] in view?.displayFinish() },
       owes: { [weak presenter] in presenter?.owesReplies ?? false },
-      quickAnswer: { [quickReads = presenter.quickReads] in quickReads.quickAnswer($0) })
+      quickAnswer: { [quickReads = presenter.quickReads] in quickReads.quickAnswer($0) },
+      linesTogether: { [weak presenter] started in
+        if started { presenter?.linesTogetherStarted() } else { presenter?.linesTogetherEnded() }
+      })
   }
 }

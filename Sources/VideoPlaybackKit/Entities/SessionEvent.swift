@@ -162,8 +162,9 @@ public enum SessionEvent: Sendable, Equatable {
   /// A file started opening; `paused`: whether it opens paused (else it plays once `ready`). The interactor decides
   /// (the pause that outlives a file, or the start options for an `open` beside a loaded file); views show it.
   case loading(path: String, paused: Bool)
-  /// The media opened, paused at `position` (its first frame's).
-  case ready(MediaInfo, position: MediaTime)
+  /// The media opened, paused at `position` (its first frame's). `start`: the start position (`--start`) it opens at,
+  /// by a seek the session began as it opened (nil: none).
+  case ready(MediaInfo, position: MediaTime, start: MediaTime? = nil)
   /// A play/pause/toggle took effect (or was acknowledged with no change).
   case state(PlaybackState, position: MediaTime, duration: MediaTime?)
   case progress(ProgressMark)

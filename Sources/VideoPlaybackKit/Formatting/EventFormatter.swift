@@ -34,7 +34,7 @@ enum EventFormatter {
     switch event {
     case .loading, .seekStarted:
       return nil
-    case .ready(let info, _):
+    case .ready(let info, _, _):
       var line = builder()
       describe(info, into: &line, withBitRates: false)
       return line.model

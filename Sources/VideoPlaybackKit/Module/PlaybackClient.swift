@@ -17,6 +17,9 @@ public final class PlaybackClient {
   /// Answers a line from any thread when it can be answered without the main actor (an mpv client's property
   /// reads and seeks); nil for clients that answer everything on the main actor.
   package nonisolated let quickAnswer: (@Sendable (String) -> QuickAnswer?)?
+  /// Told when lines begin to come in one read of the client's connection (true) and when they have all come
+  /// (false); nil for clients that answer each line as it comes.
+  private let linesTogether: (@MainActor (Bool) -> Void)?
 
   /// Whether a command the client sent still owes it a reply (only the mpv dialect keeps count; vpk's own clients
   /// stay connected until they leave).
@@ -37,11 +40,13 @@ public final class PlaybackClient {
   ///   - finish: leaves the view's output clean before the connection closes.
   ///   - owes: whether a command the client sent still owes it a reply.
   ///   - quickAnswer: answers a line off the main actor when it can (see `quickAnswer`).
+  ///   - linesTogether: told when the lines of one read of the connection begin (true) and end (false).
   package init(
     viewID: PlaybackFanOut.ViewID, view: AnyObject, presenter: any PlaybackViewEventHandler & PlaybackInteractorOutput,
     fanOut: PlaybackFanOut, finish: @escaping @MainActor () -> Void, owes: @escaping @MainActor () -> Bool,
-    quickAnswer: (@Sendable (String) -> QuickAnswer?)? = nil
+    quickAnswer: (@Sendable (String) -> QuickAnswer?)? = nil, linesTogether: (@MainActor (Bool) -> Void)? = nil
   ) {
+    self.linesTogether = linesTogether
     self.viewID = viewID
     self.view = view
     self.presenter = presenter
@@ -57,6 +62,16 @@ public final class PlaybackClient {
     presenter.present(.error(reason), origin: nil)
     finish()
     detach()
+  }
+
+  /// The lines that follow, until `readCompleted`, came together, in one read of the client's connection.
+  package func readStarted() {
+    linesTogether?(true)
+  }
+
+  /// The lines that came together have all been passed on.
+  package func readCompleted() {
+    linesTogether?(false)
   }
 
   /// Tells this client alone of `error` (a request of its connection refused), with no command's id.

@@ -43,7 +43,9 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
       startSeek(
         SeekRequest(id: Self.internalSeekID, target: requested.clamped(to: info.duration), mode: options.seekMode))
     }
-    emit(.ready(info, position: manager.snapshot().position), answering: openCommandID)
+    emit(
+      .ready(info, position: manager.snapshot().position, start: start?.clamped(to: info.duration)),
+      answering: openCommandID)
     if loadKeepsSettings ? !opensPaused : options.autoplay {
       state = .playing
       manager.play()

@@ -142,7 +142,7 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
     }
     if let model = EventFormatter.model(event, origin: origin, naming: naming) { view?.displayEvent(model) }
     switch event {
-    case .ready(let info, let position):
+    case .ready(let info, let position, _):
       // A manager that is ready has opened the file and waits, paused, on its first frame (see the Contract).
       redrawStatusLine(state: .paused, position: position, duration: info.duration)
     case .state(let state, let position, let duration):

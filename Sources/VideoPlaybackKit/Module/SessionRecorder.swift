@@ -233,7 +233,7 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
         entry.loadingPath = path
         entries.append(entry)
       }
-    case .ready(let info, let position):
+    case .ready(let info, let position, _):
       duration = info.duration
       frameDuration = info.video?.frameRate.flatMap { $0 > 0 ? 1 / $0 : nil }
       if let entry = entries.first(where: { $0.isOpen && $0.loadingPath != nil && $0.ready == nil }) {

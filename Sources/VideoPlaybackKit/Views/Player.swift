@@ -75,7 +75,7 @@ public final class Player: PlaybackInteractorOutput {
   /// once it is ready, paused on its first frame unless the options autoplay.
   @discardableResult
   public func open(_ path: String) async throws -> MediaInfo {
-    guard case .ready(let info, _) = try await call(.open(path)) else { throw PlayerClosed() }
+    guard case .ready(let info, _, _) = try await call(.open(path)) else { throw PlayerClosed() }
     return info
   }
 

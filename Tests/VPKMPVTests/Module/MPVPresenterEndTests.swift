@@ -32,11 +32,41 @@ struct MPVPresenterEndTests {
       .ended(EndReached(position: MediaTime(seconds: 4), duration: MediaTime(seconds: 4), loops: 1, action: .idle)),
       origin: nil)
     harness.presenter.present(.closed(nextPaused: false), origin: nil)
-    // Then, as mpv --idle, neither pause nor eof-reached turns true: eof-reached becomes unavailable
+    // Then, as mpv --idle, neither pause nor eof-reached turns true: eof-reached becomes unavailable, before end-file
     #expect(
       harness.view.lines == [
-        #"{"event":"end-file","reason":"eof","playlist_entry_id":1}"#, #"{"event":"idle"}"#,
         #"{"event":"property-change","id":2,"name":"eof-reached"}"#,
+        #"{"event":"end-file","reason":"eof","playlist_entry_id":1}"#, #"{"event":"idle"}"#,
+      ])
+  }
+
+  @Test("a file that played to its end into idle: the position's properties go before end-file, the file's after idle")
+  func endIntoIdleOrder() {
+    // Given a playing file with observers of what changes at its end
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.observe(
+      ["eof-reached", "time-pos", "percent-pos", "duration", "path", "filename", "pause", "idle-active", "core-idle"],
+      state: .playing)
+    // When it ends, the session going idle next, and is closed
+    harness.presenter.present(
+      .ended(EndReached(position: MediaTime(seconds: 4), duration: MediaTime(seconds: 4), loops: 1, action: .idle)),
+      origin: nil)
+    harness.view.lines.removeAll()
+    harness.presenter.present(.closed(nextPaused: false), origin: nil)
+    // Then, as mpv's: eof-reached, time-pos, percent-pos unavailable and core-idle true; end-file and idle; then
+    // duration, path, filename unavailable and idle-active true (pause keeps its value)
+    #expect(
+      harness.view.lines == [
+        #"{"event":"property-change","id":1,"name":"eof-reached"}"#,
+        #"{"event":"property-change","id":2,"name":"time-pos"}"#,
+        #"{"event":"property-change","id":3,"name":"percent-pos"}"#,
+        #"{"event":"property-change","id":9,"name":"core-idle","data":true}"#,
+        #"{"event":"end-file","reason":"eof","playlist_entry_id":1}"#, #"{"event":"idle"}"#,
+        #"{"event":"property-change","id":4,"name":"duration"}"#,
+        #"{"event":"property-change","id":5,"name":"path"}"#,
+        #"{"event":"property-change","id":6,"name":"filename"}"#,
+        #"{"event":"property-change","id":8,"name":"idle-active","data":true}"#,
       ])
   }
 

@@ -805,4 +805,51 @@ struct MPVPresenterTests {
     // Then it answers from the file info told
     #expect(harness.view.lines == [#"{"data":320,"request_id":0,"error":"success"}"#])
   }
+
+  @Test("a file that opens at a start position (--start): file-loaded, seek, seeking true, playback-restart, as mpv's")
+  func openedAtAStartPosition() {
+    // Given a client observing seeking and time-pos, with nothing loaded
+    let harness = MPVHarness()
+    harness.send(#"{"command": ["observe_property", 1, "seeking"]}"#)
+    harness.presenter.present(.status(harness.status(.idle)), origin: harness.lastOrigin)
+    harness.send(#"{"command": ["observe_property", 2, "time-pos"]}"#)
+    harness.presenter.present(.status(harness.status(.idle)), origin: harness.lastOrigin)
+    harness.presenter.present(.loading(path: "/media/clip.mp4", paused: true), origin: nil)
+    harness.view.lines.removeAll()
+    // When the file opens at its start position, 3 s
+    harness.presenter.present(
+      .ready(harness.info, position: .zero, start: MediaTime(seconds: 3)), origin: nil)
+    // Then mpv's order: file-loaded, seek, seeking true and the position, playback-restart, seeking false
+    #expect(
+      harness.view.lines == [
+        #"{"event":"file-loaded"}"#, #"{"event":"seek"}"#,
+        #"{"event":"property-change","id":1,"name":"seeking","data":true}"#,
+        #"{"event":"property-change","id":2,"name":"time-pos","data":3.0}"#,
+        #"{"event":"playback-restart"}"#,
+        #"{"event":"property-change","id":1,"name":"seeking","data":false}"#,
+      ])
+  }
+
+  @Test("a file that opens at its first frame: file-loaded, seeking true, playback-restart, no seek, as mpv's")
+  func openedAtItsFirstFrame() {
+    // Given a client observing seeking and time-pos, with nothing loaded
+    let harness = MPVHarness()
+    harness.send(#"{"command": ["observe_property", 1, "seeking"]}"#)
+    harness.presenter.present(.status(harness.status(.idle)), origin: harness.lastOrigin)
+    harness.send(#"{"command": ["observe_property", 2, "time-pos"]}"#)
+    harness.presenter.present(.status(harness.status(.idle)), origin: harness.lastOrigin)
+    harness.presenter.present(.loading(path: "/media/clip.mp4", paused: true), origin: nil)
+    harness.view.lines.removeAll()
+    // When the file opens at its first frame
+    harness.presenter.present(.ready(harness.info, position: .zero), origin: nil)
+    // Then no seek, but seeking true around the first playback-restart, as mpv's
+    #expect(
+      harness.view.lines == [
+        #"{"event":"file-loaded"}"#,
+        #"{"event":"property-change","id":1,"name":"seeking","data":true}"#,
+        #"{"event":"property-change","id":2,"name":"time-pos","data":0.0}"#,
+        #"{"event":"playback-restart"}"#,
+        #"{"event":"property-change","id":1,"name":"seeking","data":false}"#,
+      ])
+  }
 }
