@@ -25,6 +25,15 @@ private enum MPVDiff {
 
   static let active: [String] = ((try? scenarios()) ?? []).filter { $0.pending == nil }.map(\.name)
 
+  /// Runs the runner on `names` on a thread of its own, so that the minutes the scenarios take together hold none of
+  /// Swift's cooperative threads (two on this machine): a test that blocks one for that long leaves the suite's
+  /// asynchronous tests one thread, and with another blocking test beside it none, and their waits time out.
+  static func runOnAThreadOfItsOwn(_ names: [String]) async throws -> (status: Int32, output: String) {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread { continuation.resume(with: Result { try run(names) }) }.start()
+    }
+  }
+
   /// Runs the runner on `names`; returns its exit status and everything it printed.
   static func run(_ names: [String]) throws -> (status: Int32, output: String) {
     let python = try program("python3")
@@ -60,8 +69,8 @@ private enum MPVDiff {
 /// One scenario at a time: their players share the machine's two cores, and mpv's timing is part of what is compared.
 @Suite(.serialized) struct MPVDifferentialTests {
   /// Given a scenario that is not pending, when the runner runs it against mpv and vpk, then every step agrees.
-  @Test(arguments: MPVDiff.active) func scenarioAgreesWithMPV(_ name: String) throws {
-    let result = try MPVDiff.run([name])
+  @Test(arguments: MPVDiff.active) func scenarioAgreesWithMPV(_ name: String) async throws {
+    let result = try await MPVDiff.runOnAThreadOfItsOwn([name])
     #expect(result.status == 0, "\(name):\n\(result.output)")
     #expect(result.output.contains("PASS \(name) "), "\(name):\n\(result.output)")
   }
@@ -77,7 +86,7 @@ private enum MPVDiff {
   }
 
   /// A pending scenario is reported as pending, never as passed, even when it would pass.
-  @Test func pendingScenariosAreNotCountedAsPassing() throws {
+  @Test func pendingScenariosAreNotCountedAsPassing() async throws {
     #expect(MPVDiff.active.count >= 8, "\(MPVDiff.active)")
     // Given a scenario that would pass, marked pending
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("mpvdiff-\(UUID().uuidString).json")
@@ -85,7 +94,7 @@ private enum MPVDiff {
     let scenario = #"{"pending": "held back", "start": {"file": false}, "steps": [{"connect": "a"}]}"#
     try Data(scenario.utf8).write(to: file)
     // When the runner is asked for it
-    let result = try MPVDiff.run([file.path])
+    let result = try await MPVDiff.runOnAThreadOfItsOwn([file.path])
     // Then it says it is pending, and counts no pass
     let name = file.deletingPathExtension().lastPathComponent
     #expect(result.status == 0, "\(result.output)")
