@@ -806,9 +806,8 @@ struct MPVPresenterTests {
     #expect(harness.view.lines == [#"{"data":320,"request_id":0,"error":"success"}"#])
   }
 
-  @Test("a file that opens at a start position (--start): file-loaded, seek, seeking true, playback-restart, as mpv's")
-  func openedAtAStartPosition() {
-    // Given a client observing seeking and time-pos, with nothing loaded
+  /// A client that observed seeking and time-pos with nothing loaded, as a file starts opening (paused).
+  private static func observingSeekingAndTimePosAsAFileOpens() -> MPVHarness {
     let harness = MPVHarness()
     harness.send(#"{"command": ["observe_property", 1, "seeking"]}"#)
     harness.presenter.present(.status(harness.status(.idle)), origin: harness.lastOrigin)
@@ -816,6 +815,13 @@ struct MPVPresenterTests {
     harness.presenter.present(.status(harness.status(.idle)), origin: harness.lastOrigin)
     harness.presenter.present(.loading(path: "/media/clip.mp4", paused: true), origin: nil)
     harness.view.lines.removeAll()
+    return harness
+  }
+
+  @Test("a file that opens at a start position (--start): file-loaded, seek, seeking true, playback-restart, as mpv's")
+  func openedAtAStartPosition() {
+    // Given a client observing seeking and time-pos, and a file opening
+    let harness = Self.observingSeekingAndTimePosAsAFileOpens()
     // When the file opens at its start position, 3 s
     harness.presenter.present(
       .ready(harness.info, position: .zero, start: MediaTime(seconds: 3)), origin: nil)
@@ -832,14 +838,8 @@ struct MPVPresenterTests {
 
   @Test("a file that opens at its first frame: file-loaded, seeking true, playback-restart, no seek, as mpv's")
   func openedAtItsFirstFrame() {
-    // Given a client observing seeking and time-pos, with nothing loaded
-    let harness = MPVHarness()
-    harness.send(#"{"command": ["observe_property", 1, "seeking"]}"#)
-    harness.presenter.present(.status(harness.status(.idle)), origin: harness.lastOrigin)
-    harness.send(#"{"command": ["observe_property", 2, "time-pos"]}"#)
-    harness.presenter.present(.status(harness.status(.idle)), origin: harness.lastOrigin)
-    harness.presenter.present(.loading(path: "/media/clip.mp4", paused: true), origin: nil)
-    harness.view.lines.removeAll()
+    // Given a client observing seeking and time-pos, and a file opening
+    let harness = Self.observingSeekingAndTimePosAsAFileOpens()
     // When the file opens at its first frame
     harness.presenter.present(.ready(harness.info, position: .zero), origin: nil)
     // Then no seek, but seeking true around the first playback-restart, as mpv's
