@@ -7,6 +7,17 @@ import VPKTestSupport
 @Suite("mpv dialect presenter: a file's end")
 @MainActor
 struct MPVPresenterEndTests {
+  /// A loaded file, playing with `names` observed, that reached its end at 4 s with `action` to follow.
+  private static func playedToItsEnd(observing names: [String], then action: EndAction) -> MPVHarness {
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.observe(names, state: .playing)
+    harness.presenter.present(
+      .ended(EndReached(position: MediaTime(seconds: 4), duration: MediaTime(seconds: 4), loops: 1, action: action)),
+      origin: nil)
+    return harness
+  }
+
   @Test("a file closed by no command (--at-end idle) ends with eof, then idle, as mpv --idle")
   func closedAtTheEnd() {
     // Given a loaded file
@@ -23,14 +34,9 @@ struct MPVPresenterEndTests {
 
   @Test("a file that ends and is closed (--at-end idle): pause does not flip and eof-reached goes unavailable")
   func noPauseFlipWhenClosedAtTheEnd() {
-    // Given a playing file with observers of pause and eof-reached
-    let harness = MPVHarness()
-    harness.loaded()
-    harness.observe(["pause", "eof-reached"], state: .playing)
-    // When it ends, the session going idle next, and is closed
-    harness.presenter.present(
-      .ended(EndReached(position: MediaTime(seconds: 4), duration: MediaTime(seconds: 4), loops: 1, action: .idle)),
-      origin: nil)
+    // Given a playing file with observers of pause and eof-reached, ended with the session going idle next
+    let harness = Self.playedToItsEnd(observing: ["pause", "eof-reached"], then: .idle)
+    // When it is closed
     harness.presenter.present(.closed(nextPaused: false), origin: nil)
     // Then, as mpv --idle, neither pause nor eof-reached turns true: eof-reached becomes unavailable, before end-file
     #expect(
@@ -42,17 +48,13 @@ struct MPVPresenterEndTests {
 
   @Test("a file that played to its end into idle: the position's properties go before end-file, the file's after idle")
   func endIntoIdleOrder() {
-    // Given a playing file with observers of what changes at its end
-    let harness = MPVHarness()
-    harness.loaded()
-    harness.observe(
-      ["eof-reached", "time-pos", "percent-pos", "duration", "path", "filename", "pause", "idle-active", "core-idle"],
-      state: .playing)
-    // When it ends, the session going idle next, and is closed
-    harness.presenter.present(
-      .ended(EndReached(position: MediaTime(seconds: 4), duration: MediaTime(seconds: 4), loops: 1, action: .idle)),
-      origin: nil)
+    // Given a playing file with observers of what changes at its end, ended with the session going idle next
+    let harness = Self.playedToItsEnd(
+      observing: [
+        "eof-reached", "time-pos", "percent-pos", "duration", "path", "filename", "pause", "idle-active", "core-idle",
+      ], then: .idle)
     harness.view.lines.removeAll()
+    // When it is closed
     harness.presenter.present(.closed(nextPaused: false), origin: nil)
     // Then, as mpv's: eof-reached, time-pos, percent-pos unavailable and core-idle true; end-file and idle; then
     // duration, path, filename unavailable and idle-active true (pause keeps its value)
@@ -72,14 +74,8 @@ struct MPVPresenterEndTests {
 
   @Test("a file kept at its end (--at-end pause, mpv's --keep-open): pause and eof-reached turn true")
   func keptAtTheEnd() {
-    // Given a playing file with observers of pause and eof-reached
-    let harness = MPVHarness()
-    harness.loaded()
-    harness.observe(["pause", "eof-reached"], state: .playing)
-    // When it ends and the session stays at the end
-    harness.presenter.present(
-      .ended(EndReached(position: MediaTime(seconds: 4), duration: MediaTime(seconds: 4), loops: 1, action: .pause)),
-      origin: nil)
+    // Given a playing file with observers of pause and eof-reached, when it ends and the session stays at the end
+    let harness = Self.playedToItsEnd(observing: ["pause", "eof-reached"], then: .pause)
     // Then both observers hear true
     #expect(
       harness.view.lines == [
@@ -96,12 +92,7 @@ struct MPVPresenterEndTests {
       "set pause no", "cycle pause",
     ] {
       // Given a file kept at its end (--at-end pause), pause and eof-reached observed (both true)
-      let harness = MPVHarness()
-      harness.loaded()
-      harness.observe(["pause", "eof-reached"], state: .playing)
-      harness.presenter.present(
-        .ended(EndReached(position: MediaTime(seconds: 4), duration: MediaTime(seconds: 4), loops: 1, action: .pause)),
-        origin: nil)
+      let harness = Self.playedToItsEnd(observing: ["pause", "eof-reached"], then: .pause)
       harness.view.lines.removeAll()
       // When the client unpauses
       harness.send(line)
@@ -122,14 +113,8 @@ struct MPVPresenterEndTests {
 
   @Test("a looping file's end (--at-end loop, mpv's --loop-file) changes neither pause nor eof-reached")
   func loopingEnd() {
-    // Given a playing file with observers of pause and eof-reached
-    let harness = MPVHarness()
-    harness.loaded()
-    harness.observe(["pause", "eof-reached"], state: .playing)
-    // When it ends and plays on from the start
-    harness.presenter.present(
-      .ended(EndReached(position: MediaTime(seconds: 4), duration: MediaTime(seconds: 4), loops: 1, action: .loop)),
-      origin: nil)
+    // Given a playing file with observers of pause and eof-reached, when it ends and plays on from the start
+    let harness = Self.playedToItsEnd(observing: ["pause", "eof-reached"], then: .loop)
     // Then nothing is told
     #expect(harness.view.lines.isEmpty)
   }
