@@ -48,12 +48,11 @@ struct MPVPresenterLinesTogetherTests {
     // Given two observe lines sent together, all of them come before any status
     let harness = MPVHarness()
     harness.loaded()
-    harness.presenter.linesTogetherStarted()
-    harness.send(#"{"command": ["observe_property", 1, "pause"], "request_id": 1}"#)
-    let first = harness.interactor.lastID
-    harness.send(#"{"command": ["observe_property", 2, "speed"], "request_id": 2}"#)
-    let second = harness.interactor.lastID
-    harness.presenter.linesTogetherEnded()
+    let ids = harness.sendTogether([
+      #"{"command": ["observe_property", 1, "pause"], "request_id": 1}"#,
+      #"{"command": ["observe_property", 2, "speed"], "request_id": 2}"#,
+    ])
+    let (first, second) = (ids[0], ids[1])
     // When the first one's status comes
     harness.presenter.present(.status(harness.status()), origin: harness.interactor.origin(first))
     // Then only its reply is out
@@ -74,10 +73,7 @@ struct MPVPresenterLinesTogetherTests {
     // Given a read sent alone, waiting for its status
     let harness = MPVHarness()
     harness.loaded()
-    harness.presenter.linesTogetherStarted()
-    harness.send(#"{"command": ["get_property", "time-pos"], "request_id": 1}"#)
-    let read = harness.interactor.lastID
-    harness.presenter.linesTogetherEnded()
+    let read = harness.sendTogether([#"{"command": ["get_property", "time-pos"], "request_id": 1}"#])[0]
     // When another view's seek starts, and then the status comes
     harness.presenter.present(.seekStarted(.time(MediaTime(seconds: 2))), origin: CommandOrigin(id: 40, sender: nil))
     harness.presenter.present(.status(harness.status()), origin: harness.interactor.origin(read))
@@ -91,9 +87,7 @@ struct MPVPresenterLinesTogetherTests {
     // Given a loaded file and one observe line sent alone
     let harness = MPVHarness()
     harness.loaded()
-    harness.presenter.linesTogetherStarted()
-    harness.send(#"{"command": ["observe_property", 1, "pause"], "request_id": 1}"#)
-    harness.presenter.linesTogetherEnded()
+    harness.sendTogether([#"{"command": ["observe_property", 1, "pause"], "request_id": 1}"#])
     // When its status comes, and then the session's playing changes the property
     harness.presenter.present(.status(harness.status()), origin: harness.lastOrigin)
     harness.presenter.present(
@@ -105,5 +99,19 @@ struct MPVPresenterLinesTogetherTests {
         #"{"event":"property-change","id":1,"name":"pause","data":true}"#,
         #"{"event":"property-change","id":1,"name":"pause","data":false}"#,
       ])
+  }
+}
+
+extension MPVHarness {
+  /// Sends `lines` as one read of the client's connection (between the socket's start and end of a read); returns
+  /// the interactor's last command id after each line.
+  @discardableResult
+  fileprivate func sendTogether(_ lines: [String]) -> [Int] {
+    presenter.linesTogetherStarted()
+    defer { presenter.linesTogetherEnded() }
+    return lines.map { line in
+      send(line)
+      return interactor.lastID
+    }
   }
 }
