@@ -607,7 +607,7 @@ private func events(_ lines: [String], among names: Set<String>) throws -> [Stri
 
   /// An mpv client and a vpk client on one `--socket` socket: the vpk client's scrub and steps are told to the mpv
   /// client as mpv tells another client's seek (`seek` and `seeking` true, then `playback-restart` and `seeking`
-  /// false; a step forward: `seek` and `playback-restart`), and the vpk client sees only its own answers.
+  /// false; a step forward seeks nothing, as mpv's `frame-step`), and the vpk client sees only its own answers.
   @Test func aVPKClientsSeeksAreToldToAnMPVClient() throws {
     let folder = try SocketFolder()
     defer { folder.remove() }
