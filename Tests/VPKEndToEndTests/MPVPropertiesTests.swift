@@ -243,7 +243,10 @@ private func members(_ value: Any?, _ keys: [String]) -> String {
           return "\(object["id"] ?? "") \(object["name"] ?? "") \(text(object["data"]))"
         })
     }
-    #expect(seen[0] == seen[1], "vpk \(seen[0])\nmpv \(seen[1])")
+    // Each observer's changes in order; between observers mpv's order varies from run to run on a busy machine (it
+    // has told observer 3's loop-file before observer 99's volume, set first), so it is not compared.
+    let byObserver = seen.map { lines in Dictionary(grouping: lines) { $0.prefix { $0 != " " } } }
+    #expect(byObserver[0] == byObserver[1], "vpk \(seen[0])\nmpv \(seen[1])")
   }
 
   /// mpv's own `property-list` is the list the docs' table is written from: every name in it is in the table, and
