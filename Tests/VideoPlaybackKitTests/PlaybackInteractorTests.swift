@@ -433,6 +433,32 @@ import VPKTestSupport
     #expect(made.seeks.first?.target == MediaTime(seconds: 30))
   }
 
+  @Test func aStartGivenWithTheFileComesBeforeTheSessionsAndHoldsForThatFileOnly() {
+    // Given mpv's --start=50% for every file (vpk mpv), the first file's start seek landed
+    var options = PlaybackOptions(autoplay: false, start: .percent(50))
+    options.startsEveryFile = true
+    let h = InteractorHarness.ready(options: options)
+    h.manager.land(h.manager.seeks[0])
+    // When a file replaces it with a start of its own 2 s before its end (`loadfile b.mp4 replace start=-2`)
+    h.interactor.submit(.replace("b.mp4", start: .beforeEnd(2)))
+    h.router.made[0].becomeReady(duration: 60)
+    // Then it opens there, told in `ready`, and whoever ran vpk is told of no clamp
+    #expect(h.router.made[0].seeks.first?.target == MediaTime(seconds: 58))
+    let starts = h.output.events.compactMap { if case .ready(_, _, let start) = $0.event { start } else { nil } }
+    #expect(starts.last == MediaTime(seconds: 58))
+    // When the next file replaces it without one, and one after that with a start past its end
+    h.router.made[0].land(h.router.made[0].seeks[0])
+    h.interactor.submit(.replace("c.mp4"))
+    h.router.made[1].becomeReady(duration: 60)
+    h.router.made[1].land(h.router.made[1].seeks[0])
+    h.interactor.submit(.replace("d.mp4", start: .time(.seconds(999))))
+    h.router.made[2].becomeReady(duration: 60)
+    // Then the next opens at the session's start again, and the last at its end, not reported as the session's start
+    #expect(h.router.made[1].seeks.first?.target == MediaTime(seconds: 30))
+    #expect(h.router.made[2].seeks.first?.target == MediaTime(seconds: 60))
+    #expect(h.router.startClamps.isEmpty)
+  }
+
   @Test func withoutStartForEveryFileAnOpenedFileStartsAtItsStart() {
     // Given --start for the command line's file only (vpk play)
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, start: .percent(50)))

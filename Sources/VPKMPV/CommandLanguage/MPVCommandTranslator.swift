@@ -26,7 +26,8 @@ package enum MPVSeekReference: String, Sendable, Equatable {
 
 /// What an mpv command asks for, its arguments checked.
 package enum MPVCommand: Sendable, Equatable {
-  case loadFile(String)
+  /// `start`: the per-file `start` option given with it (`loadfile a.mp4 replace start=10`), nil without one.
+  case loadFile(String, start: FileStart? = nil)
   case stop
   /// `mode`: the precision the flags name (`exact`, `keyframes`); nil: mpv's default (see MPVHRSeek).
   case seek(Double, MPVSeekReference, SeekMode?)
@@ -158,6 +159,34 @@ package struct MPVCommandTranslator: Sendable {
     return MPVRequest(requestID: requestID, command: command(words))
   }
 
+  /// The `start` among a file's options (`start=10,pause=yes`, or a JSON object): seconds, [[hh:]mm:]ss, N%, or a
+  /// time before the end (`-5`). Like mpv, a value it cannot read is ignored (the file opens as without it), and so
+  /// are the other options (see the mpv page's differences).
+  static func perFileStart(_ options: MPVValue) -> FileStart? {
+    let value: String?
+    switch options {
+    case .string(let list):
+      value =
+        list.split(separator: ",", omittingEmptySubsequences: true).lazy
+        .compactMap { pair -> String? in
+          let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+          return parts.count == 2 && parts[0] == "start" ? String(parts[1]) : nil
+        }
+        .last
+    case .object(let members):
+      value = members.last { $0.key == "start" }.map { $0.value.string ?? $0.value.json }
+    default: value = nil
+    }
+    guard let value else { return nil }
+    if value.hasPrefix("-") {
+      guard case .success(.seconds(let seconds)) = CommandParser.parseTime(String(value.dropFirst()), for: "start"),
+        seconds >= 0
+      else { return nil }
+      return .beforeEnd(seconds)
+    }
+    return (try? MPVCommandLine.startTime(value))?.map(FileStart.time)
+  }
+
   /// The IPC's own commands, known by these exact names on JSON lines only.
   static let ipcCommandNames: Set<String> = [
     "get_property", "get_property_string", "set_property", "set_property_string", "observe_property",
@@ -200,7 +229,7 @@ package struct MPVCommandTranslator: Sendable {
       guard let path = args.first?.string, !path.isEmpty else { return invalid }
       // Only replacing the file is served: vpk has no playlist.
       if let mode = args.dropFirst().first?.string, mode != "replace" { return invalid }
-      return .success(.loadFile(path))
+      return .success(.loadFile(path, start: args.count > 2 ? Self.perFileStart(args[2]) : nil))
     case "stop": return .success(.stop)
     case "seek": return seek(args)
     case "frame-step": return .success(.frameStep)

@@ -26,8 +26,9 @@ package enum Command: Sendable, Equatable {
   /// Load another file (a path as written; relative paths resolve against the session's folder).
   case open(String)
   /// Load another file, dropping the one loaded first (mpv's `loadfile`): when it cannot be opened, the session is
-  /// idle. `open` keeps the file loaded until the new one is ready, and goes back to it on failure.
-  case replace(String)
+  /// idle. `open` keeps the file loaded until the new one is ready, and goes back to it on failure. `start`: where
+  /// this file opens, instead of the session's start position.
+  case replace(String, start: FileStart? = nil)
   /// Unload the file and go idle.
   case close
   case wait(WaitCondition, timeout: Double?)

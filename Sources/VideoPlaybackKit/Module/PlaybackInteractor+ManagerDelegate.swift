@@ -16,10 +16,13 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     self.info = info
     phase = .ready
     state = .paused
-    // Whoever ran vpk is told at once that the start they asked for is not where playback starts.
-    let start =
+    // A start given with the command that loads the file comes first; then the session's own, for the file it starts
+    // with (or every file). Whoever ran vpk is told at once that the start they asked for is not where playback
+    // starts.
+    let sessionStart =
       openCommandID == nil || options.startsEveryFile ? options.start.map { $0.resolved(duration: info.duration) } : nil
-    if let requested = start, requested.clamped(to: info.duration) != requested {
+    let start = openStart.map { $0.resolved(duration: info.duration) } ?? sessionStart
+    if openStart == nil, let requested = start, requested.clamped(to: info.duration) != requested {
       let clamp = SessionReport.Clamp(requested: requested, target: requested.clamped(to: info.duration))
       report.startClamped = clamp
       router.noteStartClamped(clamp)

@@ -88,6 +88,8 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   /// The `open` whose file is loading (its `ready` or `error` carries this id); nil for the command line's file.
   var openCommandID: Int?
   var openSource: SourceLine?
+  /// Where the file loading opens, given with the command that loads it (instead of the session's start position).
+  var openStart: FileStart?
   var lastCommandID = 0
   /// Who sent each command still running, by id (forgotten at the command's one reply).
   var senders: [Int: CommandSender] = [:]
@@ -303,7 +305,8 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     case .help: emit(.help, answering: id)
     case .quit: close(reason: .quit, exitCode: SessionExitCode.success, commandID: id)
     case .open(let path): load(path, commandID: id, source: numbered.source)
-    case .replace(let path): load(path, commandID: id, source: numbered.source, keepingCurrent: false)
+    case .replace(let path, let start):
+      load(path, commandID: id, source: numbered.source, keepingCurrent: false, start: start)
     case .close: unload(commandID: id)
     case .status: emit(.status(currentStatus()), answering: id)
     case .mark: emit(.mark(currentMark(source: numbered.source)), answering: id)
@@ -558,7 +561,9 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   /// paused; the new file's `ready` (or `error`) answers `commandID`, and decides which of the two stays.
   /// The manager opens the path resolved against the script's folder; the session names it as written.
   /// `keepingCurrent` false (`replace`): the current file is dropped first, and a failure leaves the session idle.
-  func load(_ path: String, commandID: Int?, source: SourceLine? = nil, keepingCurrent: Bool = true) {
+  func load(
+    _ path: String, commandID: Int?, source: SourceLine? = nil, keepingCurrent: Bool = true, start: FileStart? = nil
+  ) {
     loadKeepsSettings = !keepingCurrent || manager == nil
     if !keepingCurrent, let current = manager {
       keepSettings()
@@ -584,6 +589,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     if !loadKeepsSettings { rate = 1 }
     openCommandID = commandID
     openSource = source
+    openStart = start
     let opensPlaying = loadKeepsSettings ? !opensPaused : options.autoplay
     emit(.loading(path: path, paused: !opensPlaying), answering: nil)
     manager.prepare(

@@ -109,6 +109,31 @@ struct MPVCommandTranslatorTests {
     #expect(translator.read(String(repeating: "[", count: 20)).isEmpty)
   }
 
+  @Test(
+    "loadfile's per-file start option is read from its options, as text or an object; a start mpv cannot read and the other options are ignored"
+  )
+  func loadfileStartOption() {
+    func start(_ options: String) -> FileStart?? {
+      guard
+        case .success(.loadFile(_, let start)) = command(#"{"command": ["loadfile", "a.mp4", "replace", \#(options)]}"#)
+      else { return .none }
+      return .some(start)
+    }
+    #expect(start(#""start=10""#) == .some(.time(.seconds(10))))
+    #expect(start(#""pause=yes,start=50%""#) == .some(.time(.percent(50))))
+    #expect(start(#""start=1:05""#) == .some(.time(.seconds(65))))
+    #expect(start(#"{"start": "-2"}"#) == .some(.beforeEnd(2)))
+    #expect(start(#"{"start": 7}"#) == .some(.time(.seconds(7))))
+    for ignored in [#""start=abc""#, #""start=#3""#, #""start=-""#, #""foo=bar""#, #""""#, "{}", "3"] {
+      #expect(start(ignored) == .some(nil), "\(ignored)")
+    }
+    #expect(command(#"{"command": ["loadfile", "a.mp4"]}"#) == .success(.loadFile("a.mp4", start: nil)))
+    #expect(
+      translator.read("loadfile a.mp4 replace start=+5").map(\.command) == [
+        .success(.loadFile("a.mp4", start: .time(.seconds(5))))
+      ])
+  }
+
   @Test("a text line runs like its JSON form, without a reply; several commands with ;")
   func textLines() {
     let requests = translator.read("seek 5 absolute")
