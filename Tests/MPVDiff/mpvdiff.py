@@ -596,12 +596,16 @@ def run_scenario(scenario, programs, media, work, verbose):
     """Runs the scenario against mpv and each vpk socket it names; returns (status, lines)."""
     start = scenario.get("start", {})
     results = {}
+    mpv_late = False
     for kind in ["mpv"] + scenario.get("vpk", ["vpk"]):
         # "mpv_rerun": {"times": N, "step": S, "names": [...]}: mpv is run again (at most N times) while step S's record
         # has no `property-change` without a value (with "names": not one for each of them): for a race inside mpv
         # itself, where it usually tells an observer a value went before an event and, now and then, after it (the
-        # scenario's description says which).
+        # scenario's description says which). On a busy machine the late order can win every run: then steps S and
+        # S + 1 are compared as one set of events, without their order, for every player, and the result says so.
         rerun = scenario.get("mpv_rerun") if kind == "mpv" or programs.get("mpv_twice") else None
+        if rerun and kind == "mpv":
+            mpv_late = True
         for attempt in range(1 + (rerun["times"] if rerun else 0)):
             player = None
             try:
@@ -621,11 +625,23 @@ def run_scenario(scenario, programs, media, work, verbose):
             gone = {e.get("name") for e in results[kind][rerun["step"] - 1]["events"]
                     if e["event"] == "property-change" and "data" not in e}
             if (set(rerun["names"]) <= gone) if "names" in rerun else gone:
+                if kind == "mpv":
+                    mpv_late = False
                 break
     lines, failed = [], False
     expected = results["mpv"]
     if isinstance(expected, Failure):
         return "FAIL", [f"  against mpv itself: {expected}"]
+    if mpv_late:
+        step = scenario["mpv_rerun"]["step"]
+        lines.append(f"  mpv told its late order in all {1 + scenario['mpv_rerun']['times']} runs: steps {step} and "
+                     f"{step + 1} compared as one set of events")
+        for kind, records in results.items():
+            records = records.records if isinstance(records, Stopped) else records
+            if isinstance(records, list) and len(records) > step:
+                merged = records[step - 1]["events"] + records[step]["events"]
+                records[step - 1] = {"events": sorted(merged, key=lambda e: json.dumps(e, sort_keys=True))}
+                records[step] = {"events": []}
     for kind in scenario.get("vpk", ["vpk"]):
         got = results[kind]
         label = {"vpk": "vpk", "socket": "vpk --socket", "vpk-mpv": "vpk mpv"}[kind]
