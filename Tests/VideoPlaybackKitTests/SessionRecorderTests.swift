@@ -155,6 +155,25 @@ struct SessionRecorderTests {
       ])
   }
 
+  @Test func aFileOpenedWithAStartOfItsOwnIsFollowedByTheScrubThatBringsTheReplayThere() async {
+    // Given a paused session recorded from its start
+    let harness = Harness(autoplay: false)
+    // When a client replaces its file with one that starts at 5 s (mpv's `loadfile b.mp4 replace start=5`), and the
+    // start's seek lands on the frame at 5.0
+    let fanOut = harness.module.fanOut
+    fanOut.port(for: fanOut.makeViewID()).submit(.replace("b.mp4", start: .time(.seconds(5))), source: nil, from: nil)
+    harness.manager.becomeReady(duration: 10)
+    harness.at(5, frame: 5, md5: "five")
+    harness.manager.land(harness.manager.seeks[0])
+    await Task.yield()
+    // Then the script opens it and scrubs to its start, where the replay lands on the same frame
+    #expect(
+      harness.lines == [
+        "open clip.mp4", "pause", "open b.mp4", "pause", "scrub 5.000", "expect position == 5.000",
+        "expect frame.md5 == five",
+      ])
+  }
+
   @Test func joiningARunningSessionStartsTheScriptWhereItIsAndStopsWhenAsked() throws {
     // Given a session playing backward, at 6.01 s showing the frame at 6.0, that nothing records
     let harness = Harness(recordsFromStart: false)

@@ -179,7 +179,7 @@ public enum PlaybackBuilder {
     let workingDirectory = FileManager.default.currentDirectoryPath
     let recorder = SessionRecorder(
       viewID: viewID, output: output, version: VideoPlaybackKitVersion.current,
-      startsPlaying: options.autoplay, start: options.start, seekMode: options.seekMode,
+      startsPlaying: options.autoplay, seekMode: options.seekMode,
       unrecordedClientIDs: unrecordedClientIDs,
       scriptPath: {
         RecordedScriptText.mediaPath($0, workingDirectory: workingDirectory, scriptDirectory: scriptDirectory)

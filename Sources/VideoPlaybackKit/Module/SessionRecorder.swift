@@ -30,8 +30,6 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
   private let fileSize: (String) -> Int?
   /// Whether the session starts each file playing (a replay does; a recording that starts paused writes `pause`).
   private let startsPlaying: Bool
-  /// Where the session starts the command line's file (`--start`), when not at its beginning.
-  private let start: TimeSpec?
   /// The session's seek mode for a `scrub` or `skip` that names none (a replay's is `exact`).
   private let seekMode: SeekMode
   private let version: String
@@ -57,7 +55,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     var before: SessionMark?
     var after: SessionMark?
     var loadingPath: String?
-    var ready: (info: MediaInfo, position: MediaTime)?
+    /// `start`: where the session seeks the file to as it opens (its `--start`, or a start given with the open).
+    var ready: (info: MediaInfo, position: MediaTime, start: MediaTime?)?
     var seeked: SeekOutcome?
     var stepped: StepResult?
     /// The error the command was answered with.
@@ -97,7 +96,7 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
   private var frameDuration: Double?
 
   package init(
-    viewID: ViewID, output: any TextOutput, version: String, startsPlaying: Bool, start: TimeSpec? = nil,
+    viewID: ViewID, output: any TextOutput, version: String, startsPlaying: Bool,
     seekMode: SeekMode = .exact, unrecordedClientIDs: Set<String> = [], scriptPath: @escaping (String) -> String,
     fileSize: @escaping (String) -> Int?
   ) {
@@ -105,7 +104,6 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     self.output = output
     self.version = version
     self.startsPlaying = startsPlaying
-    self.start = start
     self.seekMode = seekMode
     self.unrecordedClientIDs = unrecordedClientIDs
     self.scriptPath = scriptPath
@@ -218,7 +216,7 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       duration = info.duration
       frameDuration = info.video?.frameRate.flatMap { $0 > 0 ? 1 / $0 : nil }
       entry.loadingPath = info.path
-      entry.ready = (info, .zero)
+      entry.ready = (info, .zero, nil)
       entry.marksAwaited -= 1
     case .error where origin?.sender?.view == viewID:
       // Nothing loaded: the recorder's `info` is refused.
@@ -233,15 +231,15 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
         entry.loadingPath = path
         entries.append(entry)
       }
-    case .ready(let info, let position, _):
+    case .ready(let info, let position, let start):
       duration = info.duration
       frameDuration = info.video?.frameRate.flatMap { $0 > 0 ? 1 / $0 : nil }
       if let entry = entries.first(where: { $0.isOpen && $0.loadingPath != nil && $0.ready == nil }) {
-        entry.ready = (info, position)
+        entry.ready = (info, position, start)
         if case .initialOpen = entry.kind {
           if start != nil {
-            // Where the session's own seek to `--start` landed: the mark is sent once that seek is under way (it
-            // starts after `ready`), so it is answered when it lands.
+            // Where the session's own seek to `--start` (the start `ready` names) landed: the mark is sent once that
+            // seek is under way (it starts after `ready`), so it is answered when it lands.
             entry.marksAwaited += 1
             Task { @MainActor [weak self] in self?.requestMark(for: entry, before: false, reserved: true) }
           }
@@ -387,10 +385,11 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     here = ready.position.seconds
     atEnd = false
     if !startsPlaying { lines.append("pause") }
-    if case .initialOpen = entry.kind, let start {
-      // The session's own seek to `--start`, as the script's first scrub: exact, it lands on its target; to a
-      // keyframe, on the frame the mark after it saw.
-      let target = clamped(start.resolved(duration: ready.info.duration).seconds)
+    if let start = ready.start {
+      // The session's own seek to where the file starts (`--start`, or a start given with the open), as a scrub:
+      // exact, it lands on its target; to a keyframe, on the frame the mark after it saw (an open's mark after it
+      // waits for that seek).
+      let target = clamped(start.seconds)
       here = seekMode == .exact ? target : entry.after?.frame?.time.seconds ?? target
       lines.append(namingSeekMode("scrub \(RecordedScriptText.time(target))", .scrub(.seconds(target), nil)))
       lines += expectations(of: entry.after, position: here)
