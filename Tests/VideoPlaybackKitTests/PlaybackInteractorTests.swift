@@ -459,6 +459,31 @@ import VPKTestSupport
     #expect(h.router.startClamps.isEmpty)
   }
 
+  @Test func aPauseGivenWithTheFileHoldsForThatFileOnlyAndThePauseItReplacedComesBack() {
+    // Given a session that plays what it opens, its file playing
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    // When a file replaces it, opened paused by a pause of its own (`loadfile b.mp4 replace pause=yes`)
+    h.interactor.submit(.replace("b.mp4", paused: true))
+    h.router.made[0].becomeReady()
+    // Then it opens paused
+    #expect(h.router.made[0].configuration?.startsPlaying == false)
+    // When it is played and paused again, then replaced by a file with no pause of its own
+    h.interactor.submit(.play)
+    h.interactor.submit(.pause)
+    h.interactor.submit(.replace("c.mp4"))
+    h.router.made[1].becomeReady()
+    // Then that one opens playing, as the file before b.mp4 left it, whatever was done with b.mp4
+    #expect(h.router.made[1].configuration?.startsPlaying == true)
+    // When a file opened playing by its own pause (`pause=no`) is closed after the session was paused
+    h.interactor.submit(.pause)
+    h.interactor.submit(.replace("d.mp4", paused: false))
+    h.router.made[2].becomeReady()
+    h.interactor.submit(.close)
+    // Then the session is paused again for the next file, and says so as it closes
+    let closes = h.output.events.compactMap { if case .closed(let nextPaused) = $0.event { nextPaused } else { nil } }
+    #expect(closes == [true])
+  }
+
   @Test func withoutStartForEveryFileAnOpenedFileStartsAtItsStart() {
     // Given --start for the command line's file only (vpk play)
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, start: .percent(50)))

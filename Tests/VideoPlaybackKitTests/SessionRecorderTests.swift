@@ -174,6 +174,18 @@ struct SessionRecorderTests {
       ])
   }
 
+  @Test func aFileThatOpensPausedInAPlayingSessionIsPausedAfterItsOpen() async {
+    // Given a session that plays what it opens
+    let harness = Harness(autoplay: true)
+    // When a client replaces its file with one opened paused (mpv's `loadfile b.mp4 replace pause=yes`)
+    let fanOut = harness.module.fanOut
+    fanOut.port(for: fanOut.makeViewID()).submit(.replace("b.mp4", paused: true), source: nil, from: nil)
+    harness.manager.becomeReady(duration: 10)
+    await Task.yield()
+    // Then the script pauses the replay after that open, not after the first
+    #expect(harness.lines == ["open clip.mp4", "open b.mp4", "pause"])
+  }
+
   @Test func joiningARunningSessionStartsTheScriptWhereItIsAndStopsWhenAsked() throws {
     // Given a session playing backward, at 6.01 s showing the frame at 6.0, that nothing records
     let harness = Harness(recordsFromStart: false)

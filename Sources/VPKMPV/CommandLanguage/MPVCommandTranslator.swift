@@ -26,8 +26,9 @@ package enum MPVSeekReference: String, Sendable, Equatable {
 
 /// What an mpv command asks for, its arguments checked.
 package enum MPVCommand: Sendable, Equatable {
-  /// `start`: the per-file `start` option given with it (`loadfile a.mp4 replace start=10`), nil without one.
-  case loadFile(String, start: FileStart? = nil)
+  /// `start`, `paused`: the per-file `start` and `pause` options given with it (`loadfile a.mp4 replace
+  /// start=10,pause=yes`), nil without them.
+  case loadFile(String, start: FileStart? = nil, paused: Bool? = nil)
   case stop
   /// `mode`: the precision the flags name (`exact`, `keyframes`); nil: mpv's default (see MPVHRSeek).
   case seek(Double, MPVSeekReference, SeekMode?)
@@ -159,25 +160,31 @@ package struct MPVCommandTranslator: Sendable {
     return MPVRequest(requestID: requestID, command: command(words))
   }
 
-  /// The `start` among a file's options (`start=10,pause=yes`, or a JSON object): seconds, [[hh:]mm:]ss, N%, or a
-  /// time before the end (`-5`). Like mpv, a value it cannot read is ignored (the file opens as without it), and so
-  /// are the other options (see the mpv page's differences).
-  static func perFileStart(_ options: MPVValue) -> FileStart? {
-    let value: String?
+  /// A file's options by name (the last of a name counts): `name=value` pairs separated by commas, or a JSON object
+  /// of strings. Nil, as mpv refuses them (`invalid parameter`), for a pair without `=` or any other value.
+  static func perFileOptions(_ options: MPVValue) -> [String: String]? {
+    var values: [String: String] = [:]
     switch options {
     case .string(let list):
-      value =
-        list.split(separator: ",", omittingEmptySubsequences: true).lazy
-        .compactMap { pair -> String? in
-          let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-          return parts.count == 2 && parts[0] == "start" ? String(parts[1]) : nil
-        }
-        .last
+      for pair in list.split(separator: ",", omittingEmptySubsequences: true) {
+        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        values[String(parts[0])] = String(parts[1])
+      }
     case .object(let members):
-      value = members.last { $0.key == "start" }.map { $0.value.string ?? $0.value.json }
-    default: value = nil
+      for member in members {
+        guard let value = member.value.string else { return nil }
+        values[member.key] = value
+      }
+    default: return nil
     }
-    guard let value else { return nil }
+    return values
+  }
+
+  /// The per-file `start`: seconds, [[hh:]mm:]ss, N%, or a time before the end (`-5`). Like mpv, a value it cannot
+  /// read is ignored (the file opens as without it); so are the options other than `start` and `pause` (see the mpv
+  /// page's differences).
+  static func perFileStart(_ value: String) -> FileStart? {
     if value.hasPrefix("-") {
       guard case .success(.seconds(let seconds)) = CommandParser.parseTime(String(value.dropFirst()), for: "start"),
         seconds >= 0
@@ -185,6 +192,15 @@ package struct MPVCommandTranslator: Sendable {
       return .beforeEnd(seconds)
     }
     return (try? MPVCommandLine.startTime(value))?.map(FileStart.time)
+  }
+
+  /// A per-file flag (`pause=yes`): yes or no; nil (ignored) for anything else.
+  static func perFileFlag(_ value: String) -> Bool? {
+    switch value {
+    case "yes": true
+    case "no": false
+    default: nil
+    }
   }
 
   /// The IPC's own commands, known by these exact names on JSON lines only.
@@ -229,7 +245,10 @@ package struct MPVCommandTranslator: Sendable {
       guard let path = args.first?.string, !path.isEmpty else { return invalid }
       // Only replacing the file is served: vpk has no playlist.
       if let mode = args.dropFirst().first?.string, mode != "replace" { return invalid }
-      return .success(.loadFile(path, start: args.count > 2 ? Self.perFileStart(args[2]) : nil))
+      guard let options = args.count > 2 ? Self.perFileOptions(args[2]) : [:] else { return invalid }
+      return .success(
+        .loadFile(
+          path, start: options["start"].flatMap(Self.perFileStart), paused: options["pause"].flatMap(Self.perFileFlag)))
     case "stop": return .success(.stop)
     case "seek": return seek(args)
     case "frame-step": return .success(.frameStep)

@@ -245,13 +245,13 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     }
     let answer: (Bool) -> Pending = { withData in ticket.map { .reply($0, withData: withData) } ?? .silent }
     switch command {
-    case .loadFile(let path, let start):
+    case .loadFile(let path, let start, let paused):
       // mpv answers at once, before `start-file`; a file that cannot be opened ends in `end-file` (error).
       if let ticket {
         reply(ticket, .success, data: .object([MPVMember("playlist_entry_id", .integer(fileNumber + 1))]))
       }
       // mpv drops the file it plays first: a file that cannot be opened leaves it idle.
-      submit(.replace(path, start: start), .load(fileNumber + 1))
+      submit(.replace(path, start: start, paused: paused), .load(fileNumber + 1))
     case .stop:
       guard readings.info != nil || readings.loadingPath != nil else {
         // Nothing loaded: mpv stops nothing, and says so with success.

@@ -27,8 +27,9 @@ package enum Command: Sendable, Equatable {
   case open(String)
   /// Load another file, dropping the one loaded first (mpv's `loadfile`): when it cannot be opened, the session is
   /// idle. `open` keeps the file loaded until the new one is ready, and goes back to it on failure. `start`: where
-  /// this file opens, instead of the session's start position.
-  case replace(String, start: FileStart? = nil)
+  /// this file opens, instead of the session's start position; `paused`: whether it opens paused, for this file only
+  /// (the pause it replaced is the next file's again as it goes).
+  case replace(String, start: FileStart? = nil, paused: Bool? = nil)
   /// Unload the file and go idle.
   case close
   case wait(WaitCondition, timeout: Double?)

@@ -90,6 +90,9 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   var openSource: SourceLine?
   /// Where the file loading opens, given with the command that loads it (instead of the session's start position).
   var openStart: FileStart?
+  /// The pause a file opened with a pause of its own replaced (`replace … paused:`): the next file's again once it
+  /// goes, whatever was done with its own.
+  var pauseBeforeThisFile: Bool?
   var lastCommandID = 0
   /// Who sent each command still running, by id (forgotten at the command's one reply).
   var senders: [Int: CommandSender] = [:]
@@ -305,8 +308,8 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     case .help: emit(.help, answering: id)
     case .quit: close(reason: .quit, exitCode: SessionExitCode.success, commandID: id)
     case .open(let path): load(path, commandID: id, source: numbered.source)
-    case .replace(let path, let start):
-      load(path, commandID: id, source: numbered.source, keepingCurrent: false, start: start)
+    case .replace(let path, let start, let paused):
+      load(path, commandID: id, source: numbered.source, keepingCurrent: false, start: start, paused: paused)
     case .close: unload(commandID: id)
     case .status: emit(.status(currentStatus()), answering: id)
     case .mark: emit(.mark(currentMark(source: numbered.source)), answering: id)
@@ -409,9 +412,11 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   }
 
   /// The pause the file loaded leaves to the next as it goes (its rate stays as it is): paused unless it was playing,
-  /// so a file kept open at its end leaves it paused; `atEnd`, a file that played to its end into idle, playing.
+  /// so a file kept open at its end leaves it paused; `atEnd`, a file that played to its end into idle, playing. A
+  /// file opened with a pause of its own leaves the pause it replaced.
   func keepSettings(leavingAtEnd atEnd: Bool = false) {
-    opensPaused = !atEnd && state != .playing
+    opensPaused = pauseBeforeThisFile ?? (!atEnd && state != .playing)
+    pauseBeforeThisFile = nil
   }
 
   func play(id: Int) {
@@ -562,7 +567,8 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   /// The manager opens the path resolved against the script's folder; the session names it as written.
   /// `keepingCurrent` false (`replace`): the current file is dropped first, and a failure leaves the session idle.
   func load(
-    _ path: String, commandID: Int?, source: SourceLine? = nil, keepingCurrent: Bool = true, start: FileStart? = nil
+    _ path: String, commandID: Int?, source: SourceLine? = nil, keepingCurrent: Bool = true, start: FileStart? = nil,
+    paused: Bool? = nil
   ) {
     loadKeepsSettings = !keepingCurrent || manager == nil
     if !keepingCurrent, let current = manager {
@@ -590,6 +596,11 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     openCommandID = commandID
     openSource = source
     openStart = start
+    if let paused {
+      // For this file only: the pause it replaces is the next file's again as it goes (`keepSettings`).
+      pauseBeforeThisFile = opensPaused
+      opensPaused = paused
+    }
     let opensPlaying = loadKeepsSettings ? !opensPaused : options.autoplay
     emit(.loading(path: path, paused: !opensPlaying), answering: nil)
     manager.prepare(

@@ -55,6 +55,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     var before: SessionMark?
     var after: SessionMark?
     var loadingPath: String?
+    /// Whether the file opens paused, as `loading` said (a replaced file's pause, or one of its own).
+    var opensPaused: Bool?
     /// `start`: where the session seeks the file to as it opens (its `--start`, or a start given with the open).
     var ready: (info: MediaInfo, position: MediaTime, start: MediaTime?)?
     var seeked: SeekOutcome?
@@ -223,12 +225,14 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       guard let (number, entry) = awaitedInfo, origin?.sender?.number == number else { break }
       awaitedInfo = nil
       entry.marksAwaited -= 1
-    case .loading(let path, _):
+    case .loading(let path, let paused):
       if let entry = entries.first(where: { $0.isOpen && $0.loadingPath == nil && $0.ready == nil }) {
         entry.loadingPath = path
+        entry.opensPaused = paused
       } else {
         let entry = Entry(.initialOpen)
         entry.loadingPath = path
+        entry.opensPaused = paused
         entries.append(entry)
       }
     case .ready(let info, let position, let start):
@@ -384,7 +388,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     lines.append("open \(scriptPath(path))")
     here = ready.position.seconds
     atEnd = false
-    if !startsPlaying { lines.append("pause") }
+    // A replay's `open` starts the file as the recorded session's first (`startsPlaying`).
+    if entry.opensPaused ?? !startsPlaying { lines.append("pause") }
     if let start = ready.start {
       // The session's own seek to where the file starts (`--start`, or a start given with the open), as a scrub:
       // exact, it lands on its target; to a keyframe, on the frame the mark after it saw (an open's mark after it

@@ -110,27 +110,35 @@ struct MPVCommandTranslatorTests {
   }
 
   @Test(
-    "loadfile's per-file start option is read from its options, as text or an object; a start mpv cannot read and the other options are ignored"
+    "loadfile's per-file start and pause options are read from its options, as text or an object; values mpv cannot read and the other options are ignored"
   )
   func loadfileStartOption() {
-    func start(_ options: String) -> FileStart?? {
-      guard
-        case .success(.loadFile(_, let start)) = command(#"{"command": ["loadfile", "a.mp4", "replace", \#(options)]}"#)
-      else { return .none }
-      return .some(start)
+    func options(_ options: String) -> (start: FileStart?, paused: Bool?)? {
+      let line = #"{"command": ["loadfile", "a.mp4", "replace", \#(options)]}"#
+      guard case .success(.loadFile(_, let start, let paused)) = command(line) else { return nil }
+      return (start, paused)
     }
-    #expect(start(#""start=10""#) == .some(.time(.seconds(10))))
-    #expect(start(#""pause=yes,start=50%""#) == .some(.time(.percent(50))))
-    #expect(start(#""start=1:05""#) == .some(.time(.seconds(65))))
-    #expect(start(#"{"start": "-2"}"#) == .some(.beforeEnd(2)))
-    #expect(start(#"{"start": 7}"#) == .some(.time(.seconds(7))))
-    for ignored in [#""start=abc""#, #""start=#3""#, #""start=-""#, #""foo=bar""#, #""""#, "{}", "3"] {
-      #expect(start(ignored) == .some(nil), "\(ignored)")
+    #expect(options(#""start=10""#)?.start == .time(.seconds(10)))
+    #expect(options(#""pause=yes,start=50%""#)?.start == .time(.percent(50)))
+    #expect(options(#""pause=yes,start=50%""#)?.paused == true)
+    #expect(options(#""start=1:05""#)?.start == .time(.seconds(65)))
+    #expect(options(#"{"start": "-2", "pause": "no"}"#)?.start == .beforeEnd(2))
+    #expect(options(#"{"start": "-2", "pause": "no"}"#)?.paused == false)
+    for ignored in [
+      #""start=abc,pause=maybe""#, #""start=#3""#, #""start=-""#, #""foo=bar""#, #""""#, "{}", #""start=,,pause=""#,
+    ] {
+      #expect(options(ignored)?.start == nil, "\(ignored)")
+      #expect(options(ignored)?.paused == nil, "\(ignored)")
+      #expect(options(ignored) != nil, "\(ignored) is still a loadfile")
+    }
+    // Refused as mpv refuses them: a value that is not text in the object, a pair without `=`, another type.
+    for refused in [#"{"start": 7}"#, #"{"pause": false}"#, #""a=1,b""#, #"["start=5"]"#, "3", "null"] {
+      #expect(error(#"{"command": ["loadfile", "a.mp4", "replace", \#(refused)]}"#) == .invalidParameter, "\(refused)")
     }
     #expect(command(#"{"command": ["loadfile", "a.mp4"]}"#) == .success(.loadFile("a.mp4", start: nil)))
     #expect(
-      translator.read("loadfile a.mp4 replace start=+5").map(\.command) == [
-        .success(.loadFile("a.mp4", start: .time(.seconds(5))))
+      translator.read("loadfile a.mp4 replace start=+5,pause=no").map(\.command) == [
+        .success(.loadFile("a.mp4", start: .time(.seconds(5)), paused: false))
       ])
   }
 
