@@ -484,6 +484,28 @@ import VPKTestSupport
     #expect(closes == [true])
   }
 
+  @Test func aFileWithAPauseOfItsOwnThatFailsToOpenLeavesThePauseItReplacedAndSaysSo() {
+    // Given a session that plays what it opens, its file playing
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    // When a file with a pause of its own replaces it and cannot be opened
+    h.interactor.submit(.replace("none.mp4", paused: true))
+    h.router.made[0].failToOpen()
+    // Then the session is idle, and the next file opens playing again, as the file replaced left it, said after the
+    // failure
+    let said: [String] = h.output.events.compactMap {
+      switch $0.event {
+      case .loading(_, let paused): "loading \(paused ? "paused" : "playing")"
+      case .error: "error"
+      case .next(let paused): "next \(paused ? "paused" : "playing")"
+      default: nil
+      }
+    }
+    #expect(said.suffix(3) == ["loading paused", "error", "next playing"])
+    h.interactor.submit(.replace("b.mp4"))
+    h.router.made[1].becomeReady()
+    #expect(h.router.made[1].configuration?.startsPlaying == true)
+  }
+
   @Test func withoutStartForEveryFileAnOpenedFileStartsAtItsStart() {
     // Given --start for the command line's file only (vpk play)
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, start: .percent(50)))

@@ -59,6 +59,10 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
 
   package func playbackManager(_ manager: any PlaybackManager, didFailToOpen error: PlaybackError) {
     guard isCurrent(manager), phase == .loading else { return }
+    // A file with a pause of its own that fails leaves the pause it replaced, as it would going; told after the
+    // failure, as the pause the next file opens with.
+    let pauseBefore = pauseBeforeThisFile
+    pauseBeforeThisFile = nil
     let commandID = openCommandID
     let error = explainingComment(in: openSource, namingFileAsWritten(error))
     tallyFrameCache()
@@ -69,6 +73,10 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
       reportError(error, commandID: commandID, source: openSource)
       // The state the session went back to, for the views that showed the file loading.
       presentState(commandID: nil)
+      if let pauseBefore, self.manager == nil {
+        opensPaused = pauseBefore
+        emit(.next(paused: opensPaused), answering: nil)
+      }
       drain()
     } else {
       report.openFailure = error
