@@ -59,8 +59,8 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
 
   package func playbackManager(_ manager: any PlaybackManager, didFailToOpen error: PlaybackError) {
     guard isCurrent(manager), phase == .loading else { return }
-    // A file with a pause of its own that fails leaves the pause it replaced, as it would going; told after the
-    // failure, as the pause the next file opens with.
+    // A file with a pause of its own that fails to open leaves the pause it replaced, as it does when it goes; told
+    // after the failure, as the pause the next file opens with.
     let pauseBefore = pauseBeforeThisFile
     pauseBeforeThisFile = nil
     let commandID = openCommandID

@@ -388,7 +388,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     lines.append("open \(scriptPath(path))")
     here = ready.position.seconds
     atEnd = false
-    // A replay's `open` starts the file as the recorded session's first (`startsPlaying`).
+    // A replay's `open` starts each file playing: one the session opened paused (as `loading` said, else as the
+    // session starts its files) is paused after it.
     if entry.opensPaused ?? !startsPlaying { lines.append("pause") }
     if let start = ready.start {
       // The session's own seek to where the file starts (`--start`, or a start given with the open), as a scrub:
