@@ -26,6 +26,8 @@ struct TestMediaTests {
     .h264TenBit: ["video:h264"],
     .hevc: ["video:hevc"],
     .h264LongGOP: ["video:h264"],
+    .multiStream: ["video:h264", "video:h264", "audio:aac", "audio:aac"],
+    .coverArtSong: ["audio:mp3", "video:mjpeg"],
   ]
 
   @Test(arguments: TestClip.allCases)

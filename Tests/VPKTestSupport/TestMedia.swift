@@ -54,6 +54,13 @@ public enum TestClip: String, CaseIterable, Sendable {
   /// H.264 (libx264 veryfast, 3 B-frames, a GOP of 250 frames, no scene cuts) 320x240, 30 fps, 30 s, no audio; MP4.
   /// Keyframes at 0, 8.333, 16.667 and 25 s: mpv's keyframe seeks land far from their targets.
   case h264LongGOP
+  /// For choosing streams: two H.264 video streams, 160x120 marked default then 320x240 marked forced, and two AAC
+  /// streams with no mark, mono 22.05 kHz at 32 kb/s then stereo 48 kHz at 128 kb/s; 25 fps, 2 s; Matroska.
+  /// mpv plays the forced video stream and the first audio stream; FFmpeg's own "best" streams are the others.
+  case multiStream
+  /// A song with its cover art: a 440 Hz sine in MP3 (44.1 kHz, 64 kb/s), 3 s, and a 64x64 MJPEG picture marked as an
+  /// attached picture; MP3 with ID3v2.3 tags.
+  case coverArtSong
 
   /// The file name extension the clip is made with.
   public var fileExtension: String {
@@ -66,7 +73,8 @@ public enum TestClip: String, CaseIterable, Sendable {
     case .mpeg4AVI: "avi"
     case .rawH264: "h264"
     case .audioOnly: "m4a"
-    case .noStreams, .describedMKV: "mkv"
+    case .noStreams, .describedMKV, .multiStream: "mkv"
+    case .coverArtSong: "mp3"
     }
   }
 }
@@ -248,6 +256,21 @@ public enum TestMedia {
         lavfiVideo(size: "320x240", rate: 25, seconds: 2) + [
           "-c:v", "libx264", "-preset", "veryfast", "-bf", "2", "-g", "25", "-pix_fmt", "yuv420p10le", "-f", "mp4",
         ])
+    case .multiStream:
+      return .ffmpeg(
+        lavfiVideo(size: "160x120", rate: 25, seconds: 2) + lavfiVideo(size: "320x240", rate: 25, seconds: 2) + [
+          "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050:duration=2", "-f", "lavfi", "-i",
+          "sine=frequency=880:sample_rate=48000:duration=2", "-map", "0:v", "-map", "1:v", "-map", "2:a", "-map",
+          "3:a", "-c:v", "libx264", "-preset", "veryfast", "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "aac",
+          "-b:a:0", "32k", "-ac:a:0", "1", "-b:a:1", "128k", "-ac:a:1", "2", "-disposition:v:0", "default",
+          "-disposition:v:1", "forced", "-disposition:a:0", "0", "-disposition:a:1", "0", "-f", "matroska",
+        ])
+    case .coverArtSong:
+      return .ffmpeg([
+        "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=3", "-f", "lavfi", "-i",
+        "testsrc2=size=64x64:rate=1:duration=1", "-map", "0:a", "-map", "1:v", "-c:a", "libmp3lame", "-b:a", "64k",
+        "-c:v", "mjpeg", "-frames:v", "1", "-disposition:v:0", "attached_pic", "-id3v2_version", "3", "-f", "mp3",
+      ])
     }
   }
 

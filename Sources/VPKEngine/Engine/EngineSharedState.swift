@@ -1,12 +1,15 @@
 // EngineSharedState: what the engine thread publishes for other threads (the main actor's `status` and `frame`, a
 // socket's event-loop thread through `concurrentSnapshot()`, `thumbnails`), behind one lock. Any thread may read it;
 // only the engine thread writes it, always in one `update` for a change that other threads must see whole.
+//
+// The lock is an NSLock (a pthread mutex), not Synchronization's Mutex: on Linux a contended Mutex waits and wakes in
+// the standard library's own futex code, which ThreadSanitizer does not see, so a sanitized build reports races on
+// what the lock guards (the frames published here) whenever the engine thread and a reader meet at the lock.
 
 import Foundation
-import Synchronization
 import VideoPlaybackKit
 
-final class EngineSharedState: Sendable {
+final class EngineSharedState: @unchecked Sendable {
   /// The fields behind the lock. A value of it exists outside the lock only as a read's argument.
   struct Published {
     var clock: EngineClock
@@ -56,20 +59,22 @@ final class EngineSharedState: Sendable {
     }
   }
 
-  private let published: Mutex<Published>
+  private let lock = NSLock()
+  /// Read and written only with `lock` held.
+  private var published: Published
 
   init(clock: ClockKind) {
-    published = Mutex(Published(clock: EngineClock(kind: clock)))
+    published = Published(clock: EngineClock(kind: clock))
   }
 
   /// Reads fields under the lock.
   func read<T: Sendable>(_ body: (Published) -> T) -> T {
-    published.withLock { body($0) }
+    lock.withLock { body(published) }
   }
 
   /// Changes fields under the lock (the engine thread only).
   func update<T: Sendable>(_ body: (inout Published) -> T) -> T {
-    published.withLock { body(&$0) }
+    lock.withLock { body(&published) }
   }
 
   /// Clock time now.

@@ -17,9 +17,10 @@ public struct MediaAccess: Sendable, Equatable {
     self.allowsPlaylists = allowsPlaylists
   }
 
-  /// The flags that lift the refusals, named in the error messages.
-  static let networkFlag = "--allow-network"
-  static let playlistFlag = "--allow-playlists"
+  /// What lifts the refusals, as the error messages name it: vpk's flags, or (`vpk mpv`, whose command line is
+  /// mpv's) its environment variables.
+  package var networkFlag = "--allow-network"
+  package var playlistFlag = "--allow-playlists"
 
   /// Protocols allowed with `allowsNetwork` (besides `file`). The others (pipe, subfile, the concat protocol,
   /// data, unix sockets, …) are never allowed: vpk reads one named file.
@@ -43,7 +44,7 @@ public struct MediaAccess: Sendable, Equatable {
   func hint(demuxer name: String) -> String {
     guard !allowsNetwork, !Set(name.split(separator: ",").map(String.init)).isDisjoint(with: Self.playlistDemuxers)
     else { return "" }
-    return "; if the playlist names URLs, they need \(Self.networkFlag)"
+    return "; if the playlist names URLs, they need \(networkFlag)"
   }
 
   /// The value of FFmpeg's `protocol_whitelist` option: what any open, nested ones included, may use.
@@ -57,7 +58,7 @@ public struct MediaAccess: Sendable, Equatable {
     if Self.networkProtocols.contains(name) {
       return PlaybackError(
         .refusedProtocol,
-        "\(quoted(path)) is a \(name) URL; vpk reads only local files unless \(Self.networkFlag) is given")
+        "\(quoted(path)) is a \(name) URL; vpk reads only local files unless \(networkFlag) is given")
     }
     return PlaybackError(
       .refusedProtocol,
@@ -71,13 +72,13 @@ public struct MediaAccess: Sendable, Equatable {
       return PlaybackError(
         .refusedFormat,
         "\(quoted(path)) is \(Self.kinds[found] ?? found), which makes vpk open the other files and URLs it names; "
-          + "refused unless \(Self.playlistFlag) is given")
+          + "refused unless \(playlistFlag) is given")
     }
     if !allowsNetwork, let found = names.intersection(Self.networkDemuxers).first {
       return PlaybackError(
         .refusedFormat,
         "\(quoted(path)) is \(Self.kinds[found] ?? found), which makes vpk open network streams; "
-          + "refused unless \(Self.networkFlag) is given")
+          + "refused unless \(networkFlag) is given")
     }
     return nil
   }

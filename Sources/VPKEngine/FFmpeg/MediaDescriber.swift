@@ -76,6 +76,10 @@ package enum MediaDescriber {
       frameCount: stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil,
       disposition: dispositions(stream.pointee.disposition),
       tags: tags(stream.pointee.metadata))
+    if let decoder = avcodec_find_decoder(parameters.codec_id)?.pointee {
+      let name = String(cString: decoder.name)
+      description.decoderDescription = decoder.long_name.map { "\(name) (\(String(cString: $0)))" } ?? name
+    }
     switch parameters.codec_type {
     case AVMEDIA_TYPE_VIDEO:
       description.video = video(stream, in: format)

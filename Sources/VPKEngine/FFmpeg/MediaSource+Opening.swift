@@ -102,6 +102,50 @@ extension MediaSource {
     return opened
   }
 
+  // MARK: - Choosing the streams
+
+  /// The stream of `type` that playback reads, chosen as mpv 0.35 chooses a track when no language is asked for: a
+  /// forced one before another, then a default one, then the first. Only streams FFmpeg can decode count (and, for
+  /// audio, ones that say their rate and channels), where mpv would pick an undecodable one and play nothing of that
+  /// kind; -1 when none does. Cover art (an attached picture) is the video only when the file has no other video and
+  /// no sound to play: one picture would end the file at once, where the sound's timestamps carry it to its end (mpv
+  /// shows the picture and plays the sound; vpk shows no picture), `coverArtBesideSound` then.
+  static func playedStreamIndex(_ format: UnsafeMutablePointer<AVFormatContext>, _ type: AVMediaType) -> Int32 {
+    var best: (index: Int32, rank: Int)?
+    var coverArt: (index: Int32, rank: Int)?
+    for index in 0..<Int32(format.pointee.nb_streams) {
+      guard let stream = format.pointee.streams[Int(index)] else { continue }
+      let parameters = stream.pointee.codecpar.pointee
+      guard parameters.codec_type == type, avcodec_find_decoder(parameters.codec_id) != nil else { continue }
+      if type == AVMEDIA_TYPE_AUDIO, parameters.sample_rate <= 0 || parameters.ch_layout.nb_channels <= 0 { continue }
+      let disposition = stream.pointee.disposition
+      let rank =
+        (disposition & AV_DISPOSITION_FORCED != 0 ? 0 : 2) + (disposition & AV_DISPOSITION_DEFAULT != 0 ? 0 : 1)
+      if disposition & AV_DISPOSITION_ATTACHED_PIC != 0 {
+        if coverArt == nil || rank < coverArt!.rank { coverArt = (index, rank) }
+      } else if best == nil || rank < best!.rank {
+        best = (index, rank)
+      }
+    }
+    if let best { return best.index }
+    guard let coverArt else { return -1 }
+    return type == AVMEDIA_TYPE_VIDEO && playedStreamIndex(format, AVMEDIA_TYPE_AUDIO) >= 0
+      ? coverArtBesideSound : coverArt.index
+  }
+
+  /// `playedStreamIndex`'s answer for video when the only video is cover art and there is sound to play.
+  static let coverArtBesideSound: Int32 = -2
+
+  /// The played stream of `type` (`playedStreamIndex`) and its decoder, or FFmpeg's error when there is none
+  /// (`AVERROR_DECODER_NOT_FOUND` when the file has streams of that type but no decoder for them).
+  static func findPlayedStream(
+    _ format: UnsafeMutablePointer<AVFormatContext>, _ type: AVMediaType, decoder: inout UnsafePointer<AVCodec>?
+  ) -> Int32 {
+    let wanted = playedStreamIndex(format, type)
+    if wanted == coverArtBesideSound { return -1 }
+    return av_find_best_stream(format, type, wanted, -1, &decoder, 0)
+  }
+
   // MARK: - Describing
 
   /// Demuxers whose headers give every stream's codec, size, start and duration up front (MP4's moov box). For
@@ -176,8 +220,8 @@ extension MediaSource {
   static func describe(format: UnsafeMutablePointer<AVFormatContext>, path: String) -> MediaInfo {
     var video: VideoStreamInfo?
     var audio: AudioStreamInfo?
-    let videoIndex = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
-    let audioIndex = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+    let videoIndex = playedStreamIndex(format, AVMEDIA_TYPE_VIDEO)
+    let audioIndex = playedStreamIndex(format, AVMEDIA_TYPE_AUDIO)
     if videoIndex >= 0, let stream = format.pointee.streams[Int(videoIndex)] {
       let parameters = stream.pointee.codecpar.pointee
       let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
@@ -202,6 +246,8 @@ extension MediaSource {
       bitRate: Self.bitRate(of: format),
       streamCount: Int(format.pointee.nb_streams), video: video, audio: audio)
     var details = MediaDescriber.describe(format, path: path)
+    details.playedVideoIndex = videoIndex >= 0 ? Int(videoIndex) : nil
+    details.playedAudioIndex = audioIndex >= 0 ? Int(audioIndex) : nil
     for index in details.streams.indices where details.streams[index].audio != nil {
       details.streams[index].audio = decodedAudio(details.streams[index].audio!, format: format, index: index)
     }

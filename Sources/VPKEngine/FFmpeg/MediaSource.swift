@@ -129,12 +129,12 @@ final class MediaSource {
     self.format = format
 
     var decoder: UnsafePointer<AVCodec>? = nil
-    var index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
+    var index = Self.findPlayedStream(format, AVMEDIA_TYPE_VIDEO, decoder: &decoder)
     var hasVideo = true
     if index < 0 {
       hasVideo = false
       decoder = nil
-      index = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)
+      index = Self.findPlayedStream(format, AVMEDIA_TYPE_AUDIO, decoder: &decoder)
     }
     guard index >= 0, let decoder else {
       avformat_close_input(&self.format)

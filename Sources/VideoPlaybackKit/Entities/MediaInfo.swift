@@ -225,6 +225,9 @@ package struct StreamDescription: Sendable, Equatable {
   /// FFmpeg's codec name (`h264`, `aac`, `subrip`); nil when FFmpeg does not know the codec.
   package var codec: String?
   package var codecLongName: String?
+  /// The decoder FFmpeg opens for it, as its name and long name (`mp3float (MP3 (MPEG audio layer 3))`); nil when
+  /// FFmpeg has none.
+  package var decoderDescription: String?
   /// The codec's profile by name (`High`, `LC`), or its number when FFmpeg has no name for it.
   package var profile: String?
   package var timeBase: MediaRational
@@ -305,6 +308,11 @@ package struct MediaDescription: Sendable, Equatable {
   package var tags: [MediaTag]
   package var streams: [StreamDescription]
   package var chapters: [ChapterDescription]
+  /// The indexes of the video and audio streams playback reads (as mpv chooses them: forced, then default, then the
+  /// first, of those it can decode; cover art only for a file with no other video and no sound); nil for a kind it
+  /// reads none of, and in `vpk info`'s description, which plays nothing.
+  package var playedVideoIndex: Int?
+  package var playedAudioIndex: Int?
 
   package init(
     path: String, formatName: String, formatLongName: String? = nil, duration: Double? = nil,

@@ -133,4 +133,45 @@ import VPKTestSupport
     _ = source.seek(to: 2.0)
     #expect(source.decoderGeneration > first)
   }
+
+  @Test func theStreamsReadAreTheOnesMPVChooses() throws {
+    // Given a file of two video streams, the first marked default and the second forced, and two audio streams with
+    // no mark, the second of which FFmpeg's own choice (av_find_best_stream) prefers for its bit rate
+    let url = try TestMedia.url(for: .multiStream)
+    // When it is opened
+    let source = try MediaSource(path: url.path, stop: StopFlag())
+    // Then the forced video stream is played, and the first audio stream is the one described, as mpv chooses them
+    #expect(source.info.video?.width == 320)
+    #expect(source.info.details?.playedVideoIndex == 1)
+    #expect(source.info.details?.playedAudioIndex == 2)
+    #expect(source.info.audio?.sampleRate == 22050)
+    // And the frames are that stream's
+    guard case .frame(let frame) = source.next() else { return #expect(Bool(false), "no first frame") }
+    #expect(frame.frame.pointee.width == 320)
+  }
+
+  @Test func eachStreamNamesTheDecoderFFmpegOpensForIt() throws {
+    // Given a WebM file with Opus sound, whose decoder's long name is not its codec's
+    let source = try MediaSource(path: TestMedia.url(for: .vp9).path, stop: StopFlag())
+    // When it is described
+    let streams = try #require(source.info.details?.streams)
+    // Then each stream names its decoder, as mpv's decoder-desc does
+    #expect(streams.map(\.decoderDescription) == ["vp9 (Google VP9)", "opus (Opus)"])
+    #expect(streams.last?.codecLongName == "Opus (Opus Interactive Audio Codec)")
+  }
+
+  @Test func aSongsCoverArtIsNotItsVideo() throws {
+    // Given an MP3 whose only picture is its cover art
+    let url = try TestMedia.url(for: .coverArtSong)
+    // When it is opened
+    let source = try MediaSource(path: url.path, stop: StopFlag())
+    // Then it plays on its sound, to its end, with no video
+    #expect(source.info.video == nil)
+    #expect(source.info.audio?.codec == "mp3")
+    #expect(source.info.details?.playedVideoIndex == nil)
+    #expect(source.info.details?.playedAudioIndex == 0)
+    var last = 0.0
+    while case .frame(let frame) = source.next() { last = frame.time }
+    #expect(last > 2.9)
+  }
 }
