@@ -480,7 +480,9 @@ import VPKTestSupport
     h.router.made[2].becomeReady()
     h.interactor.submit(.close)
     // Then the session is paused again for the next file, and says so as it closes
-    let closes = h.output.events.compactMap { if case .closed(let nextPaused) = $0.event { nextPaused } else { nil } }
+    let closes = h.output.events.compactMap {
+      if case .closed(let nextPaused) = $0.event { nextPaused } else { nil }
+    }
     #expect(closes == [true])
   }
 
@@ -506,6 +508,92 @@ import VPKTestSupport
     #expect(h.router.made[1].configuration?.startsPlaying == true)
   }
 
+  @Test func aCloseWithNothingLoadedLeavesTheNextFilesPauseAsItWas() {
+    // Given a session that plays what it opens, its file playing
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    // When a file replaces it and cannot be opened, and a close that waited behind it runs (mpv's `loadfile` and
+    // `stop` sent together), then another close
+    h.interactor.submit(.replace("none.mp4"))
+    h.interactor.submit(.close)
+    h.router.made[0].failToOpen()
+    h.interactor.submit(.close)
+    // Then each close is answered, saying the next file opens playing, and it does
+    let closes = h.output.events.compactMap {
+      if case .closed(let nextPaused) = $0.event { nextPaused } else { nil }
+    }
+    #expect(closes == [false, false])
+    h.interactor.submit(.replace("b.mp4"))
+    h.router.made[1].becomeReady()
+    #expect(h.router.made[1].configuration?.startsPlaying == true)
+  }
+
+  @Test func aRateGivenWithTheFileHoldsForThatFileOnlyAndTheRateItReplacedComesBack() {
+    // Given a session at rate 1.5 (`set speed 1.5`)
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    h.interactor.submit(.rate(1.5))
+    // When a file replaces its file with a rate of its own (`loadfile b.mp4 replace speed=2`)
+    h.interactor.submit(.replace("b.mp4", rate: 2))
+    // Then the rate is the session's as the file starts loading, told right after `loading`, before it opens at it
+    let told = { h.output.events.compactMap { if case .rate(let rate) = $0.event { rate } else { nil } } }
+    let lastTwo = {
+      h.output.events.suffix(2).map { if case .loading = $0.event { "loading" } else { "\($0.event)" } }
+    }
+    #expect(lastTwo() == ["loading", "\(SessionEvent.rate(2))"])
+    #expect(h.interactor.statusBoard.rateNow() == 2)
+    h.router.made[0].becomeReady()
+    #expect(h.router.made[0].rates == [2])
+    // When the rate is changed for it, and then a file with no rate of its own replaces it
+    h.interactor.submit(.rate(3))
+    h.interactor.submit(.replace("c.mp4"))
+    // Then that one starts at the rate the file before b.mp4 left, whatever was done with b.mp4's
+    #expect(lastTwo() == ["loading", "\(SessionEvent.rate(1.5))"])
+    #expect(told().suffix(2) == [3, 1.5])
+    h.router.made[1].becomeReady()
+    #expect(h.router.made[1].rates == [1.5])
+    // When a file with a rate of its own is closed, then the rate it replaced comes back, told after `closed`
+    h.interactor.submit(.replace("d.mp4", rate: 0.5))
+    h.router.made[2].becomeReady()
+    h.interactor.submit(.close)
+    let closing = h.output.events.suffix(2).map(\.event)
+    #expect(closing.first.map { if case .closed = $0 { true } else { false } } == true)
+    #expect(closing.last == .rate(1.5))
+  }
+
+  @Test func aFileWithARateOfItsOwnThatFailsToOpenLeavesTheRateItReplacedAndSaysSo() {
+    // Given a session at rate 1.5 with no file (`vpk mpv --idle`, then `set speed 1.5`)
+    let h = InteractorHarness(options: PlaybackOptions(autoplay: true, endAction: .idle), path: nil)
+    h.interactor.start()
+    h.interactor.submit(.rate(1.5))
+    // When a file with a rate of its own cannot be opened
+    h.interactor.submit(.replace("none.mp4", rate: 4))
+    h.router.made[0].failToOpen()
+    // Then its rate was told as it started loading, and the one it replaced after the failure
+    let said: [String] = h.output.events.compactMap {
+      switch $0.event {
+      case .loading: "loading"
+      case .rate(let rate): "rate \(rate)"
+      case .error: "error"
+      default: nil
+      }
+    }
+    #expect(said == ["rate 1.5", "loading", "rate 4.0", "error", "rate 1.5"])
+    // And the next file opens at it
+    h.interactor.submit(.replace("b.mp4"))
+    h.router.made[1].becomeReady()
+    #expect(h.router.made[1].rates == [1.5])
+  }
+
+  @Test func aRateGivenWithTheFileIsIgnoredOnTheFreeClock() {
+    // Given a session on the free clock, where no rate applies
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, clock: .free))
+    // When a file with a rate of its own replaces its file
+    h.interactor.submit(.replace("b.mp4", rate: 2))
+    h.router.made[0].becomeReady()
+    // Then it opens at no other rate, and no rate is told
+    #expect(h.router.made[0].rates.isEmpty)
+    #expect(!h.output.events.contains { if case .rate = $0.event { true } else { false } })
+  }
+
   @Test func withoutStartForEveryFileAnOpenedFileStartsAtItsStart() {
     // Given --start for the command line's file only (vpk play)
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, start: .percent(50)))
@@ -527,6 +615,43 @@ import VPKTestSupport
     h.manager.land(h.manager.seeks[0])
     h.interactor.submit(.status)
     #expect(h.output.lines.last == "status #2 paused 5.0")
+  }
+
+  @Test func aFileThatPlaysOnceReadyIsNotReadAsPausedFromAnotherThreadAsItsReadyGoesOut() {
+    // Given a session that plays what it opens, and a view that reads the status board as `ready` is presented (as a
+    // control-socket client's thread may, once it has read `playback-restart`)
+    let h = InteractorHarness(options: PlaybackOptions(autoplay: true))
+    h.manager.offersConcurrentSnapshot = true
+    var readAtReady: PlaybackStatus??
+    h.output.onPresent = { event in
+      if case .ready = event { readAtReady = .some(h.interactor.statusBoard.statusNow()) }
+    }
+    // When the file opens
+    h.interactor.start()
+    h.manager.becomeReady()
+    // Then no status is answered at once then (a read waits its turn), and the board says playing after
+    #expect(readAtReady == .some(nil))
+    #expect(h.interactor.statusBoard.statusNow()?.state == .playing)
+  }
+
+  @Test func aStepForwardFromTheEndThatFindsNoFrameLeavesTheSessionAtItsEnd() {
+    // Given a file kept at its end (--at-end pause)
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .pause))
+    h.manager.reachEnd(at: 60)
+    // When a step forward finds no frame after it
+    h.interactor.submit(.step(1))
+    h.manager.finishStep(h.manager.steps[0], moved: 0, at: 60)
+    // Then the session is still at its end, as mpv's frame-step there does nothing, and says so after the step (which
+    // views show as paused)
+    #expect(
+      h.output.events.last?.event == .state(.ended, position: MediaTime(seconds: 60), duration: MediaTime(seconds: 60)))
+    h.interactor.submit(.status)
+    #expect(h.output.lines.last == "status #2 ended 60.0")
+    // When a step back goes to the frame before, Then it is paused there
+    h.interactor.submit(.step(-1))
+    h.manager.finishStep(h.manager.steps[1], moved: -1, at: 59.96)
+    h.interactor.submit(.status)
+    #expect(h.output.lines.last == "status #4 paused 59.96")
   }
 
   @Test func anEndReportedBeforeAPendingSeekLandsIsIgnoredAndPlaybackGoesOn() {
@@ -1489,6 +1614,45 @@ private func expectation(
     // Then the shutdown says the open was interrupted; the session's own media never failed
     #expect(h.output.lines.last == "shutdown #2 quit open interrupted")
     #expect(h.router.exitCodes == [0])
+  }
+
+  @Test func aClientsQuitBehindCommandsThatWaitForAHangingOpenStillEndsTheSession() async throws {
+    // Given an idle session whose `open` hangs, and commands that wait for it queued before a control-socket client's
+    // quit
+    let h = InteractorHarness(path: nil, openGrace: 0.01)
+    h.interactor.start()
+    h.interactor.submit(.open("fifo"))
+    h.interactor.submit(.status)
+    h.interactor.submit(.pause)
+    h.interactor.submit(.quit, source: nil, from: CommandSender(view: ViewID(value: 7), number: 1))
+    while h.router.exitCodes.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+    // Then the commands before the quit are answered as not run, and the quit ends the session
+    let errors = h.output.events.compactMap { if case .error(let error) = $0.event { error.code } else { nil } }
+    #expect(errors == [.notReady, .notReady])
+    #expect(h.output.lines.last == "shutdown #4 quit open interrupted")
+    #expect(h.router.exitCodes == [0])
+  }
+
+  @Test func aScriptsQuitWaitsItsTurnBehindASlowOpenAndEachGraceIsItsOpens() async throws {
+    // Given a script (the session's own input) that opens a slow file, checks it, and quits, with a short grace
+    let h = InteractorHarness(path: nil, openGrace: 0.01)
+    h.interactor.start()
+    h.interactor.submit(.open("slow.mp4"))
+    h.interactor.submit(.status)
+    h.interactor.submit(.open("fifo"))
+    h.interactor.submit(.quit)
+    // When the first open takes longer than the grace, then opens
+    try await Task.sleep(nanoseconds: 50_000_000)
+    #expect(h.router.exitCodes.isEmpty)
+    h.router.made[0].becomeReady()
+    // Then the status after it is answered, and nothing was cut short
+    #expect(h.output.lines.contains { $0.hasPrefix("status #2") })
+    // When the second open hangs, the quit now at the head of the queue
+    while h.router.exitCodes.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+    // Then the quit interrupts that open after its own grace
+    #expect(h.output.lines.last == "shutdown #4 quit open interrupted")
+    let errors = h.output.events.compactMap { if case .error(let error) = $0.event { error.code } else { nil } }
+    #expect(errors.isEmpty)
   }
 
   @Test func aSignalWhileOpeningSaysTheOpenWasInterrupted() {

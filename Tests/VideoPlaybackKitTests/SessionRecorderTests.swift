@@ -20,10 +20,11 @@ struct SessionRecorderTests {
 
     /// - Parameter recordsFromStart: false: nothing records the session until `join()`.
     init(
-      autoplay: Bool = true, start: TimeSpec? = nil, seekMode: SeekMode = .exact, recordsFromStart: Bool = true
+      autoplay: Bool = true, start: TimeSpec? = nil, seekMode: SeekMode = .exact, endAction: EndAction = .exit,
+      recordsFromStart: Bool = true
     ) {
       let manager = manager
-      let options = PlaybackOptions(autoplay: autoplay, start: start, seekMode: seekMode)
+      let options = PlaybackOptions(autoplay: autoplay, start: start, endAction: endAction, seekMode: seekMode)
       self.options = options
       module = PlaybackBuilder.build(
         path: "clip.mp4", options: options, format: .text, input: .lines([]),
@@ -184,6 +185,42 @@ struct SessionRecorderTests {
     await Task.yield()
     // Then the script pauses the replay after that open, not after the first
     #expect(harness.lines == ["open clip.mp4", "open b.mp4", "pause"])
+  }
+
+  @Test func aFileThatOpensAtARateOfItsOwnGetsItAfterItsOpenAndTheNextFileTheRateItReplaced() async {
+    // Given a paused session recorded from its start
+    let harness = Harness(autoplay: false)
+    // When a client replaces its file with one at a rate of its own (mpv's `loadfile b.mp4 replace speed=2`)
+    let fanOut = harness.module.fanOut
+    let client = fanOut.port(for: fanOut.makeViewID())
+    client.submit(.replace("b.mp4", rate: 2), source: nil, from: nil)
+    harness.manager.becomeReady(duration: 10)
+    await Task.yield()
+    // And then with a file of no rate of its own, which opens at the rate b.mp4 replaced
+    client.submit(.replace("c.mp4"), source: nil, from: nil)
+    harness.manager.becomeReady(duration: 10)
+    await Task.yield()
+    // Then the script sets the rate after each open, as the replay's `open` would not
+    #expect(
+      harness.lines == ["open clip.mp4", "pause", "open b.mp4", "pause", "rate 2", "open c.mp4", "pause", "rate 1"])
+  }
+
+  @Test func aStepAtTheEndOfAFileKeptThereLeavesItAtTheEndSoAPlayAfterStartsOver() {
+    // Given a session kept at the end of its file (--at-end pause), showing its last frame
+    let harness = Harness(endAction: .pause)
+    harness.at(10, frame: 9.96, md5: "last")
+    harness.manager.reachEnd(at: 10)
+    // When the person steps forward (there is no frame after it), then plays, and pauses at 2.01 s
+    harness.type("step")
+    harness.manager.finishStep(harness.manager.steps[0], moved: 0, at: 10)
+    harness.type("play")
+    harness.at(0, frame: 0, md5: "first")
+    if let startOver = harness.manager.seeks.last { harness.manager.land(startOver) }
+    harness.at(2.01, frame: 2.0, md5: "two")
+    harness.type("pause")
+    // Then the replay plays from the start too: it waits the 2.01 s and pauses there
+    let afterPlay = Array(harness.lines.drop { $0 != "play" })
+    #expect(afterPlay.prefix(4) == ["play", "wait 2.010", "pause", "expect position == 2.010"], "\(harness.lines)")
   }
 
   @Test func joiningARunningSessionStartsTheScriptWhereItIsAndStopsWhenAsked() throws {

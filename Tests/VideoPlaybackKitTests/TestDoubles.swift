@@ -17,8 +17,11 @@ final class InteractorOutputSpy: PlaybackInteractorOutput {
   var lastStatus: PlaybackStatus?
   var expectations: [(expected: ExpectValue, actual: ExpectValue, held: Bool, source: SourceLine?)] = []
   var readyPositions: [MediaTime] = []
+  /// Called with each event as it is presented, before it is recorded.
+  var onPresent: ((SessionEvent) -> Void)?
 
   func present(_ event: SessionEvent, origin: CommandOrigin?) {
+    onPresent?(event)
     events.append((event, origin))
     let id = origin?.id ?? 0
     switch event {

@@ -42,6 +42,8 @@ public struct PlaybackOptions: Sendable, Equatable {
   package var startRate = 1.0
   /// Whether `start` applies to every file opened, not only the command line's (mpv's `--start`).
   package var startsEveryFile = false
+  /// A start given as seconds before the end (mpv's `--start=-5`), used where `start` is nil.
+  package var startBeforeEnd: Double?
 
   public init(
     autoplay: Bool = true, start: TimeSpec? = nil, clock: ClockKind = .wall, progressInterval: Double? = 1,

@@ -57,7 +57,7 @@ public struct SeekOutcome: Sendable, Equatable {
 
 /// Where a seek or step that started goes.
 public enum SeekStart: Sendable, Equatable {
-  /// A seek (`scrub`, `skip`) to this time, within the media.
+  /// A seek (`scrub`, `skip`) to this time, as it was asked for: outside the media, the seek goes to its nearer end.
   case time(MediaTime)
   /// A step of this many frames (negative: backward).
   case frames(Int)
@@ -160,7 +160,8 @@ public struct SessionShutdown: Sendable, Equatable {
 /// What a playback session says.
 public enum SessionEvent: Sendable, Equatable {
   /// A file started opening; `paused`: whether it opens paused (else it plays once `ready`). The interactor decides
-  /// (the pause that outlives a file, or the start options for an `open` beside a loaded file); views show it.
+  /// (the pause that outlives a file, or the start options for an `open` beside a loaded file); views show it. Its
+  /// origin is the command that opens it, though that command's `ready` or `error` answers it.
   case loading(path: String, paused: Bool)
   /// The media opened, paused at `position` (its first frame's). `start`: the start position (`--start`) it opens at,
   /// by a seek the session began as it opened (nil: none).

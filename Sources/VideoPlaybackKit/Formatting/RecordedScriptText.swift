@@ -26,7 +26,7 @@ enum RecordedScriptText {
     case .skip(let delta, let seekMode): return "skip \(delta < 0 ? "-" : "+")\(time(abs(delta)))" + mode(seekMode)
     case .step(let count): return "step \(count)"
     case .rate(let rate): return "rate \(number(rate))"
-    case .open(let path), .replace(let path, _, _): return "open \(path)"
+    case .open(let path), .replace(let path, _, _, _): return "open \(path)"
     case .snapshot(let path): return path.map { "snapshot \($0)" } ?? "snapshot"
     case .wait, .expect: return "# \(command.verb) (sent as a value, not a line)"
     default: return command.verb

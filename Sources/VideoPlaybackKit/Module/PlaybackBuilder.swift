@@ -186,7 +186,7 @@ public enum PlaybackBuilder {
       },
       fileSize: { path in
         (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
-      })
+      }, rateNow: { [statusBoard = module.statusBoard] in statusBoard.rateNow() })
     recorder.interactor = fanOut.port(for: viewID)
     fanOut.attach(recorder, as: viewID)
     fanOut.submissionObserver = recorder

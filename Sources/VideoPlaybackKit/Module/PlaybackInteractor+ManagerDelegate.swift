@@ -9,6 +9,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
 
   package func playbackManager(_ manager: any PlaybackManager, didBecomeReady info: MediaInfo) {
     guard isCurrent(manager), phase == .loading else { return }
+    openEnded()
     dropKept()
     var info = info
     // The session names its file as written (relative to the script's folder), not as the manager opened it.
@@ -20,7 +21,10 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     // with (or every file). Whoever ran vpk is told at once that the start they asked for is not where playback
     // starts.
     let sessionStart =
-      openCommandID == nil || options.startsEveryFile ? options.start.map { $0.resolved(duration: info.duration) } : nil
+      openCommandID == nil || options.startsEveryFile
+      ? (options.start.map(FileStart.time) ?? options.startBeforeEnd.map(FileStart.beforeEnd))?.resolved(
+        duration: info.duration)
+      : nil
     let start = openStart.map { $0.resolved(duration: info.duration) } ?? sessionStart
     if openStart == nil, let requested = start, requested.clamped(to: info.duration) != requested {
       let clamp = SessionReport.Clamp(requested: requested, target: requested.clamped(to: info.duration))
@@ -30,10 +34,11 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     // The starting rate is told before `ready`, so a view that answers reads on its own thread has it by then. A file
     // that keeps the session's rate and has no video to play backward plays it forward.
     if loadKeepsSettings {
-      if rate < 0 && info.video == nil { rate = -rate }
-      if rate != 1 && options.clock != .free {
-        manager.setRate(rate)
-        emit(.rate(rate), answering: nil)
+      let turned = rate < 0 && info.video == nil
+      if turned { rate = -rate }
+      if options.clock != .free {
+        if rate != 1 { manager.setRate(rate) }
+        if (rate != 1 && !rateToldAtLoading) || turned { emit(.rate(rate), answering: nil) }
       }
     } else if options.startRate != 1 && options.clock != .free {
       rate = options.startRate
@@ -46,23 +51,31 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
       startSeek(
         SeekRequest(id: Self.internalSeekID, target: requested.clamped(to: info.duration), mode: options.seekMode))
     }
+    let startsPlaying = loadKeepsSettings ? !opensPaused : options.autoplay
+    // A file that plays once it is ready is still paused as `ready` goes out: a view that reads the state on its own
+    // thread right after `ready` (a client that read `playback-restart`) waits for the play instead of being told
+    // paused.
+    statusHeld = startsPlaying
     emit(
       .ready(info, position: manager.snapshot().position, start: start?.clamped(to: info.duration)),
       answering: openCommandID)
-    if loadKeepsSettings ? !opensPaused : options.autoplay {
+    if startsPlaying {
       state = .playing
       manager.play()
-      presentState(commandID: nil)
     }
+    statusHeld = false
+    if startsPlaying { presentState(commandID: nil) }
     drain()
   }
 
   package func playbackManager(_ manager: any PlaybackManager, didFailToOpen error: PlaybackError) {
     guard isCurrent(manager), phase == .loading else { return }
+    openEnded()
     // A file with a pause of its own that fails to open leaves the pause it replaced, as it does when it goes; told
     // after the failure, as the pause the next file opens with.
     let pauseBefore = pauseBeforeThisFile
     pauseBeforeThisFile = nil
+    _ = restoreRateBeforeThisFile()
     let commandID = openCommandID
     let error = explainingComment(in: openSource, namingFileAsWritten(error))
     tallyFrameCache()
@@ -77,6 +90,9 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
         opensPaused = pauseBefore
         emit(.next(paused: opensPaused), answering: nil)
       }
+      // The rate the session went back to (the one a file's own replaced, or the kept file's), when `loading` told
+      // another.
+      if rate != rateAtLoading { emit(.rate(rate), answering: nil) }
       drain()
     } else {
       report.openFailure = error
@@ -131,8 +147,16 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
 
   package func playbackManager(_ manager: any PlaybackManager, didFinishStep result: StepResult) {
     guard isCurrent(manager), phase == .ready else { return }
-    outstanding.removeAll { if case .step(result.id) = $0 { true } else { false } }
+    // A step from the end that found a frame after all (the end was not the last frame's) leaves the session paused;
+    // one that found none leaves it at its end, which is told after the step (views show a step as paused).
+    var stillAtEnd = false
+    if let index = outstanding.firstIndex(where: { if case .step(result.id, _) = $0 { true } else { false } }),
+      case .step(_, let fromEnd) = outstanding.remove(at: index), fromEnd
+    {
+      if result.moved != 0 { state = .paused } else { stillAtEnd = true }
+    }
     emit(.stepped(result, duration: info?.duration), answering: result.id)
+    if stillAtEnd { presentState(commandID: nil) }
     drain()
   }
 

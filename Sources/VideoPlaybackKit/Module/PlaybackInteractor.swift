@@ -58,7 +58,8 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   /// Work handed to the manager that has not finished yet.
   enum Operation {
     case seek(SeekRequest)
-    case step(id: Int)
+    /// `fromEnd`: a step forward from the end of a file kept open, which has no frame to go to.
+    case step(id: Int, fromEnd: Bool)
     case wait(id: Int, WaitCondition)
     /// A wait with no media, timed here (wall clock only).
     case idleWait(id: Int)
@@ -93,6 +94,16 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   /// The pause a file opened with a pause of its own replaced (`replace … paused:`): the next file's again once it
   /// goes, whatever was done with its own.
   var pauseBeforeThisFile: Bool?
+  /// The same for a rate of its own (`replace … rate:`).
+  var rateBeforeThisFile: Double?
+  /// The rate changed as the file loading began (its own, or the one a file with a rate of its own replaced), and
+  /// was told right after its `loading`.
+  var rateToldAtLoading = false
+  /// What the status board shows is about to change (a file that plays once its `ready` is out): a `status` now waits
+  /// its turn.
+  var statusHeld = false { didSet { publishStatus() } }
+  /// The rate as the file loading began: a failure to open tells the rate the session goes back to.
+  var rateAtLoading = 1.0
   var lastCommandID = 0
   /// Who sent each command still running, by id (forgotten at the command's one reply).
   var senders: [Int: CommandSender] = [:]
@@ -107,6 +118,8 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   let openGrace: Double
   /// Running while a `quit` waits for the file that is opening.
   var openGraceTimer: Task<Void, Never>?
+  /// Whether a control-socket client ever submitted a `quit` (then `runQueued` looks for one while a file opens).
+  var clientQuitQueued = false
   /// The file that was open when an `open` began, kept until the new file is ready (then shut down) or fails to open
   /// (then the session goes on with it as it was).
   var kept: KeptMedia?
@@ -122,6 +135,9 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     let path: String?
     let openedPath: String?
     let rate: Double
+    /// Its file's own pause and rate replaced these (`pauseBeforeThisFile`, `rateBeforeThisFile`).
+    let pauseBeforeThisFile: Bool?
+    let rateBeforeThisFile: Double?
   }
 
   /// - Parameters:
@@ -159,6 +175,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     lastCommandID += 1
     guard phase != .closed else { return lastCommandID }
     senders[lastCommandID] = sender
+    if command == .quit, let view = sender?.view, view != .primary { clientQuitQueued = true }
     queue.append(.command(NumberedCommand(id: lastCommandID, command: command, source: source)))
     drain()
     return lastCommandID
@@ -254,23 +271,52 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
       queue.removeFirst()
       run(head)
     }
-    if phase == .loading, case .command(let numbered)? = queue.first, numbered.command == .quit {
-      waitForOpenThenQuit(numbered)
+    guard phase == .loading, openGraceTimer == nil else { return }
+    if case .command(let head)? = queue.first, head.command == .quit {
+      waitForOpenThenQuit(head)
+    } else if clientQuitQueued, let quit = queue.lazy.compactMap(clientQuit).first {
+      // (searched only once a client sent a quit: a script's thousands of lines queued behind its first open are
+      // not searched at every command)
+      waitForOpenThenQuit(quit)
     }
   }
 
-  /// `quit` while the file is opening: the open gets `openGrace` real seconds to finish (then its
-  /// `ready` or `error` comes first, as for any command sent before `ready`); after that it is
-  /// interrupted and the session ends, the shutdown saying the open was interrupted.
+  /// The command of `pending` when it is a `quit` a control-socket client sent (not the session's own input: a
+  /// script's or standard input's quit waits its turn, so that every command before it gets its outcome).
+  private func clientQuit(_ pending: Pending) -> NumberedCommand? {
+    guard case .command(let numbered) = pending, numbered.command == .quit,
+      let view = senders[numbered.id]?.view, view != .primary
+    else { return nil }
+    return numbered
+  }
+
+  /// `quit` while a file is opening, at the head of the queue or, a client's, anywhere in it: the open gets
+  /// `openGrace` real seconds to finish (then its `ready` or `error` comes first, as for any command sent before
+  /// `ready`); after that it is interrupted and the session ends, the shutdown saying the open was interrupted. The
+  /// commands queued before a client's quit (which waited for the file) are answered `not_ready` first: a stalled
+  /// source cannot keep the session. The grace is that open's: it ends with it (`openEnded`).
   func waitForOpenThenQuit(_ quit: NumberedCommand) {
     guard openGraceTimer == nil else { return }
     let grace = openGrace
     openGraceTimer = Task { @MainActor [weak self] in
       try? await Task.sleep(nanoseconds: UInt64(grace * 1e9))
-      guard let self, self.phase == .loading, case .command(let head)? = self.queue.first, head.id == quit.id else {
+      guard let self, !Task.isCancelled else { return }
+      self.openGraceTimer = nil
+      guard self.phase == .loading, let index = self.queue.firstIndex(where: { $0.id == quit.id }) else {
         return
       }
-      self.queue.removeFirst()
+      for skipped in self.queue[..<index] {
+        self.report.commandCount += 1
+        switch skipped {
+        case .command(let numbered):
+          self.reportError(
+            PlaybackError(.notReady, "the file was still opening when quit came; the command did not run"),
+            commandID: numbered.id, source: numbered.source)
+        case .invalid(let id, let error, let source):
+          self.reportError(error, commandID: id, source: source)
+        }
+      }
+      self.queue.removeFirst(index + 1)
       self.report.commandCount += 1
       // The command line's file never opened: a script must not be told it played.
       let code = self.openCommandID == nil ? SessionExitCode.mediaUnreadable : SessionExitCode.success
@@ -308,8 +354,10 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     case .help: emit(.help, answering: id)
     case .quit: close(reason: .quit, exitCode: SessionExitCode.success, commandID: id)
     case .open(let path): load(path, commandID: id, source: numbered.source)
-    case .replace(let path, let start, let paused):
-      load(path, commandID: id, source: numbered.source, keepingCurrent: false, start: start, paused: paused)
+    case .replace(let path, let start, let paused, let rate):
+      load(
+        path, commandID: id, source: numbered.source, keepingCurrent: false, start: start, paused: paused,
+        rate: rate)
     case .close: unload(commandID: id)
     case .status: emit(.status(currentStatus()), answering: id)
     case .mark: emit(.mark(currentMark(source: numbered.source)), answering: id)
@@ -349,8 +397,11 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
         return
       }
       if state == .playing { manager.pause() }
-      state = .paused
-      outstanding.append(.step(id: id))
+      // A step forward from the end has nowhere to go: the session stays at its end (as mpv's frame-step there does
+      // nothing); any other step leaves it paused.
+      let fromEnd = state == .ended && count > 0
+      if !fromEnd { state = .paused }
+      outstanding.append(.step(id: id, fromEnd: fromEnd))
       // Told before the manager starts it: a step that lands at once is reported after.
       emit(.seekStarted(.frames(count)), answering: id)
       manager.step(StepRequest(id: id, count: count))
@@ -411,12 +462,23 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     return true
   }
 
-  /// The pause the file loaded leaves to the next as it goes (its rate stays as it is): paused unless it was playing,
-  /// so a file kept open at its end leaves it paused; `atEnd`, a file that played to its end into idle, playing. A
-  /// file opened with a pause of its own leaves the pause it replaced.
-  func keepSettings(leavingAtEnd atEnd: Bool = false) {
+  /// The pause and rate the file loaded leaves to the next as it goes: paused unless it was playing, so a file kept
+  /// open at its end leaves it paused; `atEnd`, a file that played to its end into idle, playing; the rate as it is.
+  /// A file opened with a pause or a rate of its own leaves the one it replaced. True when that changed the rate.
+  @discardableResult
+  func keepSettings(leavingAtEnd atEnd: Bool = false) -> Bool {
     opensPaused = pauseBeforeThisFile ?? (!atEnd && state != .playing)
     pauseBeforeThisFile = nil
+    return restoreRateBeforeThisFile()
+  }
+
+  /// The rate a file with a rate of its own replaced is the session's again; true when that changed it.
+  func restoreRateBeforeThisFile() -> Bool {
+    guard let before = rateBeforeThisFile else { return false }
+    rateBeforeThisFile = nil
+    guard before != rate else { return false }
+    rate = before
+    return true
   }
 
   func play(id: Int) {
@@ -452,14 +514,15 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     if state == .ended { state = .paused }
     let clamped = target.clamped(to: duration)
     if clamped != target { requestedBeforeClamp[id] = target }
-    startSeek(SeekRequest(id: id, target: clamped, mode: mode), announced: true)
+    startSeek(SeekRequest(id: id, target: clamped, mode: mode), announcing: target)
   }
 
-  /// `announced`: a command's seek, which every view hears of as it starts (`seekStarted`), before the manager starts
-  /// it, so a seek that lands at once is reported after.
-  func startSeek(_ request: SeekRequest, announced: Bool = false) {
+  /// `announcing`: a command's seek, which every view hears of as it starts (`seekStarted`, with the target as it was
+  /// asked for, which may lie outside the media), before the manager starts it, so a seek that lands at once is
+  /// reported after.
+  func startSeek(_ request: SeekRequest, announcing asked: MediaTime? = nil) {
     outstanding.append(.seek(request))
-    if announced { emit(.seekStarted(.time(request.target)), answering: request.id) }
+    if let asked { emit(.seekStarted(.time(asked)), answering: request.id) }
     manager?.seek(request)
   }
 
@@ -477,7 +540,8 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   /// manager (if any) whose position can be read from another thread.
   func publishStatus() {
     let concurrentSnapshot = manager?.concurrentSnapshot()
-    let runsAtOnce = !isVirtual && phase != .loading && phase != .closed && queue.isEmpty && outstanding.isEmpty
+    let runsAtOnce =
+      !isVirtual && !statusHeld && phase != .loading && phase != .closed && queue.isEmpty && outstanding.isEmpty
     statusBoard.publish(
       PlaybackStatusBoard.Published(
         answersAtOnce: runsAtOnce && (manager == nil || concurrentSnapshot != nil), state: state,
@@ -568,23 +632,28 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   /// `keepingCurrent` false (`replace`): the current file is dropped first, and a failure leaves the session idle.
   func load(
     _ path: String, commandID: Int?, source: SourceLine? = nil, keepingCurrent: Bool = true, start: FileStart? = nil,
-    paused: Bool? = nil
+    paused: Bool? = nil, rate fileSpeed: Double? = nil
   ) {
     loadKeepsSettings = !keepingCurrent || manager == nil
+    var rateChanged = false
     if !keepingCurrent, let current = manager {
-      keepSettings()
+      rateChanged = keepSettings()
       tallyFrameCache()
       manager = nil
       _ = router.gotoMedia(replacing: current, wantsNew: false)
     } else if let current = manager {
       if state == .playing { current.pause() }
       kept = KeptMedia(
-        manager: current, phase: phase, state: state, info: info, path: self.path, openedPath: openedPath, rate: rate)
+        manager: current, phase: phase, state: state, info: info, path: self.path, openedPath: openedPath, rate: rate,
+        pauseBeforeThisFile: pauseBeforeThisFile, rateBeforeThisFile: rateBeforeThisFile)
+      pauseBeforeThisFile = nil
+      rateBeforeThisFile = nil
     }
     manager = router.gotoMedia(replacing: nil, wantsNew: true)
     guard let manager else {
       restoreKept()
       reportError(PlaybackError(.cannotOpenMedia), commandID: commandID, source: nil)
+      if rateChanged { emit(.rate(rate), answering: nil) }
       return
     }
     info = nil
@@ -601,8 +670,20 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
       pauseBeforeThisFile = opensPaused
       opensPaused = paused
     }
+    if let fileSpeed, loadKeepsSettings, options.clock != .free {
+      // The same for the rate: set as the file opens, before its `ready`, in the direction there is.
+      rateBeforeThisFile = rate
+      let fileRate = rate < 0 ? -fileSpeed : fileSpeed
+      rateChanged = rateChanged || fileRate != rate
+      rate = fileRate
+    }
     let opensPlaying = loadKeepsSettings ? !opensPaused : options.autoplay
-    emit(.loading(path: path, paused: !opensPlaying), answering: nil)
+    // It names the `open` (not answering it: its `ready` or `error` does), so a view knows which file of its own is
+    // loading.
+    emit(.loading(path: path, paused: !opensPlaying), answering: commandID)
+    rateAtLoading = rate
+    rateToldAtLoading = rateChanged
+    if rateChanged { emit(.rate(rate), answering: nil) }
     manager.prepare(
       path: resolved(path),
       configuration: PlaybackConfiguration(
@@ -629,6 +710,8 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     phase = kept.phase
     state = kept.state
     rate = kept.rate
+    pauseBeforeThisFile = kept.pauseBeforeThisFile
+    rateBeforeThisFile = kept.rateBeforeThisFile
     if state == .playing { kept.manager.play() }
   }
 
@@ -642,7 +725,9 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
 
   /// Closes the file: for `close` (`commandID`), or at its end with `--at-end idle` (nil).
   func unload(commandID: Int?) {
-    keepSettings(leavingAtEnd: commandID == nil)
+    // With nothing loaded (a file that failed to open, a `close` sent twice) no file leaves its settings: the next
+    // file's pause and rate stay as they are.
+    let rateChanged = phase == .idle ? false : keepSettings(leavingAtEnd: commandID == nil)
     tallyFrameCache()
     manager = router.gotoMedia(replacing: manager, wantsNew: false)
     manager = nil
@@ -652,6 +737,8 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     phase = .idle
     state = .idle
     emit(.closed(nextPaused: opensPaused), answering: commandID)
+    // The rate a file with a rate of its own replaced, after the file has gone.
+    if rateChanged { emit(.rate(rate), answering: nil) }
   }
 
   // MARK: - Leaving
@@ -668,6 +755,12 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     default:
       break
     }
+  }
+
+  /// The file that was opening opened or failed: a quit's grace for it is over.
+  func openEnded() {
+    openGraceTimer?.cancel()
+    openGraceTimer = nil
   }
 
   func close(reason: ShutdownReason, exitCode: Int32, commandID: Int?) {

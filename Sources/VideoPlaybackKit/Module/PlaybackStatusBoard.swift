@@ -32,6 +32,12 @@ package final class PlaybackStatusBoard: @unchecked Sendable {
     lock.withLock { published = update }
   }
 
+  /// The session's rate now, whether or not a `status` would be answered at once (a file's own rate is the session's
+  /// as it starts loading, and the one it replaced again as it goes).
+  package func rateNow() -> Double {
+    lock.withLock { published.rate }
+  }
+
   /// The status a `status` command submitted now would report; nil when it would not be answered at once.
   package func statusNow() -> PlaybackStatus? {
     let now = lock.withLock { published }

@@ -28,6 +28,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
   private let scriptPath: (String) -> String
   /// The size of the file the session names `path`, in bytes (nil: unknown).
   private let fileSize: (String) -> Int?
+  /// The session's rate now (its status board's).
+  private let rateNow: () -> Double
   /// Whether the session starts each file playing (a replay does; a recording that starts paused writes `pause`).
   private let startsPlaying: Bool
   /// The session's seek mode for a `scrub` or `skip` that names none (a replay's is `exact`).
@@ -57,6 +59,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     var loadingPath: String?
     /// Whether the file opens paused, as `loading` said (a replaced file's pause, or one of its own).
     var opensPaused: Bool?
+    /// The session's rate as the file was ready (its own, one the session kept, or 1).
+    var opensAtRate: Double?
     /// `start`: where the session seeks the file to as it opens (its `--start`, or a start given with the open).
     var ready: (info: MediaInfo, position: MediaTime, start: MediaTime?)?
     var seeked: SeekOutcome?
@@ -93,6 +97,9 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
   private var here = 0.0
   /// It stopped at an end of the media.
   private var atEnd = false
+  /// The script has set a rate: from then on every open says the rate its file opened at (a replay's `open` starts a
+  /// file at 1 beside another, and keeps the rate there was with none).
+  private var setsRate = false
   private var duration: MediaTime?
   /// One frame's duration (from the frame rate), to land a wait inside the frame that was on screen.
   private var frameDuration: Double?
@@ -100,8 +107,9 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
   package init(
     viewID: ViewID, output: any TextOutput, version: String, startsPlaying: Bool,
     seekMode: SeekMode = .exact, unrecordedClientIDs: Set<String> = [], scriptPath: @escaping (String) -> String,
-    fileSize: @escaping (String) -> Int?
+    fileSize: @escaping (String) -> Int?, rateNow: @escaping () -> Double = { 1 }
   ) {
+    self.rateNow = rateNow
     self.viewID = viewID
     self.output = output
     self.version = version
@@ -226,20 +234,21 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       awaitedInfo = nil
       entry.marksAwaited -= 1
     case .loading(let path, let paused):
-      if let entry = entries.first(where: { $0.isOpen && $0.loadingPath == nil && $0.ready == nil }) {
-        entry.loadingPath = path
-        entry.opensPaused = paused
-      } else {
-        let entry = Entry(.initialOpen)
-        entry.loadingPath = path
-        entry.opensPaused = paused
-        entries.append(entry)
-      }
+      let entry =
+        entries.first(where: { $0.isOpen && $0.loadingPath == nil && $0.ready == nil })
+        ?? {
+          let entry = Entry(.initialOpen)
+          entries.append(entry)
+          return entry
+        }()
+      entry.loadingPath = path
+      entry.opensPaused = paused
     case .ready(let info, let position, let start):
       duration = info.duration
       frameDuration = info.video?.frameRate.flatMap { $0 > 0 ? 1 / $0 : nil }
       if let entry = entries.first(where: { $0.isOpen && $0.loadingPath != nil && $0.ready == nil }) {
         entry.ready = (info, position, start)
+        entry.opensAtRate = rateNow()
         if case .initialOpen = entry.kind {
           if start != nil {
             // Where the session's own seek to `--start` (the start `ready` names) landed: the mark is sent once that
@@ -357,7 +366,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       lines.append(text)
       if let stepped = entry.stepped {
         here = stepped.position.seconds
-        atEnd = false
+        // A step forward at the end of a file kept there leaves the session at its end (a `play` starts over).
+        atEnd = entry.after?.state == .ended
         lines += expectations(of: entry.after, position: here)
       }
     case .mark:
@@ -369,6 +379,9 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       here = 0
       atEnd = false
       duration = nil
+    case .rate, .scaleRate:
+      lines.append(text)
+      setsRate = true
     default:
       lines.append(text)
     }
@@ -391,6 +404,12 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     // A replay's `open` starts each file playing: one the session opened paused (as `loading` said, else as the
     // session starts its files) is paused after it.
     if entry.opensPaused ?? !startsPlaying { lines.append("pause") }
+    // A file that opened at another rate than 1 (its own, or one the session kept) gets it after its open; once the
+    // script sets rates, every open says its own.
+    if let rate = entry.opensAtRate, rate != 1 || setsRate {
+      lines.append(RecordedScriptText.line(for: .rate(rate)))
+      setsRate = true
+    }
     if let start = ready.start {
       // The session's own seek to where the file starts (`--start`, or a start given with the open), as a scrub:
       // exact, it lands on its target; to a keyframe, on the frame the mark after it saw (an open's mark after it
@@ -414,7 +433,10 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       version: version, path: scriptPath(path), bytes: fileSize(path), duration: ready.info.duration)
     lines.append("open \(scriptPath(path))")
     if mark.state != .playing { lines.append("pause") }
-    if mark.rate != 1 { lines.append(RecordedScriptText.line(for: .rate(mark.rate))) }
+    if mark.rate != 1 {
+      lines.append(RecordedScriptText.line(for: .rate(mark.rate)))
+      setsRate = true
+    }
     here = mark.position.seconds
     atEnd = false
     lines.append("scrub \(RecordedScriptText.time(here))")
