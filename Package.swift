@@ -42,7 +42,7 @@ let package = Package(
     .target(
       name: "VPKSocket",
       dependencies: [
-        "VideoPlaybackKit", "VPKMPV",
+        "VideoPlaybackKit", "VPKMPV", "CVPKThreadName",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -50,6 +50,8 @@ let package = Package(
     ),
     // Keeps descriptors 0, 1 and 2 open from before main, so no file opened later can land on them.
     .target(name: "CVPKProcessSetup"),
+    // Names a thread for the kernel (the socket's client threads).
+    .target(name: "CVPKThreadName"),
     // The command-line tool.
     .executableTarget(
       name: "vpk",
@@ -57,6 +59,7 @@ let package = Package(
         "VideoPlaybackKit", "VPKEngine", "VPKMPV", "VPKScripts", "VPKSocket", "CVPKProcessSetup",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
       ]
     ),
     // The command input path under libFuzzer (scripts/fuzz builds it with -sanitize=fuzzer); in an ordinary build, a

@@ -6,9 +6,7 @@ import NIOCore
 import VideoPlaybackKit
 
 @MainActor
-final class ChannelTextOutput: EventTextOutput {
-  /// How long `finish` lets written events reach the client before the connection is closed anyway.
-  static let finishGrace: TimeAmount = .seconds(1)
+final class ChannelTextOutput: ClientOutput {
 
   private let channel: any Channel
   private let batch: ChannelWriteBatch
@@ -40,17 +38,27 @@ final class ChannelTextOutput: EventTextOutput {
     return true
   }
 
+  func finish() {
+    finishing()
+  }
+
+  func closed() async {
+    try? await channel.closeFuture.get()
+  }
+
   /// Nothing more is written; the connection closes once what was written has gone out (or after the grace, for a
   /// client that does not read). Returns when it has closed.
   @discardableResult
-  func finish() -> EventLoopFuture<Void> {
+  private func finishing() -> EventLoopFuture<Void> {
     finished = true
     let channel = self.channel
     // Writes complete in order: an empty one completes once everything before it has been written.
     let flushed = channel.eventLoop.makePromise(of: Void.self)
     batch.write(ByteBuffer(), to: channel, promise: flushed)
     flushed.futureResult.whenComplete { _ in channel.close(promise: nil) }
-    let grace = channel.eventLoop.scheduleTask(in: Self.finishGrace) { channel.close(promise: nil) }
+    let grace = channel.eventLoop.scheduleTask(in: .seconds(Int64(ClientOutputGrace.seconds))) {
+      channel.close(promise: nil)
+    }
     // Not held for the grace once closed: many clients that come and go must not keep their channels a second each.
     channel.closeFuture.whenComplete { _ in grace.cancel() }
     return channel.closeFuture

@@ -19,10 +19,11 @@ import VideoPlaybackKit
 
 /// What a client's connection reports to the main actor, in the order it happened.
 enum ClientChannelEvent: Sendable {
-  /// The client connected; `lineHandled` must be called once for every `.line` that follows, once it is handled.
-  /// `answerQuickly` gives the handler the client's quick answer for reads (see ClientChannelHandler).
+  /// The client connected: `output` makes what the client's view writes to. `lineHandled` must be called once for
+  /// every `.line` that follows, once it is handled. `answerQuickly` gives the transport the client's quick answer
+  /// for reads (see ClientChannelHandler).
   case connected(
-    any Channel, lineHandled: @Sendable () -> Void,
+    output: @MainActor @Sendable () -> any ClientOutput, lineHandled: @Sendable () -> Void,
     answerQuickly: @Sendable (@escaping @Sendable (String) -> QuickAnswer?) -> Void)
   case line(InputLine)
   /// The lines that follow, up to `readCompleted`, came in one read of the socket (sent together).
@@ -71,9 +72,12 @@ final class ClientChannelHandler: ChannelDuplexHandler {
   func channelActive(context: ChannelHandlerContext) {
     let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
     let eventLoop = context.eventLoop
+    let channel = context.channel
+    let batch = self.batch
     report(
       .connected(
-        context.channel, lineHandled: { eventLoop.execute { bound.value.lineHandled() } },
+        output: { ChannelTextOutput(channel: channel, batch: batch) },
+        lineHandled: { eventLoop.execute { bound.value.lineHandled() } },
         answerQuickly: { answer in eventLoop.execute { bound.value.quickAnswer = answer } }))
     context.fireChannelActive()
   }

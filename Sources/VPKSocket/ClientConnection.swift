@@ -16,9 +16,24 @@
 // that file as a playback test script, until the client leaves (`vpk attach --record`).
 
 import Foundation
-import NIOCore
 import VPKMPV
 import VideoPlaybackKit
+
+/// Where a client's view writes, whichever transport serves the connection (NIO's channel, or a DescriptorClient's
+/// thread).
+@MainActor
+protocol ClientOutput: EventTextOutput {
+  /// Nothing more is written; the connection closes once what was written has gone out, or after
+  /// `ClientOutputGrace.seconds` for a client that does not read.
+  func finish()
+  /// Returns once the connection has closed.
+  func closed() async
+}
+
+/// How long a finished connection lets what was written reach the client before it is closed anyway.
+enum ClientOutputGrace {
+  static let seconds = 1
+}
 
 @MainActor
 final class ClientConnection {
@@ -29,7 +44,7 @@ final class ClientConnection {
   /// Starts recording the session to a path; returns what stops it, or why it cannot.
   typealias Record = @MainActor (String) -> Result<@MainActor () -> Void, PlaybackError>
 
-  let output: ChannelTextOutput
+  let output: any ClientOutput
   private let attach: Attach
   private let attachMPV: AttachMPV?
   /// The client in the session; nil until the first line shows the connection's dialect.
@@ -47,11 +62,11 @@ final class ClientConnection {
 
   /// - Parameter speaksMPV: the connection speaks mpv's dialect from the start (with `attachMPV`).
   init(
-    channel: any Channel, batch: ChannelWriteBatch, attach: @escaping Attach, attachMPV: AttachMPV? = nil,
+    output: any ClientOutput, attach: @escaping Attach, attachMPV: AttachMPV? = nil,
     speaksMPV: Bool = false, record: Record? = nil, lineHandled: @escaping @Sendable () -> Void,
     answerQuickly: @escaping @Sendable (@escaping @Sendable (String) -> QuickAnswer?) -> Void = { _ in }
   ) {
-    output = ChannelTextOutput(channel: channel, batch: batch)
+    self.output = output
     self.attach = attach
     self.attachMPV = attachMPV
     self.record = record

@@ -1,5 +1,7 @@
 // ControlSocketServer: `vpk play --socket PATH`. Listens on a Unix-domain socket with SwiftNIO and makes every client
-// a view of the session (through the `attach` the app gives, which calls the Builder).
+// a view of the session (through the `attach` the app gives, which calls the Builder). A socket that speaks only
+// mpv's dialect (`--input-ipc-server PATH`) is served as mpv serves it, a thread for each client with plain reads
+// and writes (DescriptorListener, DescriptorClient): mpv's clients time its replies.
 //
 // Safety: the path is claimed first (see SocketPath: a stale socket is replaced, a live one or anything that is not
 // a socket is refused); the socket is created with mode 0600 whatever the umask; a client whose user (SO_PEERCRED)
@@ -60,6 +62,8 @@ package final class ControlSocketServer {
   /// The main actor's writes to every client, written by the group's one event loop in batches.
   private let batch: ChannelWriteBatch
   private var listener: (any Channel)?
+  /// The listener of a socket that speaks only mpv's dialect.
+  private var descriptorListener: DescriptorListener?
   private var attach: ClientConnection.Attach?
   private var attachMPV: ClientConnection.AttachMPV?
   private var record: ClientConnection.Record?
@@ -96,6 +100,10 @@ package final class ControlSocketServer {
     let maxLineBytes = options.maxLineBytes
     let log = self.log
     let serverUID = UInt32(getuid())
+    if options.speaksMPV && options.activatedDescriptor == nil {
+      try listenWithThreads(serverUID: serverUID, report: report)
+      return
+    }
     let bootstrap = ServerBootstrap(group: group)
       .serverChannelOption(.backlog, value: 256)
       .childChannelOption(.allowRemoteHalfClosure, value: true)
@@ -131,6 +139,35 @@ package final class ControlSocketServer {
     if lstat(path, &info) == 0 { madeFile = (UInt64(info.st_dev), UInt64(info.st_ino)) }
   }
 
+  /// Listens at the path for clients each served by a thread of its own (DescriptorClient).
+  private func listenWithThreads(
+    serverUID: UInt32, report: @escaping @Sendable (ObjectIdentifier, ClientChannelEvent) -> Void
+  ) throws {
+    let path = options.path
+    // The socket file is made by bind(2) with the umask's mode: 0600 from the start, whatever the caller's umask.
+    let previousMask = umask(0o177)
+    defer { umask(previousMask) }
+    let listener: DescriptorListener
+    do {
+      listener = try DescriptorListener(path: path)
+    } catch {
+      throw ControlSocketError("cannot listen on \(path): \(error)")
+    }
+    chmod(path, 0o600)
+    var info = stat()
+    if lstat(path, &info) == 0 { madeFile = (UInt64(info.st_dev), UInt64(info.st_ino)) }
+    let maxLineBytes = options.maxLineBytes
+    let writeBufferBytes = options.writeBufferBytes
+    listener.start(serverUID: serverUID, log: log) { descriptor in
+      let identity = ConnectionIdentity()
+      DescriptorClient(
+        descriptor: descriptor, maxLineBytes: maxLineBytes, writeBufferBytes: writeBufferBytes,
+        report: { report(ObjectIdentifier(identity), $0) }
+      ).start()
+    }
+    descriptorListener = listener
+  }
+
   /// Stops listening, lets every client's last events go out (a short grace for those that do not read), closes
   /// them and removes the socket file.
   package func stop() async {
@@ -138,8 +175,10 @@ package final class ControlSocketServer {
     stopped = true
     let closingListener: EventLoopFuture<Void>? = listener?.close()
     try? await closingListener?.get()
-    let closing = connections.values.map { $0.output.finish() }
-    for closed in closing { try? await closed.get() }
+    descriptorListener?.stop()
+    let outputs = connections.values.map(\.output)
+    for output in outputs { output.finish() }
+    for output in outputs { await output.closed() }
     connections.removeAll()
     removeSocketFile()
     try? await group.shutdownGracefully()
@@ -177,9 +216,7 @@ package final class ControlSocketServer {
       level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(PeerCredentials.option))
     return credentials.flatMapThrowing { peer in
       guard peer.mayConnect(to: serverUID) else {
-        log(
-          "refused a client: pid \(peer.pid) runs as uid \(peer.uid); only vpk's user (uid \(serverUID)) and root may connect"
-        )
+        log(peer.refusal(serverUID: serverUID))
         throw ControlSocketError("client of another user")
       }
     }
@@ -198,13 +235,14 @@ package final class ControlSocketServer {
 
   private func handle(_ event: ClientChannelEvent, of id: ObjectIdentifier) {
     switch event {
-    case .connected(let channel, let lineHandled, let answerQuickly):
+    case .connected(let makeOutput, let lineHandled, let answerQuickly):
+      let output = makeOutput()
       guard !stopped, let attach else {
-        channel.close(promise: nil)
+        output.finish()
         return
       }
       let connection = ClientConnection(
-        channel: channel, batch: batch, attach: attach, attachMPV: attachMPV, speaksMPV: options.speaksMPV,
+        output: output, attach: attach, attachMPV: attachMPV, speaksMPV: options.speaksMPV,
         record: record, lineHandled: lineHandled, answerQuickly: answerQuickly)
       guard connections.count < options.maxClients else {
         log("refused a client: \(options.maxClients) are connected, the --max-clients limit")
@@ -235,3 +273,7 @@ package final class ControlSocketServer {
     }
   }
 }
+
+/// What names a DescriptorClient's events as its connection's, as NIO's channel names its clients'. It holds
+/// nothing: the client's report holds it, and the client lives until its thread ends.
+private final class ConnectionIdentity: Sendable {}

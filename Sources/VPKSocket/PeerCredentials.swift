@@ -19,4 +19,9 @@ struct PeerCredentials: Sendable, Equatable {
   func mayConnect(to serverUID: UInt32) -> Bool {
     uid == serverUID || uid == 0
   }
+
+  /// What the daemon's log says when this peer is refused.
+  func refusal(serverUID: UInt32) -> String {
+    "refused a client: pid \(pid) runs as uid \(uid); only vpk's user (uid \(serverUID)) and root may connect"
+  }
 }

@@ -4,7 +4,7 @@
 import CVPKProcessSetup
 import Foundation
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 import VPKEngine
 import VPKMPV
 import VPKSocket
@@ -66,12 +66,13 @@ func runSession(
     // as the socket starts closes the session (which then does not start) and the socket file goes with it.
     // The watchdog's way out removes the socket files made so far.
     let restoreTerminal = built.restoreTerminal
-    let socketFileRemovers = Mutex<[@Sendable () -> Void]>([])
+    // (A pthread lock, which ThreadSanitizer sees, as Synchronization's Mutex on Linux is not when contended.)
+    let socketFileRemovers = NIOLockedValueBox<[@Sendable () -> Void]>([])
     signals = SignalForwarder(
       handler: built.eventHandler,
       restoreTerminal: {
         restoreTerminal()
-        for remove in socketFileRemovers.withLock({ $0 }) { remove() }
+        for remove in socketFileRemovers.withLockedValue({ $0 }) { remove() }
       })
     if let record {
       switch startRecording(built, to: record, options: options, joining: false) {
@@ -105,7 +106,7 @@ func runSession(
           "vpk play: \(server.options.speaksMPV ? "--input-ipc-server" : "--socket"): \(error)")
         return socketUnusableExitCode
       }
-      socketFileRemovers.withLock { $0.append(server.socketFileRemover) }
+      socketFileRemovers.withLockedValue { $0.append(server.socketFileRemover) }
       // Whoever started the daemon is told where to attach.
       StandardStreams.writeError("vpk: listening on \(server.options.path)")
     }
