@@ -30,7 +30,8 @@ struct MPVCommand: AsyncParsableCommand {
         --input-ipc-server=PATH   the mpv socket (empty: none)
         --pause[=yes|no]          start paused
         --start=TIME              where files start: seconds,
-                                  [[hh:]mm:]ss, +TIME, N%, none
+                                  [[hh:]mm:]ss, +TIME, N%, -TIME (before
+                                  the end), none
         --keep-open[=yes|always|no]  at the end, stay paused on the last
                                   frame; without it the file ends, and vpk
                                   leaves (no --idle) or goes idle (--idle)
@@ -73,8 +74,8 @@ struct MPVCommand: AsyncParsableCommand {
       exit status 1: an option mpv does not have ("Error parsing option X
       (option not found)"), a bad value, --opt value. Refused by vpk with exit
       status 1: mpv's other options (they change what plays: --end=, --vf=,
-      --loop-playlist …), --loop-file=N (a count), --start=-TIME (from the
-      end), --start=#N (a chapter), more than one FILE.
+      --loop-playlist …), --loop-file=N (a count), --start=#N (a chapter),
+      more than one FILE.
 
       Exit status: 0 done (quit, or the end of the file without --idle);
       1 a refused command line; 2 the FILE could not be opened; 4 a signal
@@ -83,6 +84,10 @@ struct MPVCommand: AsyncParsableCommand {
       Without --input-ipc-server nothing can steer the session (standard
       input is not read): with --idle and no FILE, or a FILE --pause'd, it
       has nothing to wait for and exits 0.
+
+      Local files only, as with vpk play, unless the environment says:
+        VPK_ALLOW_NETWORK=1       network URLs (vpk play's --allow-network)
+        VPK_ALLOW_PLAYLISTS=1     playlists (vpk play's --allow-playlists)
 
       Examples:
         vpk mpv --idle --input-ipc-server=/tmp/mpv.sock
@@ -141,9 +146,17 @@ struct MPVCommand: AsyncParsableCommand {
       if line.loopsFile { .loop } else if line.keepOpen != .no { .pause } else if line.idle == .yes { .idle } else {
         .exit
       }
+    var start: TimeSpec?
+    var startBeforeEnd: Double?
+    switch line.start {
+    case .time(let time): start = time
+    case .beforeEnd(let seconds): startBeforeEnd = seconds
+    case nil: break
+    }
     var options = PlaybackOptions(
-      autoplay: !line.pause, start: line.start, clock: .wall, progressInterval: 1, endAction: endAction,
+      autoplay: !line.pause, start: start, clock: .wall, progressInterval: 1, endAction: endAction,
       seekMode: .exact)
+    options.startBeforeEnd = startBeforeEnd
     // mpv's --start and --speed hold for every file it loads.
     options.startsEveryFile = true
     options.startRate = line.speed
@@ -152,14 +165,26 @@ struct MPVCommand: AsyncParsableCommand {
     guard let output = try? OutputOptions.parse([]) else { preconditionFailure("OutputOptions has defaults") }
     // Standard input is mpv's terminal, not commands: the session reads none (no lines).
     let code = await runSession(
-      file: file, options: options, output: output, access: MediaAccess(), scriptedInput: [],
-      sockets: sockets, hrSeek: line.hrSeek)
+      file: file, options: options, output: output, access: mediaAccess(ProcessInfo.processInfo.environment),
+      scriptedInput: [], sockets: sockets, hrSeek: line.hrSeek)
     switch code {
     // mpv's statuses: a file it could not load; a signal (SIGINT, SIGTERM, SIGHUP) that ended it.
     case SessionExitCode.mediaUnreadable: return 2
     case SessionExitCode.interrupted, SessionExitCode.terminated, SessionExitCode.hungUp: return 4
     default: return code
     }
+  }
+
+  /// What `vpk mpv` may open besides local files. Its command line is mpv's (a client library writes it), so vpk's
+  /// own `--allow-network` and `--allow-playlists` are given in the environment instead: `VPK_ALLOW_NETWORK=1`,
+  /// `VPK_ALLOW_PLAYLISTS=1`.
+  static func mediaAccess(_ environment: [String: String]) -> MediaAccess {
+    var access = MediaAccess(
+      allowsNetwork: environment["VPK_ALLOW_NETWORK"] == "1", allowsPlaylists: environment["VPK_ALLOW_PLAYLISTS"] == "1"
+    )
+    access.networkFlag = "VPK_ALLOW_NETWORK=1 (an environment variable)"
+    access.playlistFlag = "VPK_ALLOW_PLAYLISTS=1 (an environment variable)"
+    return access
   }
 
   /// `--really-quiet` and the like: nothing on standard output or error, as mpv writes nothing.

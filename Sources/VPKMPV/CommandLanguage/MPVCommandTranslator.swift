@@ -24,11 +24,26 @@ package enum MPVSeekReference: String, Sendable, Equatable {
   case relativePercent = "relative-percent"
 }
 
+/// The per-file options given with `loadfile` (`loadfile a.mp4 replace start=10,pause=yes,speed=2`) that vpk serves;
+/// nil (or none stored) without them. Each holds for that file only: the values they replaced come back as it goes.
+package struct MPVFileOptions: Sendable, Equatable {
+  var start: FileStart?
+  var paused: Bool?
+  var speed: Double?
+  /// Stored properties (`volume`, `mute`, `loop-file`, `fullscreen`, `sub-visibility`), as their entries took them.
+  var stored: [MPVProperty: MPVValue] = [:]
+
+  init(start: FileStart? = nil, paused: Bool? = nil, speed: Double? = nil, stored: [MPVProperty: MPVValue] = [:]) {
+    self.start = start
+    self.paused = paused
+    self.speed = speed
+    self.stored = stored
+  }
+}
+
 /// What an mpv command asks for, its arguments checked.
 package enum MPVCommand: Sendable, Equatable {
-  /// `start`, `paused`: the per-file `start` and `pause` options given with it (`loadfile a.mp4 replace
-  /// start=10,pause=yes`), nil without them.
-  case loadFile(String, start: FileStart? = nil, paused: Bool? = nil)
+  case loadFile(String, MPVFileOptions = MPVFileOptions())
   case stop
   /// `mode`: the precision the flags name (`exact`, `keyframes`); nil: mpv's default (see MPVHRSeek).
   case seek(Double, MPVSeekReference, SeekMode?)
@@ -52,6 +67,12 @@ package enum MPVCommand: Sendable, Equatable {
   case unobserve(id: Int)
   case clientName
   case getVersion
+  /// `enable_event` / `disable_event`: an event name of mpv's (`MPVCommandTranslator.eventNames`) or `all`.
+  case requestEvent(String, enabled: Bool)
+  /// `request_log_messages`: one of mpv's log levels; accepted, and vpk has no mpv log messages to send.
+  case requestLogMessages
+  /// `get_time_us`: the player's clock, in microseconds.
+  case getTimeMicroseconds
   case quit
 }
 
@@ -87,7 +108,21 @@ package struct MPVCommandTranslator: Sendable {
   package static let commandNames = [
     "loadfile", "stop", "seek", "frame-step", "frame-back-step", "set", "add", "cycle", "get_property",
     "get_property_string", "set_property", "set_property_string", "observe_property", "observe_property_string",
-    "unobserve_property", "client_name", "get_version", "quit",
+    "unobserve_property", "client_name", "get_version", "enable_event", "disable_event", "request_log_messages",
+    "get_time_us", "quit", "quit-watch-later",
+  ]
+
+  /// The event names mpv 0.35's `enable_event` and `disable_event` know (its client API's table; `tick`, off until
+  /// enabled, is one vpk never sends). `shutdown` may be enabled, not disabled.
+  package static let eventNames: Set<String> = [
+    "none", "shutdown", "log-message", "get-property-reply", "set-property-reply", "command-reply", "start-file",
+    "end-file", "file-loaded", "idle", "tick", "client-message", "video-reconfig", "audio-reconfig", "seek",
+    "playback-restart", "property-change", "hook",
+  ]
+
+  /// mpv's log levels, as `request_log_messages` takes them.
+  static let logLevels: Set<String> = [
+    "no", "fatal", "error", "warn", "info", "status", "v", "debug", "trace", "terminal-default",
   ]
 
   /// mpv 0.35's input commands (`mpv --input-cmdlist`): a text line naming one is mpv's.
@@ -137,12 +172,36 @@ package struct MPVCommandTranslator: Sendable {
   package func read(_ line: String) -> [MPVRequest] {
     let trimmed = Self.trimmingBlanks(line)
     if trimmed.hasPrefix("{") { return [translate(line)] }
-    // Only mpv's input commands: the IPC's own (`get_property` …) are not commands of the text syntax.
-    let commands = (MPVTextCommandParser.commands(String(trimmed)) ?? []).map {
-      command($0.map { MPVValue.string($0) }, ipc: false)
+    // Only mpv's input commands: the IPC's own (`get_property` …) are not commands of the text syntax. A part naming
+    // one of the commands of mpv's that a line commonly joins and vpk does not serve (`show-text`, `playlist-next` …,
+    // `passedOverCommands`) is passed over and the others run, as mpv runs them all; any other part vpk cannot run
+    // makes the whole line nothing, as mpv's parser refuses a line with a part it cannot read.
+    var requests: [MPVRequest] = []
+    for words in MPVTextCommandParser.commands(String(trimmed)) ?? [] {
+      switch command(words.map { MPVValue.string($0) }, ipc: false) {
+      case .success(let command):
+        requests.append(MPVRequest(requestID: .integer(0), command: .success(command), wantsReply: false))
+      case .failure:
+        guard Self.passedOver(words) else { return [] }
+      }
     }
-    return commands.contains { if case .failure = $0 { true } else { false } }
-      ? [] : commands.map { MPVRequest(requestID: .integer(0), command: $0, wantsReply: false) }
+    return requests
+  }
+
+  /// mpv commands vpk does not serve that a text line may join with served ones, by name: the words each takes after
+  /// its name (mpv's parser refuses the whole line when they do not fit), and the ones a word must be one of.
+  private static let passedOverCommands: [String: (words: ClosedRange<Int>, choices: Set<String>?)] = [
+    "show-text": (1...3, nil), "print-text": (1...1, nil), "show-progress": (0...0, nil),
+    "playlist-next": (0...1, ["weak", "force"]), "playlist-prev": (0...1, ["weak", "force"]),
+  ]
+
+  /// Whether a text part is one of `passedOverCommands` with words that fit it: mpv runs it, vpk has nothing to do.
+  private static func passedOver(_ words: [String]) -> Bool {
+    guard let index = words.firstIndex(where: { !MPVTextCommandParser.prefixes.contains($0) }) else { return false }
+    let name = String(words[index].map { $0 == "_" ? "-" : $0 })
+    let arguments = words[(index + 1)...]
+    guard let spec = passedOverCommands[name], spec.words.contains(arguments.count) else { return false }
+    return spec.choices.map { choices in arguments.allSatisfy { choices.contains($0) } } ?? true
   }
 
   /// Reads one JSON request line (anything else is `invalid parameter`, answered).
@@ -181,17 +240,29 @@ package struct MPVCommandTranslator: Sendable {
     return values
   }
 
-  /// The per-file `start`: seconds, [[hh:]mm:]ss, N%, or a time before the end (`-5`). Like mpv, a value it cannot
-  /// read is ignored (the file opens as without it); so are the options other than `start` and `pause` (see the mpv
-  /// page's differences).
-  static func perFileStart(_ value: String) -> FileStart? {
-    if value.hasPrefix("-") {
-      guard case .success(.seconds(let seconds)) = CommandParser.parseTime(String(value.dropFirst()), for: "start"),
-        seconds >= 0
-      else { return nil }
-      return .beforeEnd(seconds)
+  /// The options of `options` vpk serves for one file. Like mpv, a value it cannot read is ignored (the file opens as
+  /// without it); so are the options vpk does not serve (see the mpv page's differences).
+  static func fileOptions(_ options: [String: String]) -> MPVFileOptions {
+    var served = MPVFileOptions(
+      start: options["start"].flatMap(perFileStart), paused: options["pause"].flatMap(perFileFlag))
+    if let text = options["speed"],
+      case .success(let speed) = MPVPropertyTable.spec(.speed).write?.accept(.string(text))
+    {
+      served.speed = speed.number
     }
-    return (try? MPVCommandLine.startTime(value))?.map(FileStart.time)
+    for property in [MPVProperty.volume, .mute, .loopFile, .fullscreen, .subVisibility] {
+      guard let text = options[property.rawValue],
+        case .success(let value) = MPVPropertyTable.spec(property).write?.accept(.string(text))
+      else { continue }
+      served.stored[property] = value
+    }
+    return served
+  }
+
+  /// The per-file `start`: seconds, [[hh:]mm:]ss, N%, or a time before the end (`-5`); nil (ignored) for anything
+  /// else.
+  static func perFileStart(_ value: String) -> FileStart? {
+    (try? MPVCommandLine.startTime(value)) ?? nil
   }
 
   /// A per-file flag (`pause=yes`): yes or no; nil (ignored) for anything else.
@@ -206,7 +277,8 @@ package struct MPVCommandTranslator: Sendable {
   /// The IPC's own commands, known by these exact names on JSON lines only.
   static let ipcCommandNames: Set<String> = [
     "get_property", "get_property_string", "set_property", "set_property_string", "observe_property",
-    "observe_property_string", "unobserve_property", "client_name", "get_version",
+    "observe_property_string", "unobserve_property", "client_name", "get_version", "enable_event", "disable_event",
+    "request_log_messages", "get_time_us",
   ]
 
   /// `line` without the blanks at either end: what Foundation's `CharacterSet.whitespaces` holds (a tab, Unicode's
@@ -245,14 +317,16 @@ package struct MPVCommandTranslator: Sendable {
       guard let path = args.first?.string, !path.isEmpty else { return invalid }
       // Only replacing the file is served: vpk has no playlist.
       if let mode = args.dropFirst().first?.string, mode != "replace" { return invalid }
-      guard let options = args.count > 2 ? Self.perFileOptions(args[2]) : [:] else { return invalid }
-      return .success(
-        .loadFile(
-          path, start: options["start"].flatMap(Self.perFileStart), paused: options["pause"].flatMap(Self.perFileFlag)))
-    case "stop": return .success(.stop)
+      guard args.count <= 3, let options = args.count > 2 ? Self.perFileOptions(args[2]) : [:] else { return invalid }
+      return .success(.loadFile(path, Self.fileOptions(options)))
+    case "stop":
+      // mpv's one flag, `keep-playlist`, changes nothing with vpk's playlist of one.
+      guard args.isEmpty || (args.count == 1 && ["keep-playlist", ""].contains(args[0].string)) else { return invalid }
+      return .success(.stop)
     case "seek": return seek(args)
-    case "frame-step": return .success(.frameStep)
-    case "frame-back-step": return .success(.frameBackStep)
+    case "frame-step", "frame-back-step":
+      guard args.isEmpty else { return invalid }
+      return .success(name == "frame-step" ? .frameStep : .frameBackStep)
     case "get_property", "get_property_string":
       guard args.count == 1, let property = args[0].string else { return invalid }
       if let (known, path) = Self.subProperty(property) {
@@ -261,8 +335,12 @@ package struct MPVCommandTranslator: Sendable {
       if name == "get_property_string", MPVProperty(rawValue: property) == nil { return .success(.getUnknownString) }
       return self.property(property).map { .getProperty($0, asString: name == "get_property_string") }
     case "set_property", "set_property_string", "set":
-      guard args.count == 2, let property = args[0].string else { return invalid }
-      let value = name == "set_property" ? args[1] : .string(args[1].string ?? args[1].json)
+      // `set` takes its value as text, as mpv's command does (a JSON number is refused).
+      guard args.count == 2, let property = args[0].string, name != "set" || args[1].string != nil else {
+        return invalid
+      }
+      // (`set_property_string` given a value that is not text takes it as `set_property` does, as mpv's.)
+      let value = args[1]
       let byCommand = name == "set"
       return self.property(property)
         .mapError { byCommand ? MPVRequestError(.commandFailed) : $0 }
@@ -279,7 +357,9 @@ package struct MPVCommandTranslator: Sendable {
       }
       return .success(.add(known, delta))
     case "cycle":
-      guard (1...2).contains(args.count), let property = args[0].string else { return invalid }
+      guard (1...2).contains(args.count), let property = args[0].string,
+        args.count == 1 || args[1].string.map({ $0 == "up" || $0 == "down" || Double($0) != nil }) == true
+      else { return invalid }
       guard let known = MPVProperty(rawValue: property), known.spec.cycle != nil else {
         return .failure(MPVRequestError(.commandFailed))
       }
@@ -298,8 +378,21 @@ package struct MPVCommandTranslator: Sendable {
       return .success(.unobserve(id: id))
     case "client_name": return .success(.clientName)
     case "get_version": return .success(.getVersion)
-    case "quit":
-      // mpv's optional exit code is accepted; vpk leaves with its own status for `quit`.
+    case "enable_event", "disable_event":
+      let enabled = name == "enable_event"
+      guard args.count == 1, let event = args[0].string,
+        event == "all" || Self.eventNames.contains(event), enabled || event != "shutdown"
+      else { return invalid }
+      return .success(.requestEvent(event, enabled: enabled))
+    case "request_log_messages":
+      guard args.count == 1, let level = args[0].string, Self.logLevels.contains(level) else { return invalid }
+      return .success(.requestLogMessages)
+    case "get_time_us":
+      // mpv takes (and ignores) arguments after it.
+      return .success(.getTimeMicroseconds)
+    case "quit", "quit-watch-later":
+      // mpv's optional exit code is accepted; vpk leaves with its own status for `quit`. vpk keeps no watch-later
+      // state: `quit-watch-later` quits.
       guard args.count <= 1, args.first.map({ Self.number($0) != nil }) ?? true else { return invalid }
       return .success(.quit)
     default:
@@ -351,13 +444,19 @@ package struct MPVCommandTranslator: Sendable {
       guard let legacy = args[2].string else { return invalid }
       flags.append(Substring(legacy))
     }
+    // One flag of each group at most, as mpv's flag lists take them (`exact+exact`, `keyframes+exact` are refused).
+    var referenced = false
+    var precise = false
     for flag in flags {
       switch flag {
       case "relative", "absolute", "absolute-percent", "relative-percent":
+        guard !referenced else { return invalid }
+        referenced = true
         reference = MPVSeekReference(rawValue: String(flag)) ?? .relative
-      case "exact": mode = .exact
-      case "keyframes": mode = .keyframe
-      case "default-precise": mode = nil
+      case "exact", "keyframes", "default-precise":
+        guard !precise else { return invalid }
+        precise = true
+        mode = flag == "exact" ? .exact : flag == "keyframes" ? .keyframe : nil
       default: return invalid
       }
     }

@@ -94,11 +94,12 @@ package enum MPVValue: Sendable, Equatable {
     }
   }
 
-  /// The JSON value in `text`; nil when it is not JSON, or nests deeper than `maxDepth`. Read by `MPVJSONReader`,
-  /// which reads what Foundation's JSONSerialization reads: keys sorted, of a key given twice the last kept, a whole
-  /// number (`5`, `1.0`, `1e2`) an integer when it fits in `Int`.
+  /// The JSON value at the start of `text`, as mpv reads a request line; nil when it is not JSON, or nests deeper than
+  /// `maxDepth`. Read by `MPVJSONReader`, which reads what Foundation's JSONSerialization reads, and what mpv's parser
+  /// takes besides (a trailing comma, a control character inside a string, any text after the value, unread): keys
+  /// sorted, of a key given twice the last kept, a whole number (`5`, `1.0`, `1e2`) an integer when it fits in `Int`.
   package static func parse(_ text: String, maxDepth: Int) -> MPVValue? {
-    MPVJSONReader.read(text, maxDepth: maxDepth)
+    MPVJSONReader.read(text, maxDepth: maxDepth, after: .ignored)
   }
 }
 

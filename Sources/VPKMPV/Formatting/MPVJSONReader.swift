@@ -1,12 +1,14 @@
 // MPVJSONReader: reads one JSON value from an mpv client's line, straight from its UTF-8 bytes into `MPVValue`.
 //
 // It reads what Foundation's JSONSerialization (with fragments allowed) reads, value for value, and refuses what it
-// refuses: RFC 8259's grammar, plus a trailing comma in an array or object (`[1,]`, as mpv's own parser allows) and a
-// byte order mark before the value. It exists because a request is read on the control socket's thread right as it
-// arrives, and most of a `seek`'s reply time went into JSONSerialization: its objects, bridged numbers and dynamic
-// casts cost 15–20 µs per line, and 60–100 µs on a thread woken right after the decoder has filled the caches, where
-// this reader's few loops over the bytes cost a few. The test suite checks it against JSONSerialization on the same
-// texts.
+// refuses: RFC 8259's grammar, plus what mpv's own parser allows besides (a trailing comma in an array or object,
+// `[1,]`, and a control character such as a raw tab inside a string) and a byte order mark before the value; and, for a
+// request, it reads the line's first value and ignores what follows, as mpv does. It
+// exists because a request is read on the control socket's thread right as it arrives, and most of a `seek`'s reply
+// time went into JSONSerialization: its objects, bridged numbers and dynamic casts cost 15–20 µs per line, and
+// 60–100 µs on a thread woken right after the decoder has filled the caches, where this reader's few loops over the
+// bytes cost a few. The test suite checks it against JSONSerialization on the same texts (with the control
+// characters inside strings escaped first).
 
 /// A reader over the bytes of one line; `read` gives the value, or nil when the text is not one JSON value.
 struct MPVJSONReader {
@@ -20,21 +22,30 @@ struct MPVJSONReader {
     self.maxDepth = maxDepth
   }
 
-  /// The one JSON value of `text` (blanks around it allowed); nil when it is not JSON or nests deeper than
-  /// `maxDepth` arrays and objects.
-  static func read(_ text: String, maxDepth: Int) -> MPVValue? {
+  /// What follows the value on the line.
+  enum TextAfter {
+    /// Blanks only, else the line is not JSON (RFC 8259, and JSONSerialization).
+    case refused
+    /// Anything, unread: mpv's parser reads the first value of a line and ignores the rest (`{…}xyz`, `{…} {…}`).
+    case ignored
+  }
+
+  /// The JSON value of `text` (blanks before it allowed, and after it as `after` says); nil when it is not JSON or
+  /// nests deeper than `maxDepth` arrays and objects.
+  static func read(_ text: String, maxDepth: Int, after: TextAfter = .refused) -> MPVValue? {
     var text = text
     return text.withUTF8 { bytes in
       var reader = MPVJSONReader(bytes, maxDepth: maxDepth)
-      return reader.readDocument()
+      return reader.readDocument(after: after)
     }
   }
 
-  private mutating func readDocument() -> MPVValue? {
+  private mutating func readDocument(after: TextAfter) -> MPVValue? {
     // A byte order mark (U+FEFF) before the value.
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
     skipBlanks()
     guard let value = readValue() else { return nil }
+    if after == .ignored { return value }
     skipBlanks()
     return index == bytes.count ? value : nil
   }
@@ -116,8 +127,8 @@ struct MPVJSONReader {
 
   // MARK: - Strings
 
-  /// The string whose opening quote is at `index`: its bytes copied up to each escape, which is decoded; a control
-  /// character, a broken escape or a lone surrogate makes it nothing.
+  /// The string whose opening quote is at `index`: its bytes copied up to each escape, which is decoded (a control
+  /// character is taken as it is, as mpv takes it); a broken escape or a lone surrogate makes it nothing.
   private mutating func readString() -> String? {
     index += 1
     var start = index
@@ -135,7 +146,6 @@ struct MPVJSONReader {
         index += 1
         return string
       }
-      if byte < 0x20 { return nil }
       if byte == UInt8(ascii: "\\") {
         decoded.append(contentsOf: bytes[start..<index])
         index += 1

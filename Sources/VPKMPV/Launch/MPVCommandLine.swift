@@ -19,7 +19,7 @@ package struct MPVCommandLine: Sendable, Equatable {
   package var inputIPCServer: String?
   package var pause = false
   /// `--start=`; nil when not given or `none`.
-  package var start: TimeSpec?
+  package var start: FileStart?
   package var keepOpen = KeepOpen.no
   /// `--loop-file=inf|yes` (or bare).
   package var loopsFile = false
@@ -275,26 +275,42 @@ package struct MPVCommandLine: Sendable, Equatable {
 
   // MARK: - Values
 
-  /// `--start=`: seconds, [[hh:]mm:]ss, `+` before either, N%, or `none`. A time from the end (`-5`) and a chapter
-  /// (`#3`) are refused: vpk starts at a time from the start.
-  static func startTime(_ text: String) throws -> TimeSpec? {
+  /// `--start=`: seconds, [[hh:]mm:]ss, `+` before either, N%, a time before the end (`-` before seconds or
+  /// [[hh:]mm:]ss), or `none`. A chapter (`#3`) is refused: vpk has no chapter seeking. As mpv reads it, the `-`
+  /// belongs to the first field only, and a time that is not below 0 counts from the start (`-0:03` is 3 s in,
+  /// `-1:30` 30 s before the end).
+  static func startTime(_ text: String) throws -> FileStart? {
     if text == "none" { return nil }
-    let invalid = Refusal(
-      lines: ["Option start: invalid time or position: '\(text)'"] + cannotParse("start", text), isQuiet: false)
-    if text.hasPrefix("-") || text.hasPrefix("#") {
-      let what = text.hasPrefix("#") ? "a chapter" : "a time before the end"
-      guard text.count > 1 else { throw invalid }
+    func invalid(naming shown: String) -> Refusal {
+      Refusal(
+        lines: ["Option start: invalid time or position: '\(shown)'"] + cannotParse("start", text), isQuiet: false)
+    }
+    if text.hasPrefix("#") {
+      guard text.count > 1 else { throw invalid(naming: text) }
       throw Refusal(
         lines: [
-          "vpk mpv: --start=\(text) (\(what)) is not supported; give the time from the start (--start=83.5,"
+          "vpk mpv: --start=\(text) (a chapter) is not supported; give the time from the start (--start=83.5,"
             + " --start=1:23.5) or a percentage (--start=50%)", "Exiting... (Fatal error)",
         ], isQuiet: false)
+    }
+    if text.hasPrefix("-") {
+      let time = String(text.dropFirst())
+      // mpv takes no share before the end, and names nothing when it refuses one.
+      if time.hasSuffix("%") { throw invalid(naming: "") }
+      let fields = time.split(separator: ":", omittingEmptySubsequences: false)
+      guard !time.isEmpty, !time.hasPrefix("+"), !time.hasPrefix("-"),
+        case .success(.seconds(let total)) = CommandParser.parseTime(time, for: "--start"),
+        let first = Double(fields[0])
+      else { throw invalid(naming: text) }
+      let firstField = first * [1.0, 60, 3600][min(fields.count, 3) - 1]
+      let seconds = total - 2 * firstField
+      return seconds >= 0 ? .time(.seconds(seconds)) : .beforeEnd(-seconds)
     }
     let plain = text.hasPrefix("+") ? String(text.dropFirst()) : text
     guard !plain.isEmpty, !plain.hasPrefix("+"), !plain.hasPrefix("-"),
       case .success(let time) = CommandParser.parseTime(plain, for: "--start")
-    else { throw invalid }
-    return time
+    else { throw invalid(naming: text) }
+    return .time(time)
   }
 
   /// `--speed=`: a number or a ratio (`1:2`, `1/2`), from 0.01 to 100.

@@ -1,7 +1,7 @@
 // MPVPresenter: the presenter of a control-socket client that speaks mpv's JSON IPC. It turns the client's mpv
 // commands (read by MPVCommandTranslator) into the module's commands, submitted through its fan-out port like any
 // view's, and formats what the interactor reports as mpv's replies (`{"request_id": N, "error": "success", "data": …}`)
-// and events (`start-file`, `file-loaded`, `seek`, `playback-restart`, `end-file`, `idle`, `shutdown`,
+// and events (`start-file`, `file-loaded`, `seek`, `playback-restart`, `end-file`, `idle`,
 // `property-change`). Lines the client sent together (one read of its connection) are all answered before the events
 // they cause go out, as mpv answers them.
 //
@@ -9,6 +9,7 @@
 // MPVPropertyTable: `get_property` of a playing position asks for a `status` and answers from it; the rest (the
 // file's path, size, codec …) and what observers are told come from the session's events, kept in the readings.
 
+import Dispatch
 import VideoPlaybackKit
 
 @MainActor
@@ -109,36 +110,49 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     get { readings.entryID }
     set { readings.entryID = newValue }
   }
-  /// The stored properties (`volume`, `mute` …) the session's mpv clients share; nil: this client's own.
-  private let sharedOptions: MPVSharedOptions?
+  /// The stored properties (`volume`, `mute` …) the session's mpv clients share (this client's own when it was given
+  /// none).
+  private let sharedOptions: MPVSharedOptions
   /// Whether the session's file (opened before this client connected) has been asked for.
   private var askedForFile = false { didSet { publishQuickReads() } }
   /// Answers this client's property reads off the main actor while nothing of the client's is under way.
   package nonisolated let quickReads: MPVQuickReads
+  /// The interactor's status, readable at once: the session's rate as a file starts loading and as it goes.
+  private let statusBoard: PlaybackStatusBoard?
+  /// The events this client asked not to be sent (`disable_event`); `property-change` is sent all the same, as mpv
+  /// sends it.
+  private var disabledEvents: Set<String> = [] {
+    didSet { quickReads.sendsSeekEvent = !disabledEvents.contains("seek") }
+  }
+  /// What `get_time_us` answers: a monotonic clock in microseconds.
+  private let clockMicroseconds: @Sendable () -> Int
 
   /// - Parameters:
   ///   - statusBoard: the interactor's status, readable from any thread; with it, `quickReads` answers `get_property`
   ///     on the client's own thread (nil: every read goes through the interactor).
   ///   - startsPlaying: whether the session plays the first file it loads (its options' autoplay).
   ///   - hrSeek: mpv's `--hr-seek`: which seeks are exact when the command names no precision.
-  ///   - sharedOptions: the stored properties shared with the session's other mpv clients.
+  ///   - sharedOptions: the stored properties shared with the session's other mpv clients (nil: a set of its own).
+  ///   - clockMicroseconds: what `get_time_us` answers (the host's monotonic clock).
   package init(
     interactor: any PlaybackInteractorInput, clientName: String, viewID: ViewID,
     translator: MPVCommandTranslator = .init(), statusBoard: PlaybackStatusBoard? = nil, startsPlaying: Bool = false,
-    hrSeek: MPVHRSeek = .default, sharedOptions: MPVSharedOptions? = nil
+    hrSeek: MPVHRSeek = .default, sharedOptions: MPVSharedOptions? = nil,
+    clockMicroseconds: @escaping @Sendable () -> Int = { Int(DispatchTime.now().uptimeNanoseconds / 1000) }
   ) {
+    self.clockMicroseconds = clockMicroseconds
     readings.pauseOption = !startsPlaying
     self.hrSeek = hrSeek
+    let sharedOptions = sharedOptions ?? MPVSharedOptions()
     self.sharedOptions = sharedOptions
     self.interactor = interactor
     self.clientName = clientName
     self.viewID = viewID
     self.translator = translator
     quickReads = MPVQuickReads(statusBoard: statusBoard, translator: translator)
-    if let sharedOptions {
-      readings.stored = sharedOptions.values
-      sharedOptions.add(self)
-    }
+    self.statusBoard = statusBoard
+    readings.stored = sharedOptions.values
+    sharedOptions.add(self)
   }
 
   /// The stored properties changed (this client or another set one): observers are told.
@@ -185,8 +199,10 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   package func onInputLine(_ line: InputLine) {
     switch line {
     case .text(let text):
+      // Taken for this line whatever it turns out to be, so it can never pass to the next.
+      let answeredSeek = quickReads.takeAnsweredSeek()
       guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
-      for request in translator.read(text) { run(request) }
+      for request in translator.read(text) { run(request, answeredSeek: answeredSeek) }
     case .tooLong, .invalidUTF8:
       guard !adjusting else { return deferred.append { [unowned self] in onInputLine(line) } }
       reply(takeTicket(.integer(0)), .invalidParameter)
@@ -227,10 +243,13 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     submit(.info, .learn)
   }
 
-  private func run(_ request: MPVRequest) {
-    guard !adjusting else { return deferred.append { [unowned self] in run(request) } }
-    // A seek the socket's thread answered as it arrived (`quickReads`): carried out, not answered again.
-    if quickReads.takeAnsweredSeek(), case .success(.seek(let target, let reference, let mode)) = request.command {
+  /// `answeredSeek`: the line is a seek the socket's thread answered as it arrived (`quickReads`).
+  private func run(_ request: MPVRequest, answeredSeek: Bool = false) {
+    guard !adjusting else {
+      return deferred.append { [unowned self] in run(request, answeredSeek: answeredSeek) }
+    }
+    // A seek answered as it arrived: carried out, not answered again.
+    if answeredSeek, case .success(.seek(let target, let reference, let mode)) = request.command {
       return seek(target, reference, mode, pending: .silent, announced: true)
     }
     learnSessionFile()
@@ -245,13 +264,16 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     }
     let answer: (Bool) -> Pending = { withData in ticket.map { .reply($0, withData: withData) } ?? .silent }
     switch command {
-    case .loadFile(let path, let start, let paused):
+    case .loadFile(let path, let options):
       // mpv answers at once, before `start-file`; a file that cannot be opened ends in `end-file` (error).
       if let ticket {
         reply(ticket, .success, data: .object([MPVMember("playlist_entry_id", .integer(fileNumber + 1))]))
       }
       // mpv drops the file it plays first: a file that cannot be opened leaves it idle.
-      submit(.replace(path, start: start, paused: paused), .load(fileNumber + 1))
+      // Its own stored values are set as its file starts loading (`loading`); its speed is a size, as the setter's.
+      sharedOptions.register(options.stored, for: CommandSender(view: viewID, number: ownCommandCount + 1))
+      submit(
+        .replace(path, start: options.start, paused: options.paused, rate: options.speed), .load(fileNumber + 1))
     case .stop:
       guard readings.info != nil || readings.loadingPath != nil else {
         // Nothing loaded: mpv stops nothing, and says so with success.
@@ -282,19 +304,25 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   private func runIPCCommand(_ command: MPVCommand, ticket: Ticket) {
     switch command {
     case .getProperty(let property, let asString):
-      // Answered here and now when the value needs no status; else from the status (see MPVQuickReads for the
-      // reads answered on the socket's thread instead).
-      if property.spec.isConstant {
+      // Answered here and now when the value needs no status, or while a file opens; else from the status (see
+      // MPVQuickReads for the reads answered on the socket's thread instead).
+      if property.spec.isConstant || readsWhileOpening {
         deliver(ticket, [readings.replyToRead(property, asString: asString, requestID: ticket.requestID)])
       } else {
         submit(.status, .get(ticket, property, asString: asString, path: nil))
       }
     case .observe(let observerID, let property, let asString):
-      submit(.status, .observe(ticket, id: observerID, property, path: nil, asString: asString))
+      if readsWhileOpening {
+        startObserving(ticket, id: observerID, property, path: nil, asString: asString)
+      } else {
+        submit(.status, .observe(ticket, id: observerID, property, path: nil, asString: asString))
+      }
     case .subProperty(let property, let path, let asString, let observerID):
-      if let observerID {
+      if let observerID, readsWhileOpening {
+        startObserving(ticket, id: observerID, property, path: path, asString: asString)
+      } else if let observerID {
         submit(.status, .observe(ticket, id: observerID, property, path: path, asString: asString))
-      } else if property.spec.isConstant {
+      } else if property.spec.isConstant || readsWhileOpening {
         deliver(ticket, [readings.replyToRead(property, path: path, asString: asString, requestID: ticket.requestID)])
       } else {
         submit(.status, .get(ticket, property, asString: asString, path: path))
@@ -303,16 +331,21 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       reply(ticket, .success, data: .null)
     case .observeUnknown(let observerID, let name):
       // Accepted, and its value is unavailable from the start: a `property-change` without `data`, after the reply.
-      let change = MPVValue.object([
-        MPVMember("event", .string("property-change")), MPVMember("id", .integer(observerID)),
-        MPVMember("name", .string(name)),
-      ])
+      let change = MPVValue.object(
+        [MPVMember("event", .string("property-change"))] + Self.observerIDField(observerID)
+          + [MPVMember("name", .string(name))])
       deliver(ticket, [.reply(ticket.requestID, .success), change])
     case .unobserve(let observerID):
       observers.removeAll { $0.id == observerID }
       reply(ticket, .success)
     case .clientName: reply(ticket, .success, data: .string(clientName))
     case .getVersion: reply(ticket, .success, data: .integer(MPVCommandTranslator.clientAPIVersion))
+    case .requestEvent(let name, let enabled):
+      let names: Set<String> = name == "all" ? MPVCommandTranslator.eventNames.subtracting(["shutdown"]) : [name]
+      if enabled { disabledEvents.subtract(names) } else { disabledEvents.formUnion(names) }
+      reply(ticket, .success)
+    case .requestLogMessages: reply(ticket, .success)
+    case .getTimeMicroseconds: reply(ticket, .success, data: .integer(clockMicroseconds()))
     default: break
     }
   }
@@ -336,28 +369,31 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     } else if readings.info != nil {
       // With a file loaded, mpv answers a seek as soon as it is queued and sends `seek` as it starts;
       // `playback-restart` follows when it lands. (Without one, mpv refuses it; vpk runs it once a file loads.)
-      let seekEvent = MPVValue.object([MPVMember("event", .string("seek"))])
+      let seekEvent = disabledEvents.contains("seek") ? [] : [MPVValue.object([MPVMember("event", .string("seek"))])]
       if case .reply(let ticket, let withData) = owed {
-        deliver(ticket, [.reply(ticket.requestID, .success, data: withData ? .null : nil), seekEvent])
+        deliver(ticket, [.reply(ticket.requestID, .success, data: withData ? .null : nil)] + seekEvent)
         owed = .silent
       } else {
-        show(seekEvent)
+        for event in seekEvent { show(event) }
       }
       announcedSeeks.insert(ownCommandCount + 1)
     }
     // mpv's precision (see MPVHRSeek): by default exact for absolute seeks, keyframes for the others, the first one
     // at or after the target for a relative seek forward.
     let precision = hrSeek.mode(for: precisionAs ?? reference, amount: target, flag: mode)
+    // mpv's `seek` command reads a negative absolute time from the end (`seek -3 absolute`); its setters do not.
+    let fromEnd = reference == .absolute && target < 0 && precisionAs == nil
     let command: Command =
       switch reference {
+      case .absolute where fromEnd: .scrub(.seconds(max(0, (readings.duration?.seconds ?? 0) + target)), precision)
       case .absolute: .scrub(.seconds(target), precision)
       case .absolutePercent: .scrub(.percent(target), precision)
       case .relative: .skip(target, precision)
       case .relativePercent: .skip((readings.duration?.seconds ?? 0) * target / 100, precision)
       }
-    // The ordinal `submit` is about to give it; `seeking` is true from its `seek` until its `playback-restart`.
+    // The ordinal `submit` is about to give it; `seeking` is true from its `seek` until its `playback-restart`, and is
+    // told with the target as the seek starts (`seekStarted`).
     seekIDs.insert(ownCommandCount + 1)
-    if announcedSeeks.contains(ownCommandCount + 1) { publishChanges() }
     submit(command, owed)
   }
 
@@ -385,12 +421,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .store(let value):
       // Answered at once, before observers hear of it, as mpv does.
       if case .reply(let ticket, let withData) = owed { reply(ticket, .success, data: withData ? .null : nil) }
-      if let sharedOptions {
-        sharedOptions.store(value, as: property)
-      } else {
-        readings.stored.store(value, as: property)
-        publishChanges()
-      }
+      sharedOptions.store(value, as: property)
     }
   }
 
@@ -433,14 +464,21 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     guard togetherAnswered, !heldEvents.isEmpty else { return }
     let events = heldEvents
     heldEvents = []
-    for line in events { view?.display(line) }
+    // An event disabled by a line read with the one that caused it is not sent: mpv's client checks its mask as the
+    // event goes out, after its IPC thread has run every line it read.
+    for line in events {
+      if case .string(let name)? = line["event"], name != "property-change", disabledEvents.contains(name) { continue }
+      view?.display(line)
+    }
   }
 
   private func reply(_ ticket: Ticket, _ error: MPVError, data: MPVValue? = nil) {
     deliver(ticket, [.reply(ticket.requestID, error, data: data)])
   }
 
+  /// Sends event `name` unless the client disabled it.
   private func event(_ name: String, _ fields: [MPVMember] = []) {
+    guard !disabledEvents.contains(name) else { return }
     show(.object([MPVMember("event", .string(name))] + fields))
   }
 
@@ -452,6 +490,24 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     }
   }
 
+  /// Adds an observer told its value now, from the readings (after a `status`, or while a file opens).
+  private func startObserving(_ ticket: Ticket, id: Int, _ property: MPVProperty, path: String?, asString: Bool) {
+    var observer = Observer(id: id, property: property, path: path, asString: asString, told: nil)
+    let value = observedValue(observer)
+    observer.told = .some(value)
+    observers.append(observer)
+    // Its first value follows the reply, whenever that goes out.
+    deliver(ticket, [.reply(ticket.requestID, .success), propertyChange(observer, value)])
+  }
+
+  /// While a file opens, with nothing of this client's under way but loads (answered already), a read is answered
+  /// from the readings at once, as mpv answers it then (the file's `path` and `filename`, `duration` and `time-pos`
+  /// unavailable …): a `status` would wait for the open to end, which a slow source can make long.
+  private var readsWhileOpening: Bool {
+    guard readings.loadingPath != nil, readings.info == nil, !adjusting else { return false }
+    return pending.values.allSatisfy { if case .load = $0 { true } else { false } }
+  }
+
   /// Tells each observer whose property changed (of `property`'s, when given) its new value.
   private func publishChanges(of property: MPVProperty? = nil) {
     publishChanges(of: property.map { [$0] })
@@ -459,7 +515,16 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
 
   /// Tells each observer whose property changed (of one of `properties`, when given) its new value.
   private func publishChanges(of properties: Set<MPVProperty>?) {
-    for index in observers.indices where properties.map({ $0.contains(observers[index].property) }) ?? true {
+    publishChanges { properties?.contains($0) ?? true }
+  }
+
+  /// Tells each observer of a property other than `excluded` whose value changed its new value.
+  private func publishChanges(except excluded: MPVProperty) {
+    publishChanges { $0 != excluded }
+  }
+
+  private func publishChanges(where included: (MPVProperty) -> Bool) {
+    for index in observers.indices where included(observers[index].property) {
       let value = observedValue(observers[index])
       guard observers[index].told != .some(value) else { continue }
       observers[index].told = .some(value)
@@ -471,8 +536,13 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     show(propertyChange(observer, value))
   }
 
+  /// A `property-change`'s `id`: the observer's, left out when it is 0, as mpv leaves out a zero reply id.
+  private static func observerIDField(_ id: Int) -> [MPVMember] {
+    id == 0 ? [] : [MPVMember("id", .integer(id))]
+  }
+
   private func propertyChange(_ observer: Observer, _ value: MPVValue?) -> MPVValue {
-    var fields = [MPVMember("id", .integer(observer.id)), MPVMember("name", .string(observer.name))]
+    var fields = Self.observerIDField(observer.id) + [MPVMember("name", .string(observer.name))]
     if let value {
       fields.append(MPVMember("data", observer.asString ? .string(MPVProperty.stringForm(value)) : value))
     }
@@ -493,11 +563,16 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     // This client's own commands are known by their ordinal; another view's cause only the shared changes.
     let mine = origin?.sender.flatMap { $0.view == viewID ? $0.number : nil }
     switch event {
-    case .loading(let path, let paused): loading(path, paused: paused)
+    case .loading(let path, let paused): loading(path, paused: paused, origin: origin)
     case .ready(let info, let position, let start): ready(info, position: start ?? position, seeks: start != nil, mine)
     case .state(let state, let position, let duration): changed(state, position: position, duration: duration, mine)
     case .progress(let mark): progress(mark)
-    case .seekStarted(let start): if mine == nil, let origin { othersSeekStarted(start, id: origin.id) }
+    case .seekStarted(let start):
+      if let mine {
+        ownSeekStarted(start, mine)
+      } else if let origin {
+        othersSeekStarted(start, id: origin.id)
+      }
     case .seeked(let outcome):
       seeked(outcome.result.position, duration: outcome.duration, mine, othersSeek: landedOthersSeek(origin, mine))
     case .superseded:
@@ -510,7 +585,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .stepped(let result, let duration):
       stepped(
         result.position, duration: duration, mine, othersStep: landedOthersSeek(origin, mine),
-        forward: result.requested > 0)
+        forward: result.requested > 0, moved: result.moved != 0)
     case .rate(let rate):
       readings.rate = rate
       settle(mine)
@@ -524,7 +599,12 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       if let duration = end.duration { readings.duration = duration }
       // Only a file kept at its end stands there paused (mpv's `--keep-open`): one that loops plays on, and one that
       // is closed next (mpv's `--idle`) or ends the session goes without a `pause` or `eof-reached` change.
-      if end.action == .pause { readings.state = .ended }
+      if end.action == .pause {
+        readings.state = .ended
+        // mpv tells where it stopped first (`eof-reached`, the position's properties, `core-idle`), each observer in
+        // the order it was added, and `pause` after them, as its loop pauses once the end has been told.
+        publishChanges(except: .pause)
+      }
       publishChanges()
     case .error(let error): failed(error, mine)
     case .status(let status): answer(status, mine)
@@ -538,8 +618,12 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   }
 
   /// `paused`: whether the file opens paused, as the interactor decided; `pause` reads it while the file loads.
-  private func loading(_ path: String, paused: Bool) {
+  /// The session's rate (from the status board) and the stored values of `origin` (the command that opens it): a
+  /// file's own values, or those its own replaced, told after `start-file` in one round, as mpv sets and restores a
+  /// file's options.
+  private func loading(_ path: String, paused: Bool, origin: CommandOrigin?) {
     readings.pauseOption = paused
+    if let rate = statusBoard?.rateNow() { readings.rate = rate }
     if readings.info != nil {
       event("end-file", [MPVMember("reason", .string("stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
     }
@@ -550,6 +634,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     readings.state = .loading
     fileNumber += 1
     event("start-file", [MPVMember("playlist_entry_id", .integer(fileNumber))])
+    sharedOptions.fileStarting(origin)
+    readings.stored = sharedOptions.values
     publishChanges()
   }
 
@@ -574,6 +660,22 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   }
 
   private func changed(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, _ commandID: Int?) {
+    if state == .idle, readings.loadingPath != nil {
+      // Another client's file failed to open (this client's own failure is told with its error, before): mpv tells
+      // every client `end-file` (error) and `idle`. The error goes to the client that loaded it; when that was an mpv
+      // client, it left its `file_error` with the shared options, else mpv's usual reason stands for any.
+      readings.loadingPath = nil
+      readings.info = nil
+      readings.state = .idle
+      event(
+        "end-file",
+        [
+          MPVMember("reason", .string("error")), MPVMember("playlist_entry_id", .integer(fileNumber)),
+          MPVMember("file_error", .string(sharedOptions.failedFileError ?? "loading failed")),
+        ])
+      event("idle")
+      readValuesAfterFile()
+    }
     readings.state = state
     if state == .playing || state == .paused { readings.pauseOption = state == .paused }
     readings.position = position
@@ -603,6 +705,23 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     if case .frames(let count) = start, count > 0 { return }
     othersSeeks.insert(id)
     event("seek")
+    seekStarted(start)
+  }
+
+  /// This client's seek started: its `seek` was shown as it was sent (when announced); what it changes is told now.
+  private func ownSeekStarted(_ start: SeekStart, _ commandID: Int) {
+    guard announcedSeeks.contains(commandID) else { return }
+    seekStarted(start)
+  }
+
+  /// As mpv tells a seek as it starts: the position is the target until the seek lands, and observers hear it with
+  /// `seeking` true (and `core-idle` true while playing), in the order they were added; a seek from the end of a file
+  /// kept open turns `eof-reached` false then too.
+  private func seekStarted(_ start: SeekStart) {
+    if case .time(let target) = start {
+      if readings.state == .ended { readings.state = .paused }
+      readings.position = target
+    }
     publishChanges()
   }
 
@@ -615,14 +734,15 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     return started
   }
 
-  /// `othersSeek`: another view's seek whose `seek` was shown as it started.
+  /// `othersSeek`: another view's seek whose `seek` was shown as it started. mpv's order as a seek lands:
+  /// `playback-restart`; `seeking` false (`core-idle` false while playing); then where it landed (`time-pos` …), when
+  /// that is not the target told as it started, unless a newer seek is under way.
   private func seeked(_ position: MediaTime, duration: MediaTime?, _ commandID: Int?, othersSeek: Bool) {
     var announced = othersSeek
     if let commandID {
       seekIDs.remove(commandID)
       announced = announcedSeeks.remove(commandID) != nil
     }
-    readings.position = position
     if let duration { readings.duration = duration }
     if readings.state == .ended { readings.state = .paused }
     settle(commandID)
@@ -637,6 +757,10 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     }
     event("playback-restart")
     publishChanges()
+    // A seek that lands while a newer one is under way leaves the newer one's target told, as mpv keeps it.
+    guard readings.seeking == false else { return }
+    readings.position = position
+    publishChanges()
   }
 
   /// `othersStep`: another view's step whose `seek` was shown as it started; this client's own show theirs after the
@@ -644,9 +768,12 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   /// no `playback-restart`, only the changes. mpv plays that frame by unpausing: from paused, observers are told
   /// `pause` and `core-idle` false, then, with the frame, every change (`time-pos`, `pause` and `core-idle` true …)
   /// in their order; from playing, the frame's changes only.
+  /// `moved`: whether the step went to another frame. One forward from the end of a file kept open does nothing, as
+  /// mpv's `frame-step` there does nothing.
   private func stepped(
-    _ position: MediaTime, duration: MediaTime?, _ commandID: Int?, othersStep: Bool, forward: Bool
+    _ position: MediaTime, duration: MediaTime?, _ commandID: Int?, othersStep: Bool, forward: Bool, moved: Bool
   ) {
+    if forward && !moved && readings.state == .ended { return settle(commandID) }
     let playsFromPause = forward && readings.state == .paused
     settle(commandID)
     if playsFromPause {
@@ -679,6 +806,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       runDeferred()
     case .observe(let ticket, _, _, _, _): reply(ticket, .commandFailed)
     case .load(let entry):
+      sharedOptions.forget(CommandSender(view: viewID, number: commandID))
+      sharedOptions.failedFileError = Self.fileError(error)
       readings.loadingPath = nil
       readings.state = readings.info == nil ? .idle : readings.state
       event(
@@ -688,6 +817,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
           MPVMember("file_error", .string(Self.fileError(error))),
         ])
       if readings.info == nil { event("idle") }
+      // The other clients tell the values back after their own `idle`, as the session goes idle.
+      readValuesAfterFile()
       publishChanges()
     case .silent, .learn: break
     }
@@ -712,12 +843,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .adjust:
       break
     case .observe(let ticket, let observerID, let property, let path, let asString):
-      var observer = Observer(id: observerID, property: property, path: path, asString: asString, told: nil)
-      let value = observedValue(observer)
-      observer.told = .some(value)
-      observers.append(observer)
-      // Its first value follows the reply, whenever that goes out.
-      deliver(ticket, [.reply(ticket.requestID, .success), propertyChange(observer, value)])
+      startObserving(ticket, id: observerID, property, path: path, asString: asString)
     case .reply, .load, .silent, .learn: break
     }
   }
@@ -772,6 +898,12 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
 
   /// `nextPaused`: whether the next file opens paused, as the interactor decided; `pause` reads it with no file.
   private func closed(_ commandID: Int?, atEnd: Bool, nextPaused: Bool) {
+    guard readings.info != nil || readings.loadingPath != nil else {
+      // Nothing was loaded (a `stop` that waited behind a file that then failed to open, which told its `end-file`
+      // and `idle`): mpv stops nothing and says nothing more.
+      settle(commandID)
+      return
+    }
     othersSeeks = []
     readings = MPVReadings(
       rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID,
@@ -783,16 +915,33 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       "end-file",
       [MPVMember("reason", .string(atEnd ? "eof" : "stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
     event("idle")
+    readValuesAfterFile()
     publishChanges()
+  }
+
+  /// After a file's `idle`: the values a file's own replaced are back (the shared options give them back once,
+  /// whoever asks first), and so is the rate (the status board's), told in one round as mpv restores a file's options.
+  private func readValuesAfterFile() {
+    sharedOptions.restoreBeforeThisFile()
+    readings.stored = sharedOptions.values
+    if let rate = statusBoard?.rateNow() { readings.rate = rate }
   }
 
   private func shutDown(_ reason: ShutdownReason, _ commandID: Int?) {
     settle(commandID)
-    if readings.info != nil {
+    // A file loaded, or still opening (a quit that interrupted its open), ends with the session.
+    if readings.info != nil || readings.loadingPath != nil {
       let why = reason == .ended ? "eof" : "quit"
+      if reason == .ended {
+        // A file that played to its end loses its position's properties before `end-file`, as when it goes idle.
+        readings = MPVReadings(
+          rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID,
+          pauseOption: readings.pauseOption)
+        publishChanges(of: Self.goneBeforeEndFile)
+      }
       event("end-file", [MPVMember("reason", .string(why)), MPVMember("playlist_entry_id", .integer(fileNumber))])
     }
-    event("shutdown")
+    // mpv tells its clients no `shutdown`: the connection closes after the last event.
     // Nothing is answered any more: what was held goes out before the end.
     togetherTickets = 0
     linesTogether = false

@@ -1,5 +1,6 @@
-// MPVQuickReads: answers an mpv client's `get_property` on the client's own thread (the control socket's event loop),
-// without the two hops through the main actor that a command takes. It is part of the mpv presenter: the same
+// MPVQuickReads: answers an mpv client's `get_property` on the thread that reads the client (the control socket's
+// event loop, or the client's own thread on an mpv-only socket), without the two hops through the main actor that a
+// command takes. It is part of the mpv presenter: the same
 // translation of the request and the same reply from the same readings, which the presenter publishes here, with
 // what the interactor's status board says a `status` sent now would report read into them.
 //
@@ -26,6 +27,13 @@ package final class MPVQuickReads: @unchecked Sendable {
   private var published: MPVReadings?
   /// Set when a seek was answered here; the presenter takes it as it carries out that line, the next it is given.
   private var seekAnswered = false
+  private var seekEvent = true
+
+  /// Whether a seek answered here is followed by its `seek` event (false once the client disabled it).
+  var sendsSeekEvent: Bool {
+    get { lock.withLock { seekEvent } }
+    set { lock.withLock { seekEvent = newValue } }
+  }
 
   init(statusBoard: PlaybackStatusBoard?, translator: MPVCommandTranslator) {
     self.statusBoard = statusBoard
@@ -41,7 +49,9 @@ package final class MPVQuickReads: @unchecked Sendable {
   /// loaded, which still goes to the presenter to be carried out); nil when the line must go to the presenter.
   package func quickAnswer(_ line: String) -> QuickAnswer? {
     if let reply = answer(line) { return QuickAnswer(reply) }
-    if let reply = answerSeek(line) { return QuickAnswer(reply, event: Self.seekEventLine, passesLineOn: true) }
+    if let reply = answerSeek(line) {
+      return QuickAnswer(reply, event: sendsSeekEvent ? Self.seekEventLine : nil, passesLineOn: true)
+    }
     return nil
   }
 
@@ -50,8 +60,14 @@ package final class MPVQuickReads: @unchecked Sendable {
   /// presenter.
   func answerSeek(_ line: String) -> String? {
     guard Self.mentions("seek", in: line) else { return nil }
+    // The common form from its bytes (see MPVSeekLine): the same reply, with little memory touched.
+    let recognised = MPVSeekLine.requestID(of: line)
     return lock.withLock { () -> String? in
       guard published?.info != nil, !seekAnswered else { return nil }
+      if let recognised {
+        seekAnswered = true
+        return MPVSeekLine.reply(requestID: recognised)
+      }
       let request = translator.translate(line)
       guard request.wantsReply, case .success(.seek) = request.command else { return nil }
       seekAnswered = true

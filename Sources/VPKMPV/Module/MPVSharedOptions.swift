@@ -1,15 +1,43 @@
 // MPVSharedOptions: the stored mpv properties (MPVStoredOptions) of one session, shared by all its mpv clients'
-// presenters. A value one client sets is handed to every presenter, which tells its observers.
+// presenters. A value one client sets is handed to every presenter, which tells its observers. It also holds what
+// the session's mpv clients tell alike: their `client_name`s, and a failed file's `file_error`.
+//
+// It also keeps the values a `loadfile` gives for its file only (`volume=50`): set as that file starts loading, and
+// the values they replaced set back as it goes (the next file starts loading, or the session goes idle), as mpv
+// backs up and restores a file's options. It hears the session's events itself (the Builder attaches it to the
+// fan-out ahead of the mpv clients' presenters), so a file's values come back even when the client that gave them
+// has left; the presenters, which may see an event first in their tests, ask for the same changes, made once. Each
+// presenter tells its observers after its own `start-file` or `idle`.
+
+import VideoPlaybackKit
 
 @MainActor
-package final class MPVSharedOptions {
+package final class MPVSharedOptions: PlaybackInteractorOutput {
   private(set) var values = MPVStoredOptions()
   private struct Listener {
     weak var presenter: MPVPresenter?
   }
   private var listeners: [Listener] = []
+  /// A file's own values, from the `loadfile` (its sender) that gave them until its file starts loading.
+  private var waitingFiles: [(sender: CommandSender, values: [MPVProperty: MPVValue])] = []
+  /// What the values of the file loading (or loaded) replaced, by property.
+  private var beforeThisFile: [MPVProperty: MPVValue] = [:]
+  /// The command whose file started loading last.
+  private var loadingCommand: Int?
+  /// How many mpv clients the session has had: the next one's `client_name` is `ipc_` and this, as mpv counts them.
+  private var clientCount = 0
+  /// mpv's `file_error` for the last file that failed to open, as the mpv client that loaded it was told (it hears
+  /// the failure first); nil once another file starts loading, or when the loader was not an mpv client. The other
+  /// clients tell the same, as mpv tells every client one `end-file`.
+  var failedFileError: String?
 
   package init() {}
+
+  /// The `client_name` of the session's next mpv client: `ipc_0`, `ipc_1` …
+  func nextClientName() -> String {
+    defer { clientCount += 1 }
+    return "ipc_\(clientCount)"
+  }
 
   /// `presenter` is handed every change from now on.
   func add(_ presenter: MPVPresenter) {
@@ -20,6 +48,67 @@ package final class MPVSharedOptions {
   /// Stores `value` as `property`'s and hands the values to every presenter.
   func store(_ value: MPVValue, as property: MPVProperty) {
     values.store(value, as: property)
+    tellEveryone()
+  }
+
+  /// Hands the values to every presenter.
+  func tellEveryone() {
     for listener in listeners { listener.presenter?.storedOptionsChanged(values) }
+  }
+
+  // MARK: - A file's own values
+
+  /// `values` hold for the file `sender`'s command opens, from when it starts loading.
+  func register(_ values: [MPVProperty: MPVValue], for sender: CommandSender) {
+    guard !values.isEmpty else { return }
+    waitingFiles.append((sender, values))
+  }
+
+  /// `sender`'s command opens no file (it failed before its file started loading).
+  func forget(_ sender: CommandSender) {
+    waitingFiles.removeAll { $0.sender == sender }
+  }
+
+  /// The file `origin` opens starts loading: the values the last file's own replaced come back, and this file's own
+  /// are set. Once per file, whichever presenter asks first; silent (each presenter reads `values` after its
+  /// `start-file`).
+  func fileStarting(_ origin: CommandOrigin?) {
+    failedFileError = nil
+    guard let origin else {
+      restoreBeforeThisFile()
+      return
+    }
+    guard origin.id != loadingCommand else { return }
+    loadingCommand = origin.id
+    restoreBeforeThisFile()
+    guard let sender = origin.sender, let index = waitingFiles.firstIndex(where: { $0.sender == sender }) else {
+      return
+    }
+    for (property, value) in waitingFiles.remove(at: index).values {
+      if beforeThisFile[property] == nil { beforeThisFile[property] = values.value(of: property) }
+      values.store(value, as: property)
+    }
+  }
+
+  /// The file has gone (or failed to open): the values its own replaced come back. Silent, and a no-op once done;
+  /// true when it changed them.
+  @discardableResult
+  func restoreBeforeThisFile() -> Bool {
+    guard !beforeThisFile.isEmpty else { return false }
+    for (property, value) in beforeThisFile { values.store(value, as: property) }
+    beforeThisFile = [:]
+    return true
+  }
+
+  // MARK: - The session's events (PlaybackInteractorOutput)
+
+  package func present(_ event: SessionEvent, origin: CommandOrigin?) {
+    switch event {
+    case .loading: fileStarting(origin)
+    // The file has gone, or failed to open (the session is idle again): each presenter tells the values after its
+    // `idle`.
+    case .closed, .state(.idle, _, _): restoreBeforeThisFile()
+    default: break
+    }
   }
 }

@@ -15,10 +15,18 @@ extension PlaybackBuilder {
     // The interactor's status board lets the presenter answer property reads on the client's own thread.
     // The stored properties (`volume` …) are the session's: one set for all its mpv clients.
     let key = ObjectIdentifier(MPVSharedOptions.self)
-    let sharedOptions = module.sharedByClients[key] as? MPVSharedOptions ?? MPVSharedOptions()
-    module.sharedByClients[key] = sharedOptions
+    let sharedOptions: MPVSharedOptions
+    if let shared = module.sharedByClients[key] as? MPVSharedOptions {
+      sharedOptions = shared
+    } else {
+      // It hears the session's events itself, ahead of every mpv client's presenter (a file's own values come back
+      // as it goes whoever is connected then).
+      sharedOptions = MPVSharedOptions()
+      module.sharedByClients[key] = sharedOptions
+      fanOut.attach(sharedOptions, as: fanOut.makeViewID())
+    }
     let presenter = MPVPresenter(
-      interactor: fanOut.port(for: viewID), clientName: "ipc_\(viewID.value)", viewID: viewID,
+      interactor: fanOut.port(for: viewID), clientName: sharedOptions.nextClientName(), viewID: viewID,
       statusBoard: module.statusBoard, startsPlaying: module.startsPlaying, hrSeek: hrSeek,
       sharedOptions: sharedOptions)
     let view = MPVLinesView(output: output, onClosed: { [weak presenter] in presenter?.onOutputClosed() })

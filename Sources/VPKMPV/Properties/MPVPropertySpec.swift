@@ -59,15 +59,21 @@ package struct MPVPropertySpec: Sendable {
 }
 
 extension MPVPropertySpec.Write {
-  /// A flag: true/false, or yes/no as a string.
-  static func flag(_ change: @escaping @Sendable (Bool, MPVReadings) -> MPVPropertySpec.Change) -> Self {
+  /// A flag: true/false, or yes/no as a string. As mpv answers (checked value type by value type): other text is
+  /// `unsupported format`; a value of another JSON type (null, a list, a map, and a number unless `numbersAreText`)
+  /// is `error accessing property`.
+  static func flag(
+    numbersAreText: Bool = false, _ change: @escaping @Sendable (Bool, MPVReadings) -> MPVPropertySpec.Change
+  ) -> Self {
     Self(
       accept: { value in
         switch value {
         case .bool(let flag): .success(.bool(flag))
         case .string("yes"): .success(.bool(true))
         case .string("no"): .success(.bool(false))
-        default: .failure(MPVRequestError(.unsupportedFormat))
+        case .string: .failure(MPVRequestError(.unsupportedFormat))
+        case .integer, .number: .failure(MPVRequestError(numbersAreText ? .unsupportedFormat : .propertyAccess))
+        default: .failure(MPVRequestError(.propertyAccess))
         }
       },
       change: { value, readings in change(value == .bool(true), readings) })
@@ -75,13 +81,21 @@ extension MPVPropertySpec.Write {
 
   /// A stored flag (MPVStoredOptions), set as it is given.
   static let storedFlag = flag { flag, _ in .store(.bool(flag)) }
+  /// `mute`, which mpv reads as a choice: a number is text it does not know.
+  static let storedChoiceFlag = flag(numbersAreText: true) { flag, _ in .store(.bool(flag)) }
 
-  /// A finite number (or its text), within `range` when given.
+  /// A finite number (or its text), within `range` when given. As mpv answers: text that is not a number, or one out
+  /// of range, is `unsupported format`; a value of another JSON type (null, a flag, a list, a map) is `error
+  /// accessing property`.
   static func number(
     in range: ClosedRange<Double>? = nil, _ change: @escaping @Sendable (Double, MPVReadings) -> MPVPropertySpec.Change
   ) -> Self {
     Self(
       accept: { value in
+        switch value {
+        case .integer, .number, .string: break
+        default: return .failure(MPVRequestError(.propertyAccess))
+        }
         guard let number = MPVCommandTranslator.number(value), number.isFinite,
           range.map({ $0.contains(number) }) ?? true
         else { return .failure(MPVRequestError(.unsupportedFormat)) }

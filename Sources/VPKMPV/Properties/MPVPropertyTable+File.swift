@@ -97,8 +97,9 @@ extension MPVPropertyTable {
         property: property, kind: .list, read: { .array(tracks($0.info)) },
         docs: .init(
           note: "the video, audio and subtitle (`sub`) streams with mpv's fields (`id` per type, `src-id`, "
-            + "`ff-index`, `selected` for the first video and audio stream, `codec`, `decoder-desc`, `demux-*`, "
-            + "dispositions, `lang`/`title` tags); `[]` without a file", from: "`ready`", tests: fileTests))
+            + "`ff-index`, `selected` for the video and audio stream vpk reads and the subtitle stream mpv selects, "
+            + "`codec`, `decoder-desc`, `demux-*`, dispositions, `lang`/`title` tags); `[]` without a file",
+          from: "`ready`", tests: fileTests + ", MPVPropertyTableTests.selectedSubtitle, playedStreamsAreSelected"))
     case .videoParams:
       return MPVPropertySpec(
         property: property, kind: .list, read: { videoParams($0.info) },
@@ -120,7 +121,7 @@ extension MPVPropertyTable {
         property: property, kind: .number,
         read: { readings in
           guard readings.info != nil, let duration = readings.duration?.seconds else { return nil }
-          let left = duration - readings.position.seconds
+          let left = duration - readings.positionInFile.seconds
           return .number(bySpeed ? left / max(abs(readings.rate), 1e-9) : left)
         },
         docs: .init(
@@ -149,8 +150,8 @@ extension MPVPropertyTable {
           from: "`ready`", tests: fileTests))
     case .coreIdle:
       return MPVPropertySpec(
-        property: property, kind: .flag, read: { .bool($0.state != .playing) },
-        docs: .init(note: "true unless playing", from: "`status`, `state`", tests: fileTests))
+        property: property, kind: .flag, read: { .bool($0.state != .playing || $0.seeking) },
+        docs: .init(note: "true unless playing, and while a seek lands", from: "`status`, `state`", tests: fileTests))
     case .seekable:
       return MPVPropertySpec(
         property: property, kind: .flag, read: { $0.info != nil ? .bool(true) : nil },
@@ -199,11 +200,44 @@ extension MPVPropertyTable {
     return streams
   }
 
-  /// mpv's `track-list` entries for the video, audio and subtitle streams (mpv's `sub`; vpk shows none).
+  /// The stream of `kind` (video or audio) that vpk reads: the one the engine chose, else (an engine that did not
+  /// say) the first of its kind; none when the file opened with nothing of that kind to read (no decoder for it).
+  static func playedStream(_ kind: StreamKind, of info: MediaInfo) -> StreamDescription? {
+    guard kind == .video ? info.video != nil : info.audio != nil else { return nil }
+    let all = streams(info)
+    let index = kind == .video ? info.details?.playedVideoIndex : info.details?.playedAudioIndex
+    if let index, let played = all.first(where: { $0.index == index }) { return played }
+    return all.first { $0.kind == kind }
+  }
+
+  /// The index of the subtitle stream mpv 0.35 selects with its default options (no `--slang`, `--sid=auto`): of the
+  /// streams, one without the forced flag before one with it, then a default one before another, then the first; it
+  /// is selected only when it is default or forced. Checked against mpv on Matroska and MP4 files with each mix of
+  /// the two flags.
+  static func selectedSubtitle(of streams: [StreamDescription]) -> Int? {
+    let subtitles = streams.filter { $0.kind == .subtitle }
+    let pick = subtitles.min { a, b in
+      let (aForced, bForced) = (a.disposition.contains("forced"), b.disposition.contains("forced"))
+      if aForced != bForced { return !aForced }
+      let (aDefault, bDefault) = (a.disposition.contains("default"), b.disposition.contains("default"))
+      if aDefault != bDefault { return aDefault }
+      return a.index < b.index
+    }
+    guard let pick, pick.disposition.contains("default") || pick.disposition.contains("forced") else { return nil }
+    return pick.index
+  }
+
+  /// mpv's `track-list` entries for the video, audio and subtitle streams (mpv's `sub`; vpk shows none, and tells
+  /// the one mpv would select).
   private static func tracks(_ info: MediaInfo?) -> [MPVValue] {
     guard let info else { return [] }
     var counts: [StreamKind: Int] = [:]
-    return streams(info).compactMap { stream -> MPVValue? in
+    let all = streams(info)
+    let selectedSubtitle = selectedSubtitle(of: all)
+    let selectedIndexes = [
+      playedStream(.video, of: info)?.index, playedStream(.audio, of: info)?.index, selectedSubtitle,
+    ]
+    return all.compactMap { stream -> MPVValue? in
       let type: String
       switch stream.kind {
       case .video, .audio: type = stream.kind.rawValue
@@ -212,7 +246,7 @@ extension MPVPropertyTable {
       }
       let id = (counts[stream.kind] ?? 0) + 1
       counts[stream.kind] = id
-      let selected = id == 1 && stream.kind != .subtitle
+      let selected = selectedIndexes.contains(stream.index)
       var members = [
         MPVMember("id", .integer(id)), MPVMember("type", .string(type)),
         MPVMember("src-id", .integer(stream.index + 1)),
@@ -223,7 +257,7 @@ extension MPVPropertyTable {
       if let audio = stream.audio { members.append(MPVMember("audio-channels", .integer(audio.channels))) }
       let flag = { (name: String) in stream.disposition.contains(name) }
       members += [
-        MPVMember("image", .bool(false)), MPVMember("albumart", .bool(flag("attached_pic"))),
+        MPVMember("image", .bool(flag("attached_pic"))), MPVMember("albumart", .bool(flag("attached_pic"))),
         MPVMember("default", .bool(flag("default"))), MPVMember("forced", .bool(flag("forced"))),
         MPVMember("dependent", .bool(flag("dependent"))),
         MPVMember("visual-impaired", .bool(flag("visual_impaired"))),
@@ -233,9 +267,10 @@ extension MPVPropertyTable {
       if selected { members.append(MPVMember("main-selection", .integer(0))) }
       members.append(MPVMember("ff-index", .integer(stream.index)))
       if let codec = stream.codec {
-        // A decoder is described for the streams that are decoded, as mpv does.
-        if stream.kind != .subtitle {
-          let description = stream.codecLongName.map { "\(codec) (\($0))" } ?? codec
+        // A decoder is described for the streams that are decoded (the selected video and audio ones), as mpv does.
+        if stream.kind != .subtitle, selected {
+          // The decoder's names, as mpv gives them; from the codec's when the engine did not say.
+          let description = stream.decoderDescription ?? stream.codecLongName.map { "\(codec) (\($0))" } ?? codec
           members.append(MPVMember("decoder-desc", .string(description)))
         }
         members.append(MPVMember("codec", .string(codec)))
@@ -251,9 +286,11 @@ extension MPVPropertyTable {
         members.append(MPVMember("demux-par", .number(video.sampleAspectRatio?.value ?? 1)))
       }
       if let audio = stream.audio {
+        // mpv reads Matroska with a reader of its own, which takes a track's channel count and no layout.
+        let layout = info.container.contains("matroska") ? nil : audio.channelLayout
         members += [
           MPVMember("demux-channel-count", .integer(audio.channels)),
-          MPVMember("demux-channels", .string(audio.channelLayout ?? "unknown\(audio.channels)")),
+          MPVMember("demux-channels", .string(layout ?? "unknown\(audio.channels)")),
           MPVMember("demux-samplerate", .integer(audio.sampleRate)),
         ]
         if let bitRate = stream.bitRate { members.append(MPVMember("demux-bitrate", .integer(bitRate))) }
@@ -262,9 +299,9 @@ extension MPVPropertyTable {
     }
   }
 
-  /// mpv's `video-params` from the first video stream's headers.
+  /// mpv's `video-params` from the headers of the video stream vpk plays.
   private static func videoParams(_ info: MediaInfo?) -> MPVValue? {
-    guard let info, let stream = streams(info).first(where: { $0.kind == .video }), let video = stream.video,
+    guard let info, let stream = playedStream(.video, of: info), let video = stream.video,
       video.width > 0, video.height > 0
     else { return nil }
     let par = video.sampleAspectRatio?.value ?? 1
@@ -291,9 +328,9 @@ extension MPVPropertyTable {
     video.rotation.map { ((-Int($0.rounded())) % 360 + 360) % 360 }
   }
 
-  /// mpv's `audio-params` from the first audio stream's headers.
+  /// mpv's `audio-params` from the headers of the audio stream vpk reads.
   private static func audioParams(_ info: MediaInfo?) -> MPVValue? {
-    guard let info, let audio = streams(info).first(where: { $0.kind == .audio })?.audio else { return nil }
+    guard let info, let audio = playedStream(.audio, of: info)?.audio else { return nil }
     let channels = audio.channelLayout ?? "unknown\(audio.channels)"
     var members = [
       MPVMember("samplerate", .integer(audio.sampleRate)), MPVMember("channel-count", .integer(audio.channels)),

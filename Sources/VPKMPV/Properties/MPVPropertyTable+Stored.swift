@@ -20,7 +20,7 @@ extension MPVPropertyTable {
           from: "the clients' sets", tests: storedTests))
     case .mute:
       return MPVPropertySpec(
-        property: property, kind: .flag, read: read, write: .storedFlag, cycle: toggle,
+        property: property, kind: .flag, read: read, write: .storedChoiceFlag, cycle: toggle,
         docs: .init(
           note: "stored and shared, changes nothing: vpk plays no sound", from: "the clients' sets",
           tests: storedTests))

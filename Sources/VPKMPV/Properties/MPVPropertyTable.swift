@@ -19,13 +19,21 @@ package enum MPVPropertyTable {
           from: "`status`, `state`, `next`",
           tests: "MPVPresenterTests.setPause, fileProperties, MPVPresenterIdleOptionsTests"))
     case .timePos, .playbackTime:
+      // `time-pos` is where playback is, or the target of a seek under way as it was asked for (past an end too);
+      // `playback-time` is that within the file.
       MPVPropertySpec(
-        property: property, kind: .number, read: { $0.info != nil ? .number($0.position.seconds) : nil },
+        property: property, kind: .number,
+        read: { readings in
+          guard readings.info != nil else { return nil }
+          return .number(property == .timePos ? readings.position.seconds : readings.positionInFile.seconds)
+        },
         write: .number { seconds, _ in .seek(seconds, .absolute) }, add: { _, delta in .seek(delta, .relative) },
         docs: .init(
-          note: "setting it is an absolute seek, `add` a relative one", unavailable: "nothing loaded",
-          from: "`status`, `progress`, `seeked`, `stepped`", tests: "MPVPresenterTests.getPropertyFromStatus, observers"
-        ))
+          note: property == .timePos
+            ? "setting it is an absolute seek, `add` a relative one; while a seek is under way, its target as asked"
+            : "`time-pos` within the file; setting it is an absolute seek, `add` a relative one",
+          unavailable: "nothing loaded", from: "`status`, `progress`, `seeked`, `stepped`",
+          tests: "MPVPresenterTests.getPropertyFromStatus, observers, seekPastTheEndTellsTheTargetAsAsked"))
     case .percentPos:
       MPVPropertySpec(
         property: property, kind: .number,
@@ -33,7 +41,7 @@ package enum MPVPropertyTable {
           guard readings.info != nil, let duration = readings.duration?.seconds, duration > 0 else { return nil }
           return .number(min(max(readings.position.seconds / duration * 100, 0), 100))
         },
-        write: .number { percent, _ in .seek(percent, .absolutePercent) },
+        write: .number(in: 0...100) { percent, _ in .seek(percent, .absolutePercent) },
         add: { _, delta in .seek(delta, .relativePercent) },
         docs: .init(
           unavailable: "nothing loaded, or no duration", from: "position / duration",
@@ -120,7 +128,7 @@ package enum MPVPropertyTable {
         property: property, kind: .integer,
         read: { readings in
           guard readings.info != nil, let fps = readings.info?.video?.frameRate else { return nil }
-          return .integer(Int((readings.position.seconds * fps).rounded()))
+          return .integer(Int((readings.positionInFile.seconds * fps).rounded()))
         },
         docs: .init(
           unavailable: "nothing loaded, or no frame rate", from: "position × frame rate",

@@ -6,6 +6,8 @@ import VideoPlaybackKit
 
 package struct MPVReadings: Sendable, Equatable {
   var state: PlaybackState = .idle
+  /// Where playback is; while a seek is under way, its target as it was asked for (which may lie past an end, as mpv's
+  /// `time-pos` tells it).
   var position: MediaTime = .zero
   var duration: MediaTime?
   var rate: Double = 1
@@ -24,6 +26,9 @@ package struct MPVReadings: Sendable, Equatable {
 
   /// The file loaded, or being loaded.
   var currentPath: String? { info?.path ?? loadingPath }
+
+  /// `position` within the file (mpv's `playback-time`, and what `time-remaining` counts from).
+  var positionInFile: MediaTime { position.clamped(to: duration) }
 
   /// What a `status` says, over what the events said.
   mutating func read(_ status: PlaybackStatus) {

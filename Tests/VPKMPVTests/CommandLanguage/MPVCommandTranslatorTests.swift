@@ -41,6 +41,18 @@ struct MPVCommandTranslatorTests {
     #expect(translator.translate(#"{"command": ["nope"], "request_id": 9}"#).requestID == .integer(9))
   }
 
+  @Test("text after a request's JSON is not read: the first value is the request, as mpv reads the line")
+  func textAfterTheRequest() {
+    // Given a request followed by other text, or by a second request, When read, Then the first is run and answered
+    let trailing = translator.translate(#"{"command": ["get_property", "pause"], "request_id": 5}xyz"#)
+    #expect(trailing.requestID == .integer(5))
+    #expect(trailing.command == .success(.getProperty(.pause, asString: false)))
+    let two = translator.read(#"{"command": ["get_version"], "request_id": 6} {"command": ["quit"], "request_id": 7}"#)
+    #expect(two.map(\.requestID) == [.integer(6)])
+    #expect(two.first?.command == .success(.getVersion))
+    #expect(MPVCommandTranslator.isMPVRequest(#"{"command": ["get_version"]}]"#))
+  }
+
   @Test("seek's flags: references, precision, and the legacy third argument")
   func seekFlags() {
     #expect(command(#"{"command": ["seek", 10]}"#) == .success(.seek(10, .relative, nil)))
@@ -97,6 +109,71 @@ struct MPVCommandTranslatorTests {
     #expect(error(#"{"command": ["observe_property", "x", "pause"]}"#) == .invalidParameter)
   }
 
+  @Test("enable_event, disable_event, request_log_messages and get_time_us read as mpv 0.35.1 reads them")
+  func eventAndClockRequests() {
+    #expect(command(#"{"command": ["disable_event", "all"]}"#) == .success(.requestEvent("all", enabled: false)))
+    #expect(command(#"{"command": ["enable_event", "seek"]}"#) == .success(.requestEvent("seek", enabled: true)))
+    #expect(
+      command(#"{"command": ["enable_event", "shutdown"]}"#) == .success(.requestEvent("shutdown", enabled: true)))
+    #expect(command(#"{"command": ["request_log_messages", "terminal-default"]}"#) == .success(.requestLogMessages))
+    #expect(command(#"{"command": ["get_time_us"]}"#) == .success(.getTimeMicroseconds))
+    #expect(command(#"{"command": ["get_time_us", "x"]}"#) == .success(.getTimeMicroseconds))
+    // Refused as mpv refuses them: an unknown or removed event name, `shutdown` disabled, a missing or extra
+    // argument, a number, an unknown log level, and the text syntax (these are the IPC's own commands)
+    for line in [
+      #"{"command": ["enable_event", "nosuch"]}"#, #"{"command": ["enable_event", "ALL"]}"#,
+      #"{"command": ["disable_event", "tracks-changed"]}"#, #"{"command": ["disable_event", "shutdown"]}"#,
+      #"{"command": ["disable_event"]}"#, #"{"command": ["disable_event", "seek", "x"]}"#,
+      #"{"command": ["enable_event", 5]}"#, #"{"command": ["request_log_messages", "bogus"]}"#,
+      #"{"command": ["request_log_messages"]}"#, #"{"command": ["no-osd", "get_time_us"]}"#,
+    ] {
+      #expect(error(line) == .invalidParameter, "\(line)")
+    }
+    #expect(translator.read("get_time_us").isEmpty)
+  }
+
+  @Test("arguments mpv 0.35.1 refuses are refused: extra ones, a second flag of a group, a number where text goes")
+  func argumentsMPVRefuses() {
+    for line in [
+      #"{"command": ["frame-step", 5]}"#, #"{"command": ["frame-back-step", 1]}"#, #"{"command": ["stop", "bogus"]}"#,
+      #"{"command": ["loadfile", "b.mp4", "replace", "", "x"]}"#, #"{"command": ["cycle", "pause", 5]}"#,
+      #"{"command": ["cycle", "pause", "x"]}"#, #"{"command": ["set", "speed", 1.5]}"#,
+      #"{"command": ["seek", 1, "absolute+keyframes+exact"]}"#, #"{"command": ["seek", 1, "exact+exact"]}"#,
+      #"{"command": ["seek", 1, "absolute+relative"]}"#, #"{"command": ["seek", 1, "keyframes+exact"]}"#,
+    ] {
+      #expect(error(line) == .invalidParameter, "\(line)")
+    }
+    // And the forms mpv takes still are: stop's one flag, cycle's direction, quit-watch-later as a quit
+    #expect(command(#"{"command": ["stop", "keep-playlist"]}"#) == .success(.stop))
+    #expect(command(#"{"command": ["stop", ""]}"#) == .success(.stop))
+    #expect(
+      command(#"{"command": ["set_property_string", "pause", true]}"#)
+        == .success(.setProperty(.pause, .bool(true), byCommand: false)))
+    #expect(error(#"{"command": ["set_property_string", "pause", null]}"#) == .propertyAccess)
+    #expect(command(#"{"command": ["cycle", "pause", "down"]}"#) == .success(.cycle(.pause)))
+    #expect(command(#"{"command": ["cycle", "pause", "2.5"]}"#) == .success(.cycle(.pause)))
+    #expect(command(#"{"command": ["quit-watch-later", 0]}"#) == .success(.quit))
+    #expect(translator.read("frame-step 5").isEmpty)
+  }
+
+  @Test("set_property values answered as mpv 0.35.1 answers each JSON type: text it cannot read, out of range")
+  func setPropertyValueTypes() {
+    // Given values of each JSON type for flags and numbers (each pair checked against mpv on the same lines)
+    let cases: [(String, String, MPVError?)] = [
+      ("pause", "1", .propertyAccess), ("pause", "null", .propertyAccess), ("pause", #""maybe""#, .unsupportedFormat),
+      ("pause", "[1]", .propertyAccess), ("fullscreen", "2", .propertyAccess), ("mute", "1", .unsupportedFormat),
+      ("mute", "null", .propertyAccess), ("speed", "null", .propertyAccess), ("speed", "[2]", .propertyAccess),
+      ("speed", "true", .propertyAccess), ("speed", #""abc""#, .unsupportedFormat), ("speed", "-1", .unsupportedFormat),
+      ("volume", #"{"a":1}"#, .propertyAccess), ("percent-pos", "150", .unsupportedFormat),
+      ("percent-pos", "-5", .unsupportedFormat), ("percent-pos", "50", nil), ("speed", #""2""#, nil),
+    ]
+    for (property, value, expected) in cases {
+      // When each is set, Then the answer is mpv's
+      let line = #"{"command": ["set_property", "\#(property)", \#(value)]}"#
+      #expect(error(line) == expected, "\(property) \(value)")
+    }
+  }
+
   @Test("unknown commands, empty commands and shapes mpv refuses are invalid parameters, never dropped")
   func refusals() {
     #expect(error(#"{"command": ["frobnicate"]}"#) == .invalidParameter)
@@ -113,10 +190,10 @@ struct MPVCommandTranslatorTests {
     "loadfile's per-file start and pause options are read from its options, as text or an object; values mpv cannot read and the other options are ignored"
   )
   func loadfileStartOption() {
-    func options(_ options: String) -> (start: FileStart?, paused: Bool?)? {
+    func options(_ options: String) -> MPVFileOptions? {
       let line = #"{"command": ["loadfile", "a.mp4", "replace", \#(options)]}"#
-      guard case .success(.loadFile(_, let start, let paused)) = command(line) else { return nil }
-      return (start, paused)
+      guard case .success(.loadFile(_, let options)) = command(line) else { return nil }
+      return options
     }
     #expect(options(#""start=10""#)?.start == .time(.seconds(10)))
     #expect(options(#""pause=yes,start=50%""#)?.start == .time(.percent(50)))
@@ -135,11 +212,44 @@ struct MPVCommandTranslatorTests {
     for refused in [#"{"start": 7}"#, #"{"pause": false}"#, #""a=1,b""#, #"["start=5"]"#, "3", "null"] {
       #expect(error(#"{"command": ["loadfile", "a.mp4", "replace", \#(refused)]}"#) == .invalidParameter, "\(refused)")
     }
-    #expect(command(#"{"command": ["loadfile", "a.mp4"]}"#) == .success(.loadFile("a.mp4", start: nil)))
+    #expect(command(#"{"command": ["loadfile", "a.mp4"]}"#) == .success(.loadFile("a.mp4")))
     #expect(
       translator.read("loadfile a.mp4 replace start=+5,pause=no").map(\.command) == [
-        .success(.loadFile("a.mp4", start: .time(.seconds(5)), paused: false))
+        .success(.loadFile("a.mp4", MPVFileOptions(start: .time(.seconds(5)), paused: false)))
       ])
+  }
+
+  @Test(
+    "loadfile's per-file speed and stored options are read as their properties' setters read them; values mpv refuses are ignored"
+  )
+  func loadfileSpeedAndStoredOptions() {
+    func options(_ options: String) -> MPVFileOptions? {
+      guard
+        case .success(.loadFile(_, let options)) = command(
+          #"{"command": ["loadfile", "a.mp4", "replace", "\#(options)"]}"#)
+      else { return nil }
+      return options
+    }
+    // Given the forms mpv takes (each checked against mpv 0.35.1), when read, then they are the values mpv set.
+    #expect(options("speed=2")?.speed == 2)
+    #expect(options("speed=2.5e0")?.speed == 2.5)
+    #expect(options("speed=0x10")?.speed == 16)
+    #expect(options("speed=100")?.speed == 100)
+    #expect(
+      options("volume=50.5,mute=yes,loop-file=5,fullscreen=yes,sub-visibility=no")?.stored == [
+        .volume: .number(50.5), .mute: .bool(true), .loopFile: .integer(5), .fullscreen: .bool(true),
+        .subVisibility: .bool(false),
+      ])
+    #expect(options("loop-file=yes")?.stored == [.loopFile: .string("inf")])
+    #expect(options("loop-file=no")?.stored == [.loopFile: .bool(false)])
+    // Values mpv ignores (the file still loads, as without them).
+    for ignored in [
+      "speed=1000", "speed=0", "speed=0.001", "speed=abc", "volume=abc", "volume=2000", "volume=-5",
+      "mute=maybe", "loop-file=abc", "loop-file=-1", "fullscreen=1",
+    ] {
+      #expect(options(ignored) == MPVFileOptions(), "\(ignored)")
+    }
+    #expect(options("volume=abc,speed=3") == MPVFileOptions(speed: 3))
   }
 
   @Test("a text line runs like its JSON form, without a reply; several commands with ;")
@@ -161,6 +271,31 @@ struct MPVCommandTranslatorTests {
     #expect(translator.read("observe_property 1 pause").isEmpty)
     #expect(translator.read("cycle pause; bogus").isEmpty)
     #expect(translator.read("seek 5 sideways").isEmpty)
+    #expect(translator.read("seek 5 sideways; cycle pause").isEmpty)
+  }
+
+  @Test("a text line's parts that name mpv commands vpk does not serve are passed over; the others run, as in mpv")
+  func textLineWithUnservedCommands() {
+    // Given lines joining served commands with mpv commands vpk does not serve (checked against mpv 0.35.1: it ran the
+    // served parts of each)
+    // When read, Then the served parts run, in order
+    #expect(translator.read("add volume 1; show-progress").map(\.command) == [.success(.add(.volume, 1))])
+    #expect(translator.read("cycle pause; show-text hello").map(\.command) == [.success(.cycle(.pause))])
+    let three = translator.read("set speed 2; playlist-next; no-osd set speed 3").map(\.command)
+    #expect(
+      three == [
+        .success(.setProperty(.speed, .number(2), byCommand: true)),
+        .success(.setProperty(.speed, .number(3), byCommand: true)),
+      ])
+    // And a line of unserved commands only runs nothing
+    #expect(translator.read("show-text hello; print-text x").isEmpty)
+    // And one whose unserved part mpv would refuse (missing or extra words, a word it does not take) runs nothing
+    for line in [
+      "show-text; cycle pause", "no-osd show_text; cycle pause", "show-text x y z w v u; cycle pause",
+      "playlist-next foo; cycle pause", "screenshot bogus; cycle pause", "show-text; quit",
+    ] {
+      #expect(translator.read(line).isEmpty, "\(line)")
+    }
   }
 
   @Test("JSON commands may carry mpv's prefixes and the _ spelling of input commands; the IPC's own keep theirs")

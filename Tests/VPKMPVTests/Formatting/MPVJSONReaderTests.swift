@@ -30,6 +30,19 @@ struct MPVJSONReaderTests {
     }
   }
 
+  @Test("takes a control character inside a string as it is, as mpv's parser does; outside one it is refused")
+  func controlCharactersInStrings() {
+    // Given lines with a raw tab or another control byte inside a string (checked against mpv 0.35.1: it answers
+    // them with their own request_id), When read, Then the string holds the byte
+    #expect(MPVJSONReader.read("\"a\tb\"", maxDepth: 8) == .string("a\tb"))
+    #expect(MPVJSONReader.read("[\"a\u{01}b\u{1F}\"]", maxDepth: 8) == .array([.string("a\u{01}b\u{1F}")]))
+    let request = MPVJSONReader.read(#"{"command":["get_property","pa\#tuse"],"request_id":5}"#, maxDepth: 8)
+    #expect(request?["request_id"] == .integer(5))
+    // And a control byte outside a string, or one that follows a backslash, still makes the line nothing
+    #expect(MPVJSONReader.read("[1,\u{01}2]", maxDepth: 8) == nil)
+    #expect(MPVJSONReader.read("\"a\\\tb\"", maxDepth: 8) == nil)
+  }
+
   @Test("agrees with JSONSerialization on 20,000 requests with bytes changed at random")
   func mutatedRequests() {
     // Given requests as clients write them, and a generator of small changes to them
@@ -72,11 +85,37 @@ struct MPVJSONReaderTests {
 
   /// What Foundation's JSONSerialization reads in `text`, as an `MPVValue` by the reader's rules: keys sorted, whole
   /// numbers that fit `Int` integers, others the nearest double to their digits.
+  /// JSONSerialization's value of `text`, with what mpv's parser takes besides RFC 8259 taken too: a control character
+  /// inside a string (escaped first, as `\u00XX`).
   static func foundationValue(_ text: String, maxDepth: Int) -> MPVValue? {
     guard CommandParser.jsonDepth(text) <= maxDepth,
-      let any = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)
+      let any = try? JSONSerialization.jsonObject(
+        with: Data(escapingControlsInStrings(text)), options: .fragmentsAllowed)
     else { return nil }
     return value(any)
+  }
+
+  /// `text` with each control character inside a string written as its `\u00XX` escape (one that follows a backslash
+  /// is left: that escape is broken either way).
+  static func escapingControlsInStrings(_ text: String) -> [UInt8] {
+    var out: [UInt8] = []
+    var inString = false
+    var escaping = false
+    for byte in text.utf8 {
+      if inString && !escaping && byte < 0x20 {
+        out += Array(String(format: "\\u%04x", byte).utf8)
+        continue
+      }
+      out.append(byte)
+      if escaping {
+        escaping = false
+      } else if inString && byte == UInt8(ascii: "\\") {
+        escaping = true
+      } else if byte == UInt8(ascii: "\"") {
+        inString.toggle()
+      }
+    }
+    return out
   }
 
   private static func value(_ any: Any) -> MPVValue? {

@@ -37,11 +37,26 @@ struct MPVJSONTests {
   @Test("what is not JSON, or nests past the limit, is nothing; a trailing comma is read, as mpv's parser reads it")
   func refusals() {
     #expect(MPVValue.parse(#"{"command": ["get_property", "pause",],}"#, maxDepth: 8) != nil)
-    for text in ["{not json", "+1", "NaN", "[1 2]", "{} x", "", "[,]"] {
+    for text in ["{not json", "+1", "NaN", "[1 2]", "x {}", "", "[,]"] {
       #expect(MPVValue.parse(text, maxDepth: 8) == nil, "\(text)")
     }
     #expect(MPVValue.parse("[[[1]]]", maxDepth: 2) == nil)
     #expect(MPVValue.parse("[[[1]]]", maxDepth: 3) != nil)
+  }
+
+  @Test("the first value of a line is read and what follows it is not, as mpv's parser reads a request")
+  func textAfterTheValue() {
+    // Given lines with text after a whole value (checked against mpv 0.35.1: it answers each with the first value's
+    // request_id), When read, Then the value is the first one and the rest is not read, however deep it nests
+    #expect(MPVValue.parse("{} x", maxDepth: 8) == .object([]))
+    #expect(
+      MPVValue.parse(#"{"request_id":6} {"request_id":7}"#, maxDepth: 8)
+        == .object([MPVMember("request_id", .integer(6))]))
+    #expect(MPVValue.parse("[1]]", maxDepth: 8) == .array([.integer(1)]))
+    #expect(MPVValue.parse("[1]  ,,", maxDepth: 8) == .array([.integer(1)]))
+    #expect(MPVValue.parse("[1] [[[[1]]]]", maxDepth: 1) == .array([.integer(1)]))
+    // And a value cut short before the text is still nothing
+    #expect(MPVValue.parse("[1 x]", maxDepth: 8) == nil)
   }
 
   @Test("a line's blanks are what Foundation's whitespace set trims: tabs and space separators, not newlines")

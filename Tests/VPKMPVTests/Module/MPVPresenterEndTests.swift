@@ -72,16 +72,90 @@ struct MPVPresenterEndTests {
       ])
   }
 
-  @Test("a file kept at its end (--at-end pause, mpv's --keep-open): pause and eof-reached turn true")
-  func keptAtTheEnd() {
-    // Given a playing file with observers of pause and eof-reached, when it ends and the session stays at the end
-    let harness = Self.playedToItsEnd(observing: ["pause", "eof-reached"], then: .pause)
-    // Then both observers hear true
+  @Test("a file that played to its end as the session ends (no --idle): the position's properties go, then end-file")
+  func endOfTheSessionOrder() {
+    // Given a playing file with observers, ended with the session leaving next (mpv without --idle or --keep-open)
+    let harness = Self.playedToItsEnd(observing: ["eof-reached", "time-pos", "path"], then: .exit)
+    harness.view.lines.removeAll()
+    // When the session ends
+    harness.presenter.present(
+      .shutdown(SessionShutdown(reason: .ended, status: harness.status(.ended), openInterrupted: false)), origin: nil)
+    // Then, as mpv's: eof-reached and time-pos unavailable, then end-file (eof); nothing more
     #expect(
       harness.view.lines == [
-        #"{"event":"property-change","id":1,"name":"pause","data":true}"#,
-        #"{"event":"property-change","id":2,"name":"eof-reached","data":true}"#,
+        #"{"event":"property-change","id":1,"name":"eof-reached"}"#,
+        #"{"event":"property-change","id":2,"name":"time-pos"}"#,
+        #"{"event":"end-file","reason":"eof","playlist_entry_id":1}"#,
       ])
+  }
+
+  @Test(
+    "a file kept at its end (--at-end pause, mpv's --keep-open): eof-reached and the others turn true in observer order, pause after them"
+  )
+  func keptAtTheEnd() {
+    // Given a playing file with pause observed first, when it ends and the session stays at the end
+    let harness = Self.playedToItsEnd(observing: ["pause", "eof-reached", "core-idle"], then: .pause)
+    // Then the end's values are told in observer order, and pause after them, as mpv 0.35.1 tells them
+    #expect(
+      harness.view.lines == [
+        #"{"event":"property-change","id":2,"name":"eof-reached","data":true}"#,
+        #"{"event":"property-change","id":3,"name":"core-idle","data":true}"#,
+        #"{"event":"property-change","id":1,"name":"pause","data":true}"#,
+      ])
+  }
+
+  @Test("a frame-step from a file kept at its end changes nothing, as mpv's does; a step back leaves the end")
+  func frameStepAtTheEnd() {
+    // Given a file kept at its end, pause and eof-reached observed
+    let harness = Self.playedToItsEnd(observing: ["pause", "eof-reached"], then: .pause)
+    harness.view.lines.removeAll()
+    // When a frame-step finds no frame after the end
+    harness.send(#"{"command": ["frame-step"], "request_id": 1}"#)
+    let end = MediaTime(seconds: 4)
+    harness.presenter.present(
+      .stepped(StepResult(id: harness.interactor.lastID, requested: 1, moved: 0, position: end), duration: end),
+      origin: harness.lastOrigin)
+    // Then it is answered, and nothing else is told
+    #expect(harness.view.lines == [#"{"data":null,"request_id":1,"error":"success"}"#])
+    // When a frame-back-step goes to the frame before
+    harness.view.lines.removeAll()
+    harness.send(#"{"command": ["frame-back-step"], "request_id": 2}"#)
+    harness.presenter.present(
+      .stepped(
+        StepResult(id: harness.interactor.lastID, requested: -1, moved: -1, position: MediaTime(seconds: 3.96)),
+        duration: end), origin: harness.lastOrigin)
+    // Then eof-reached turns false
+    #expect(harness.view.lines.contains(#"{"event":"property-change","id":2,"name":"eof-reached","data":false}"#))
+  }
+
+  @Test("a seek back from a file kept at its end: eof-reached false with seeking true and the target, as it starts")
+  func seekBackFromTheEndTellsEOFReachedFalseAsItStarts() {
+    // Given a file kept at its end (--at-end pause), eof-reached, seeking and time-pos observed
+    let harness = Self.playedToItsEnd(observing: ["eof-reached", "seeking", "time-pos"], then: .pause)
+    harness.view.lines.removeAll()
+    // When the client seeks back and the seek starts
+    harness.send(#"{"command": ["seek", 1, "absolute"], "request_id": 9}"#)
+    harness.lastSeekStarts(at: 1)
+    // Then, as mpv tells it, eof-reached turns false as the seek starts, before playback-restart
+    #expect(
+      harness.view.lines == [
+        #"{"data":null,"request_id":9,"error":"success"}"#, #"{"event":"seek"}"#,
+        #"{"event":"property-change","id":1,"name":"eof-reached","data":false}"#,
+        #"{"event":"property-change","id":2,"name":"seeking","data":true}"#,
+        #"{"event":"property-change","id":3,"name":"time-pos","data":1.0}"#,
+      ])
+  }
+
+  @Test("any seek from a file kept at its end, forward too: eof-reached false as it starts, as mpv")
+  func seekForwardFromTheEndTellsEOFReachedFalseAsItStarts() {
+    // Given a file kept at its end, eof-reached observed
+    let harness = Self.playedToItsEnd(observing: ["eof-reached"], then: .pause)
+    harness.view.lines.removeAll()
+    // When the client seeks to the end again and the seek starts
+    harness.send(#"{"command": ["seek", 100, "absolute-percent"], "request_id": 9}"#)
+    harness.lastSeekStarts(at: 4)
+    // Then eof-reached turns false then, as mpv tells it
+    #expect(harness.view.lines.last == #"{"event":"property-change","id":1,"name":"eof-reached","data":false}"#)
   }
 
   @Test("unpausing a file kept at its end (set_property, set, cycle, text) stays there and changes nothing, as mpv")
@@ -128,16 +202,5 @@ struct MPVPresenterEndTests {
     harness.presenter.present(.closed(nextPaused: true), origin: CommandOrigin(id: 7, sender: nil))
     // Then the reason is stop
     #expect(harness.view.lines.first == #"{"event":"end-file","reason":"stop","playlist_entry_id":1}"#)
-  }
-}
-
-extension MPVHarness {
-  /// Observes `names` (ids from 1), told their values in `state`; the lines so far are cleared.
-  func observe(_ names: [String], state: PlaybackState) {
-    for (index, name) in names.enumerated() {
-      send(#"{"command": ["observe_property", \#(index + 1), "\#(name)"]}"#)
-      presenter.present(.status(status(state)), origin: lastOrigin)
-    }
-    view.lines.removeAll()
   }
 }

@@ -7,6 +7,27 @@ import VPKTestSupport
 @Suite("mpv dialect presenter: lines sent together")
 @MainActor
 struct MPVPresenterLinesTogetherTests {
+  @Test("an event disabled by a line sent together with the one that causes it is not sent, as mpv's mask works")
+  func eventDisabledByALineSentWithIt() {
+    // Given a loaded file, and a stop sent together with lines disabling end-file and idle
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.presenter.linesTogetherStarted()
+    harness.send(#"{"command": ["stop"], "request_id": 1}"#)
+    let stop = harness.lastOrigin
+    // When the stop closes the file while the lines are still being read
+    harness.presenter.present(.closed(nextPaused: true), origin: stop)
+    harness.send(#"{"command": ["disable_event", "end-file"], "request_id": 2}"#)
+    harness.send(#"{"command": ["disable_event", "idle"], "request_id": 3}"#)
+    harness.presenter.linesTogetherEnded()
+    // Then the replies go out, and neither event (checked against mpv 0.35.1)
+    #expect(
+      harness.view.lines == [
+        #"{"data":null,"request_id":1,"error":"success"}"#, #"{"request_id":2,"error":"success"}"#,
+        #"{"request_id":3,"error":"success"}"#,
+      ])
+  }
+
   @Test("observe lines sent together: every reply first, then the first values, as mpv's")
   func observesSentTogether() {
     // Given a loaded file, and observe lines (a read among them) sent together in one write

@@ -18,7 +18,7 @@ extension MPVPresenterTests {
     if harness.interactor.lastID != before, harness.interactor.calls.last == .submit(.status) {
       harness.presenter.present(.status(status ?? harness.status()), origin: harness.lastOrigin)
     }
-    return harness.view.lines.last.flatMap { MPVValue.parse($0, maxDepth: 8) }
+    return harness.view.lines.last.flatMap { MPVJSONReader.read($0, maxDepth: 8) }
   }
 
   /// `read`'s data as the reply writes it; nil when the read was not a success.
@@ -117,6 +117,124 @@ extension MPVPresenterTests {
     // And a client that connects later reads it too
     let later = MPVHarness(sharedOptions: shared)
     #expect(value(later, "volume", status: Self.idleStatus) == "42.0")
+  }
+
+  @Test(
+    "a loadfile's own speed and stored values hold for its file: told after start-file in one round, to every client; those they replaced come back after idle"
+  )
+  func fileOwnOptions() {
+    // Given two clients of one session (its status board gives the session's rate), the second observing speed,
+    // volume and mute
+    let shared = MPVSharedOptions()
+    let board = PlaybackStatusBoard()
+    let loader = MPVHarness(statusBoard: board, sharedOptions: shared)
+    let observer = MPVHarness(statusBoard: board, sharedOptions: shared)
+    observer.observe(["volume", "speed", "mute"], state: .idle)
+    // When the first loads a file with values of its own
+    loader.send(#"{"command": ["loadfile", "/media/b.mp4", "replace", "mute=yes,speed=2,volume=50"], "request_id": 1}"#)
+    // Then the speed goes to the interactor with the file, as a rate for it only
+    #expect(loader.interactor.calls.last == .submit(.replace("/media/b.mp4", rate: 2)))
+    // When its file starts loading at that rate, told to both clients
+    board.publish(PlaybackStatusBoard.Published(rate: 2))
+    let loading = SessionEvent.loading(path: "/media/b.mp4", paused: true)
+    for client in [observer, loader] { client.presenter.present(loading, origin: loader.lastOrigin) }
+    // Then the observer is told the values after start-file, in one round, in its observers' order
+    #expect(
+      observer.view.lines == [
+        #"{"event":"start-file","playlist_entry_id":1}"#,
+        #"{"event":"property-change","id":1,"name":"volume","data":50.0}"#,
+        #"{"event":"property-change","id":2,"name":"speed","data":2.0}"#,
+        #"{"event":"property-change","id":3,"name":"mute","data":true}"#,
+      ])
+    // And the loader, which was told the same loading after the observer, reads the file's own values too
+    #expect(value(loader, "volume", status: Self.idleStatus) == "50.0")
+    // When the file ends into idle, the session's rate back at 1 (a `rate` follows, for the other views)
+    observer.view.lines.removeAll()
+    board.publish(PlaybackStatusBoard.Published(rate: 1))
+    for client in [loader, observer] { client.presenter.present(.closed(nextPaused: true), origin: nil) }
+    for client in [loader, observer] { client.presenter.present(.rate(1), origin: nil) }
+    // Then the values the file's own replaced come back after idle, in one round, in the observers' order
+    #expect(
+      observer.view.lines == [
+        #"{"event":"end-file","reason":"eof","playlist_entry_id":1}"#, #"{"event":"idle"}"#,
+        #"{"event":"property-change","id":1,"name":"volume","data":100.0}"#,
+        #"{"event":"property-change","id":2,"name":"speed","data":1.0}"#,
+        #"{"event":"property-change","id":3,"name":"mute","data":false}"#,
+      ])
+  }
+
+  @Test("a loadfile's own stored values come back when its file fails to open, and one that never loads is forgotten")
+  func fileOwnOptionsOnFailure() {
+    // Given a client observing volume, and the session's volume at 80
+    let shared = MPVSharedOptions()
+    let harness = MPVHarness(sharedOptions: shared)
+    harness.send(#"{"command": ["set_property", "volume", 80]}"#)
+    harness.observe(["volume"], state: .idle)
+    // When a file with a volume of its own starts loading and cannot be opened
+    harness.send(#"{"command": ["loadfile", "/media/none.mp4", "replace", "volume=10"]}"#)
+    let origin = harness.lastOrigin
+    harness.presenter.present(.loading(path: "/media/none.mp4", paused: true), origin: origin)
+    harness.presenter.present(.error(PlaybackError(.fileNotFound, "no such file")), origin: origin)
+    // Then its volume was told after start-file, and the one it replaced after idle
+    #expect(
+      harness.view.lines == [
+        #"{"data":{"playlist_entry_id":1},"request_id":0,"error":"success"}"#,
+        #"{"event":"start-file","playlist_entry_id":1}"#,
+        #"{"event":"property-change","id":1,"name":"volume","data":10.0}"#,
+        #"{"event":"end-file","reason":"error","playlist_entry_id":1,"file_error":"loading failed"}"#,
+        #"{"event":"idle"}"#, #"{"event":"property-change","id":1,"name":"volume","data":80.0}"#,
+      ])
+    // When a loadfile with a volume of its own is refused before its file starts loading, and then a file without
+    // one loads
+    harness.send(#"{"command": ["loadfile", "/media/b.mp4", "replace", "volume=20"]}"#)
+    harness.presenter.present(.error(PlaybackError(.notMedia, "not a media file")), origin: harness.lastOrigin)
+    harness.send(#"{"command": ["loadfile", "/media/c.mp4"]}"#)
+    harness.presenter.present(.loading(path: "/media/c.mp4", paused: true), origin: harness.lastOrigin)
+    // Then that file keeps the session's volume
+    #expect(value(harness, "volume", status: Self.idleStatus) == "80.0")
+  }
+
+  @Test(
+    "the shared options hear the session themselves: a file's own values come back though its client has left; the other clients are told a failure to open"
+  )
+  func fileOwnOptionsWithTheClientGone() {
+    // Given a client that loads a file with a volume of its own, and the shared options told the session's events
+    let shared = MPVSharedOptions()
+    var loader: MPVHarness? = MPVHarness(sharedOptions: shared)
+    loader?.send(#"{"command": ["loadfile", "/media/b.mp4", "replace", "volume=50"]}"#)
+    let origin = loader?.lastOrigin
+    shared.present(.loading(path: "/media/b.mp4", paused: true), origin: origin)
+    #expect(shared.values.volume == 50)
+    // When the client leaves, and the file then ends into idle
+    loader = nil
+    shared.present(.closed(nextPaused: true), origin: nil)
+    // Then the volume it replaced is back, for the client that connects next
+    let later = MPVHarness(sharedOptions: shared)
+    #expect(value(later, "volume", status: Self.idleStatus) == "100.0")
+    // And when a file of a later client fails to open with that client gone, the idle that follows gives its values
+    // back, and the clients still there are told
+    later.observe(["volume"], state: .idle)
+    var failing: MPVHarness? = MPVHarness(sharedOptions: shared)
+    failing?.send(#"{"command": ["loadfile", "/media/none.mp4", "replace", "volume=10"]}"#)
+    // (each harness's interactor numbers commands from 1: the session's id for this one is another)
+    let origin2 = CommandOrigin(id: 99, sender: failing?.lastOrigin.sender)
+    let loading = SessionEvent.loading(path: "/media/none.mp4", paused: true)
+    shared.present(loading, origin: origin2)
+    #expect(shared.values.volume == 10)
+    later.presenter.present(loading, origin: origin2)
+    #expect(later.view.lines.last == #"{"event":"property-change","id":1,"name":"volume","data":10.0}"#)
+    failing = nil
+    later.view.lines.removeAll()
+    let idle = SessionEvent.state(.idle, position: .zero, duration: nil)
+    shared.present(idle, origin: nil)
+    later.presenter.present(idle, origin: nil)
+    #expect(shared.values.volume == 100)
+    // (the client still there is told the failure as mpv tells every client, then the volume back)
+    #expect(
+      later.view.lines == [
+        #"{"event":"end-file","reason":"error","playlist_entry_id":1,"file_error":"loading failed"}"#,
+        #"{"event":"idle"}"#, #"{"event":"property-change","id":1,"name":"volume","data":100.0}"#,
+      ])
   }
 
   @Test("the playlist of one: count, position and entry follow the file; working-directory is vpk's")
@@ -228,7 +346,7 @@ extension MPVPresenterTests {
     #expect(value(harness, "playtime-remaining", status: harness.status(position: 1, rate: 2)) == "1.5")
     #expect(value(harness, "core-idle", status: harness.status(.playing)) == "false")
     // And the track list holds the video and audio streams with mpv's fields, and the subtitle, not selected
-    let tracks = try #require(value(harness, "track-list").flatMap { MPVValue.parse($0, maxDepth: 8) })
+    let tracks = try #require(value(harness, "track-list").flatMap { MPVJSONReader.read($0, maxDepth: 8) })
     guard case .array(let entries) = tracks else { return #expect(Bool(false), "not a list: \(tracks)") }
     #expect(entries.count == 3)
     #expect(entries.last?["type"] == .string("sub") && entries.last?["selected"] == .bool(false))
@@ -245,7 +363,8 @@ extension MPVPresenterTests {
     #expect(audio["id"] == .integer(1) && audio["type"] == .string("audio") && audio["src-id"] == .integer(2))
     #expect(audio["lang"] == .string("jpn") && audio["hearing-impaired"] == .bool(true))
     #expect(audio["demux-samplerate"] == .integer(48000) && audio["demux-channel-count"] == .integer(2))
-    #expect(audio["demux-channels"] == .string("stereo") && audio["demux-bitrate"] == .integer(32000))
+    // (mpv reads Matroska with its own reader, which gives a track's channel count and no layout)
+    #expect(audio["demux-channels"] == .string("unknown2") && audio["demux-bitrate"] == .integer(32000))
     #expect(audio["audio-channels"] == .integer(2) && audio["codec"] == .string("opus"))
   }
 
@@ -308,6 +427,26 @@ extension MPVPresenterTests {
     // And it hears nothing after
     harness.loaded()
     #expect(harness.view.lines.isEmpty)
+  }
+
+  @Test("an observer numbered 0 is told its changes without an id, as mpv leaves out a reply id of 0")
+  func observerZero() {
+    // Given a file loaded
+    let harness = MPVHarness()
+    harness.loaded()
+    // When a client observes a property, and one vpk does not serve, both as observer 0
+    harness.send(#"{"command": ["observe_property", 0, "time-pos"], "request_id": 2}"#)
+    harness.presenter.present(.status(harness.status(position: 0)), origin: harness.lastOrigin)
+    harness.send(#"{"command": ["observe_property_string", 0, "aid"], "request_id": 3}"#)
+    harness.presenter.present(
+      .progress(ProgressMark(position: MediaTime(seconds: 1), duration: nil, state: .playing, rate: 1)), origin: nil)
+    // Then their changes carry no id (checked against mpv 0.35.1)
+    #expect(
+      harness.view.lines == [
+        #"{"request_id":2,"error":"success"}"#, #"{"event":"property-change","name":"time-pos","data":0.0}"#,
+        #"{"request_id":3,"error":"success"}"#, #"{"event":"property-change","name":"aid"}"#,
+        #"{"event":"property-change","name":"time-pos","data":1.0}"#,
+      ])
   }
 
   @Test("get_property_string of an unavailable or unknown property is success with data null, as mpv's IPC answers")

@@ -33,7 +33,7 @@ struct MPVHarness {
   ) {
     presenter = MPVPresenter(
       interactor: interactor, clientName: "ipc_3", viewID: .primary, statusBoard: statusBoard,
-      startsPlaying: startsPlaying, hrSeek: hrSeek, sharedOptions: sharedOptions)
+      startsPlaying: startsPlaying, hrSeek: hrSeek, sharedOptions: sharedOptions, clockMicroseconds: { 12_345_678 })
     presenter.view = view
     self.startsPlaying = startsPlaying
   }
@@ -44,6 +44,20 @@ struct MPVHarness {
   var lastOrigin: CommandOrigin { interactor.origin(interactor.lastID) }
 
   /// The last command the presenter submitted, a seek, lands exactly at `seconds`.
+  /// Observes `names` (ids from 1), told their values in `state`; the lines so far are cleared.
+  func observe(_ names: [String], state: PlaybackState) {
+    for (index, name) in names.enumerated() {
+      send(#"{"command": ["observe_property", \#(index + 1), "\#(name)"]}"#)
+      presenter.present(.status(status(state)), origin: lastOrigin)
+    }
+    view.lines.removeAll()
+  }
+
+  /// The last command, a seek, starts towards `seconds`, as the interactor tells every view.
+  func lastSeekStarts(at seconds: Double) {
+    presenter.present(.seekStarted(.time(MediaTime(seconds: seconds))), origin: lastOrigin)
+  }
+
   func lastSeekLands(at seconds: Double) {
     presenter.present(
       .seeked(
@@ -150,23 +164,54 @@ struct MPVPresenterTests {
     #expect(harness.view.lines == [#"{"event":"seek"}"#, #"{"event":"playback-restart"}"#])
   }
 
-  @Test("an observer of seeking hears true after its own seek's seek event and false after its playback-restart")
+  @Test(
+    "observers hear the target with seeking true as the client's own seek starts, then playback-restart, seeking false and where it landed"
+  )
   func seekingOfOwnSeek() {
-    // Given a loaded file and an observer of seeking
+    // Given a loaded file at 2 s and observers of time-pos and seeking
     let harness = MPVHarness()
     harness.loaded()
-    harness.send(#"{"command": ["observe_property", 1, "seeking"], "request_id": 1}"#)
-    harness.presenter.present(.status(harness.status()), origin: harness.lastOrigin)
-    harness.view.lines.removeAll()
-    // When the client seeks and the seek lands
-    harness.send(#"{"command": ["seek", 2, "absolute"], "request_id": 2}"#)
-    harness.lastSeekLands(at: 2)
-    // Then seeking is true between seek and playback-restart, as mpv tells it
+    harness.observe(["time-pos", "seeking"], state: .paused)
+    // When the client seeks, the seek starts, and it lands on a frame short of the target
+    harness.send(#"{"command": ["seek", 3, "absolute"], "request_id": 3}"#)
+    harness.lastSeekStarts(at: 3)
+    harness.lastSeekLands(at: 2.9)
+    // Then, as mpv tells it: the target and seeking true (in the observers' order) after seek, then
+    // playback-restart, seeking false, and where it landed
     #expect(
       harness.view.lines == [
-        #"{"data":null,"request_id":2,"error":"success"}"#, #"{"event":"seek"}"#,
-        #"{"event":"property-change","id":1,"name":"seeking","data":true}"#, #"{"event":"playback-restart"}"#,
-        #"{"event":"property-change","id":1,"name":"seeking","data":false}"#,
+        #"{"data":null,"request_id":3,"error":"success"}"#, #"{"event":"seek"}"#,
+        #"{"event":"property-change","id":1,"name":"time-pos","data":3.0}"#,
+        #"{"event":"property-change","id":2,"name":"seeking","data":true}"#, #"{"event":"playback-restart"}"#,
+        #"{"event":"property-change","id":2,"name":"seeking","data":false}"#,
+        #"{"event":"property-change","id":1,"name":"time-pos","data":2.9}"#,
+      ])
+  }
+
+  @Test(
+    "a seek past the end: time-pos tells the target as asked as it starts, the other position properties within the file"
+  )
+  func seekPastTheEndTellsTheTargetAsAsked() {
+    // Given a loaded 4 s file at 0 s, with observers of the position's properties
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.observe(
+      ["time-pos", "playback-time", "percent-pos", "time-remaining", "estimated-frame-number"], state: .paused)
+    // When the client seeks to 1000 s, and the session announces the target as asked, then lands at the end
+    harness.send(#"{"command": ["seek", 1000, "absolute"], "request_id": 3}"#)
+    harness.lastSeekStarts(at: 1000)
+    harness.lastSeekLands(at: 4)
+    // Then, as mpv 0.35.1 tells it: time-pos 1000 as it starts (the others within the file), then where it landed
+    #expect(
+      harness.view.lines == [
+        #"{"data":null,"request_id":3,"error":"success"}"#, #"{"event":"seek"}"#,
+        #"{"event":"property-change","id":1,"name":"time-pos","data":1000.0}"#,
+        #"{"event":"property-change","id":2,"name":"playback-time","data":4.0}"#,
+        #"{"event":"property-change","id":3,"name":"percent-pos","data":100.0}"#,
+        #"{"event":"property-change","id":4,"name":"time-remaining","data":0.0}"#,
+        #"{"event":"property-change","id":5,"name":"estimated-frame-number","data":100}"#,
+        #"{"event":"playback-restart"}"#,
+        #"{"event":"property-change","id":1,"name":"time-pos","data":4.0}"#,
       ])
   }
 
@@ -235,6 +280,58 @@ struct MPVPresenterTests {
     #expect(
       harness.view.lines == [
         #"{"event":"playback-restart"}"#, #"{"event":"property-change","id":1,"name":"seeking","data":false}"#,
+      ])
+  }
+
+  @Test("a seek that lands while the client's newer one is under way leaves the newer target told, as mpv keeps it")
+  func olderSeekLandingKeepsTheNewerTarget() {
+    // Given a loaded file at 2 s and observers of time-pos and seeking
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.observe(["time-pos", "seeking"], state: .paused)
+    // And a seek to 3 s under way, then a newer one to 15 s
+    harness.send(#"{"command": ["seek", 3, "absolute"], "request_id": 3}"#)
+    let older = harness.lastOrigin
+    harness.lastSeekStarts(at: 3)
+    harness.send(#"{"command": ["seek", 15, "absolute"], "request_id": 4}"#)
+    harness.lastSeekStarts(at: 15)
+    harness.view.lines.removeAll()
+    // When the older one lands short of its target, then the newer one lands
+    harness.presenter.present(
+      .seeked(
+        SeekOutcome(
+          result: SeekResult(
+            id: older.id, target: MediaTime(seconds: 3), position: MediaTime(seconds: 2.9), mode: .exact,
+            milliseconds: 1), requested: nil, duration: nil, showsTiming: false)), origin: older)
+    harness.lastSeekLands(at: 15)
+    // Then time-pos never goes back to where the older one landed
+    #expect(
+      harness.view.lines == [
+        #"{"event":"playback-restart"}"#, #"{"event":"playback-restart"}"#,
+        #"{"event":"property-change","id":2,"name":"seeking","data":false}"#,
+      ])
+  }
+
+  @Test(
+    "another client's seek while playing: the target, seeking and core-idle true as it starts; then playback-restart, seeking and core-idle false, and where it landed"
+  )
+  func othersSeekWhilePlayingAsMPVTellsIt() {
+    // Given a file playing at 2 s and observers of time-pos, seeking and core-idle
+    let harness = MPVHarness(startsPlaying: true)
+    harness.loaded()
+    harness.observe(["time-pos", "seeking", "core-idle"], state: .playing)
+    // When another client's seek to 3 s starts, and lands a little short of it
+    harness.presenter.present(.seekStarted(.time(MediaTime(seconds: 3))), origin: Self.others(40))
+    harness.presenter.present(Self.landed(40, at: 2.96), origin: Self.others(40))
+    // Then the observers hear it as mpv tells them, each round in the order they were added
+    #expect(
+      harness.view.lines == [
+        #"{"event":"seek"}"#, #"{"event":"property-change","id":1,"name":"time-pos","data":3.0}"#,
+        #"{"event":"property-change","id":2,"name":"seeking","data":true}"#,
+        #"{"event":"property-change","id":3,"name":"core-idle","data":true}"#, #"{"event":"playback-restart"}"#,
+        #"{"event":"property-change","id":2,"name":"seeking","data":false}"#,
+        #"{"event":"property-change","id":3,"name":"core-idle","data":false}"#,
+        #"{"event":"property-change","id":1,"name":"time-pos","data":2.96}"#,
       ])
   }
 
@@ -543,6 +640,23 @@ struct MPVPresenterTests {
       ])
   }
 
+  @Test("a negative absolute seek counts from the end, as mpv's seek command reads it; setting time-pos does not")
+  func negativeAbsoluteSeekCountsFromTheEnd() {
+    // Given a loaded 4 s file
+    let harness = MPVHarness()
+    harness.loaded()
+    // When the client seeks to -1 absolute, to -9 absolute (before the start), and sets time-pos to -1
+    harness.send(#"{"command": ["seek", -1, "absolute"]}"#)
+    harness.send(#"{"command": ["seek", -9, "absolute+keyframes"]}"#)
+    harness.send(#"{"command": ["set_property", "time-pos", -1]}"#)
+    // Then the seeks go to 1 s before the end and to the start, and the set goes to -1 s (the start), as mpv's
+    #expect(
+      Array(harness.interactor.calls.suffix(3)) == [
+        .submit(.scrub(.seconds(3), .exact)), .submit(.scrub(.seconds(0), .keyframe)),
+        .submit(.scrub(.seconds(-1), .exact)),
+      ])
+  }
+
   @Test("setting and adding to time-pos is an exact seek, as mpv's absolute one; percent-pos a keyframe seek")
   func propertySeeks() {
     // Given a loaded file (4 s)
@@ -739,7 +853,7 @@ struct MPVPresenterTests {
         #"{"event":"start-file","playlist_entry_id":1}"#, #"{"event":"file-loaded"}"#,
         #"{"event":"playback-restart"}"#, #"{"data":null,"request_id":0,"error":"success"}"#,
         #"{"event":"end-file","reason":"stop","playlist_entry_id":1}"#, #"{"event":"idle"}"#,
-        #"{"data":null,"request_id":0,"error":"success"}"#, #"{"event":"shutdown"}"#,
+        #"{"data":null,"request_id":0,"error":"success"}"#,
       ])
     #expect(harness.view.finishCount == 1)
   }
@@ -763,6 +877,108 @@ struct MPVPresenterTests {
     #expect(
       harness.view.lines.first
         == #"{"event":"end-file","reason":"error","playlist_entry_id":1,"file_error":"unrecognized file format"}"#)
+  }
+
+  @Test("another mpv client is told the same file_error as the client whose file failed to open, as mpv tells all")
+  func othersToldTheFailedFilesError() {
+    // Given two mpv clients of one session, the second only listening
+    let shared = MPVSharedOptions()
+    let loader = MPVHarness(sharedOptions: shared)
+    let listener = MPVHarness(sharedOptions: shared)
+    // When the first loads a file that is not media, which fails to open
+    loader.send(#"{"command": ["loadfile", "/notes.txt"]}"#)
+    let loading = SessionEvent.loading(path: "/notes.txt", paused: true)
+    loader.presenter.present(loading, origin: loader.lastOrigin)
+    listener.presenter.present(loading, origin: loader.lastOrigin)
+    loader.presenter.present(.error(PlaybackError(.notMedia, "not a media file")), origin: loader.lastOrigin)
+    listener.presenter.present(.state(.idle, position: .zero, duration: nil), origin: nil)
+    // Then both are told mpv's file_error for it
+    let failure =
+      #"{"event":"end-file","reason":"error","playlist_entry_id":1,"file_error":"unrecognized file format"}"#
+    #expect(loader.view.lines.contains(failure))
+    #expect(listener.view.lines.contains(failure))
+    // And a failure loaded by a client of another dialect (none told to the shared options) is mpv's usual reason
+    listener.view.lines.removeAll()
+    listener.presenter.present(.loading(path: "/none.mp4", paused: true), origin: nil)
+    listener.presenter.present(.state(.idle, position: .zero, duration: nil), origin: nil)
+    #expect(listener.view.lines.contains { $0.contains(#""file_error":"loading failed""#) })
+  }
+
+  @Test("a stop sent right behind a loadfile whose file then fails to open is answered, with no second end-file")
+  func stopBehindAFailedLoad() {
+    // Given a loadfile and a stop sent together
+    let harness = MPVHarness()
+    harness.send(#"{"command": ["loadfile", "/nope.mp4"], "request_id": 1}"#)
+    let load = harness.lastOrigin
+    harness.presenter.present(.loading(path: "/nope.mp4", paused: false), origin: load)
+    harness.send(#"{"command": ["stop"], "request_id": 2}"#)
+    let stop = harness.lastOrigin
+    #expect(harness.interactor.calls.last == .submit(.close))
+    // When the file fails to open, and the stop then closes nothing
+    harness.presenter.present(.error(PlaybackError(.fileNotFound, "no such file")), origin: load)
+    harness.presenter.present(.closed(nextPaused: false), origin: stop)
+    // Then the failure's end-file and idle are all the client hears, and the stop is answered
+    #expect(
+      harness.view.lines == [
+        #"{"data":{"playlist_entry_id":1},"request_id":1,"error":"success"}"#,
+        #"{"event":"start-file","playlist_entry_id":1}"#,
+        #"{"event":"end-file","reason":"error","playlist_entry_id":1,"file_error":"loading failed"}"#,
+        #"{"event":"idle"}"#, #"{"data":null,"request_id":2,"error":"success"}"#,
+      ])
+  }
+
+  @Test("while a file opens, reads are answered at once as mpv answers them; a quit then ends it with end-file quit")
+  func readsWhileAFileOpens() {
+    // Given a file that started opening and has not opened (a slow source)
+    let harness = MPVHarness()
+    harness.send(#"{"command": ["loadfile", "/media/slow.mp4"], "request_id": 1}"#)
+    // (the `info` a client's first command is preceded by finds nothing loaded)
+    harness.presenter.present(
+      .error(PlaybackError(.noMedia(verb: "info", idle: true))), origin: harness.interactor.origin(1))
+    harness.presenter.present(.loading(path: "/media/slow.mp4", paused: false), origin: harness.lastOrigin)
+    harness.view.lines.removeAll()
+    let submitted = harness.interactor.calls.count
+    // When the client reads properties
+    for name in ["path", "filename", "duration", "time-pos", "core-idle", "idle-active"] {
+      harness.send(#"{"command": ["get_property", "\#(name)"], "request_id": "\#(name)"}"#)
+    }
+    harness.send(#"{"command": ["get_property", "track-list/count"], "request_id": "tracks"}"#)
+    // Then each is answered now, from what is known while it opens (checked against mpv 0.35.1 on a FIFO), and no
+    // status waits behind the open
+    #expect(
+      harness.view.lines == [
+        #"{"data":"/media/slow.mp4","request_id":"path","error":"success"}"#,
+        #"{"data":"slow.mp4","request_id":"filename","error":"success"}"#,
+        #"{"request_id":"duration","error":"property unavailable"}"#,
+        #"{"request_id":"time-pos","error":"property unavailable"}"#,
+        #"{"data":true,"request_id":"core-idle","error":"success"}"#,
+        #"{"data":false,"request_id":"idle-active","error":"success"}"#,
+        #"{"data":0,"request_id":"tracks","error":"success"}"#,
+      ])
+    #expect(harness.interactor.calls.count == submitted)
+    // And an observer added while it opens is told its value at once
+    harness.view.lines.removeAll()
+    harness.send(#"{"command": ["observe_property", 5, "path"], "request_id": 5}"#)
+    harness.send(#"{"command": ["observe_property", 6, "duration"], "request_id": 6}"#)
+    #expect(
+      harness.view.lines == [
+        #"{"request_id":5,"error":"success"}"#,
+        #"{"event":"property-change","id":5,"name":"path","data":"/media/slow.mp4"}"#,
+        #"{"request_id":6,"error":"success"}"#, #"{"event":"property-change","id":6,"name":"duration"}"#,
+      ])
+    #expect(harness.interactor.calls.count == submitted)
+    // When the client quits before it opens
+    harness.view.lines.removeAll()
+    harness.send(#"{"command": ["quit"], "request_id": 9}"#)
+    harness.presenter.present(
+      .shutdown(SessionShutdown(reason: .quit, status: harness.status(.idle), openInterrupted: true)),
+      origin: harness.lastOrigin)
+    // Then the file ends with the session, as mpv tells it
+    #expect(
+      harness.view.lines == [
+        #"{"data":null,"request_id":9,"error":"success"}"#,
+        #"{"event":"end-file","reason":"quit","playlist_entry_id":1}"#,
+      ])
   }
 
   @Test("another client's commands show only as shared events; their replies are not this client's")
@@ -791,6 +1007,45 @@ struct MPVPresenterTests {
     #expect(harness.view.lines.first?.contains(#""time-pos""#) == true)
     // Only the `info` every client's first command is preceded by.
     #expect(harness.interactor.calls == [.submit(.info)])
+  }
+
+  @Test(
+    "disable_event keeps the events named from this client, property-change excepted; enable_event brings them back")
+  func eventRequests() {
+    // Given a file loaded, a client observing pause, that disables every event, then enables start-file again
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.observe(["pause"], state: .paused)
+    harness.send(#"{"command": ["disable_event", "all"], "request_id": 1}"#)
+    harness.send(#"{"command": ["seek", 1, "absolute"], "request_id": 2}"#)
+    harness.lastSeekLands(at: 1)
+    harness.send(#"{"command": ["enable_event", "start-file"], "request_id": 3}"#)
+    // When a stop, a new file and a change of pause follow
+    harness.send(#"{"command": ["stop"]}"#)
+    harness.presenter.present(.closed(nextPaused: true), origin: harness.lastOrigin)
+    harness.send(#"{"command": ["loadfile", "/media/b.mp4"], "request_id": 4}"#)
+    harness.presenter.present(.loading(path: "/media/b.mp4", paused: false), origin: harness.lastOrigin)
+    harness.presenter.present(.ready(harness.info, position: .zero), origin: harness.lastOrigin)
+    // Then the client hears only start-file and its observer's changes (checked against mpv 0.35.1)
+    #expect(
+      harness.view.lines == [
+        #"{"request_id":1,"error":"success"}"#, #"{"data":null,"request_id":2,"error":"success"}"#,
+        #"{"request_id":3,"error":"success"}"#, #"{"data":null,"request_id":0,"error":"success"}"#,
+        #"{"data":{"playlist_entry_id":2},"request_id":4,"error":"success"}"#,
+        #"{"event":"start-file","playlist_entry_id":2}"#,
+        #"{"event":"property-change","id":1,"name":"pause","data":false}"#,
+      ])
+  }
+
+  @Test("get_time_us answers the clock in microseconds; request_log_messages is accepted and sends nothing")
+  func timeAndLogRequests() {
+    let harness = MPVHarness()
+    harness.send(#"{"command": ["get_time_us"], "request_id": 1}"#)
+    harness.send(#"{"command": ["request_log_messages", "v"], "request_id": 2}"#)
+    #expect(
+      harness.view.lines == [
+        #"{"data":12345678,"request_id":1,"error":"success"}"#, #"{"request_id":2,"error":"success"}"#,
+      ])
   }
 
   @Test("a client that connects to a session whose file is open learns the file with info before its first command")

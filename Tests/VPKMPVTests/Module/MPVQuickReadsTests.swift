@@ -116,6 +116,19 @@ struct MPVQuickReadsTests {
     #expect(harness.view.lines == [#"{"event":"playback-restart"}"#])
   }
 
+  @Test("a seek answered on the loop is its own line's only: a line that runs nothing leaves the next seek answered")
+  func answeredSeekNeverPassesToTheNextLine() {
+    // Given a settled client whose seek was answered on the loop
+    let harness = settledClient(at: 1)
+    #expect(harness.presenter.quickReads.quickAnswer(#"{"command": ["seek", 2, "absolute"], "request_id": 6}"#) != nil)
+    // When the line the presenter is then given runs nothing (a blank one, standing for any line read otherwise)
+    harness.send("   ")
+    // And the client's next seek comes the long way
+    harness.send(#"{"command": ["seek", 3, "absolute"], "request_id": 7}"#)
+    // Then that seek is answered, not taken for the one answered on the loop
+    #expect(harness.view.lines.first == #"{"data":null,"request_id":7,"error":"success"}"#)
+  }
+
   @Test("a seek that lands opens the quick path only once all its lines are shown")
   func quickPathOpensAfterTheLandingsLines() {
     // Given a settled client observing time-pos, whose seek the presenter carries out

@@ -11,6 +11,109 @@ struct MPVPropertyTableTests {
   private static let docsURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("../../../docs/control-socket.md").standardized
 
+  @Test(
+    "track-list selects the subtitle track mpv 0.35.1 selects with its default options",
+    arguments: [
+      // The flags of each subtitle stream, and the one mpv selected (checked against mpv on Matroska files made with
+      // ffmpeg's -disposition; an MP4 subtitle track reads as default).
+      ([[]], nil), ([["default"]], 0), ([["forced"]], 0), ([[], []], nil), ([["forced"], ["default"]], 1),
+      ([["default"], ["forced"]], 0), ([["forced"], ["forced"]], 0), ([["default"], ["default"]], 0),
+      ([["forced"], []], nil), ([[], ["forced"]], nil), ([[], ["default"]], 1), ([["default", "forced"], []], nil),
+      ([["default"], ["default", "forced"]], 0),
+    ] as [([[String]], Int?)])
+  func selectedSubtitle(flags: [[String]], selected: Int?) {
+    // Given a video stream, then subtitle streams with these flags
+    let streams =
+      [StreamDescription(index: 0, kind: .video, codec: "h264", timeBase: MediaRational(1, 25))]
+      + flags.enumerated().map { offset, disposition in
+        StreamDescription(
+          index: offset + 1, kind: .subtitle, codec: "subrip", timeBase: MediaRational(1, 1000),
+          disposition: disposition)
+      }
+    // When the table picks one, Then it is the one mpv selects (by stream index)
+    #expect(MPVPropertyTable.selectedSubtitle(of: streams) == selected.map { $0 + 1 })
+  }
+
+  @Test("track-list selects the video and audio streams vpk reads, and video-params and audio-params are theirs")
+  func playedStreamsAreSelected() {
+    // Given a file of two video and two audio streams whose engine reads the second video and the first audio one
+    let video = { (index: Int, width: Int) in
+      StreamDescription(
+        index: index, kind: .video, codec: "h264", timeBase: MediaRational(1, 25),
+        video: VideoDescription(width: width, height: width * 3 / 4, pixelFormat: "yuv420p"))
+    }
+    let audio = { (index: Int, rate: Int) in
+      StreamDescription(
+        index: index, kind: .audio, codec: "aac", timeBase: MediaRational(1, rate),
+        audio: AudioDescription(sampleRate: rate, channels: 2))
+    }
+    var info = MediaInfo(
+      path: "/m.mkv", container: "matroska,webm", duration: MediaTime(seconds: 2), streamCount: 4,
+      video: VideoStreamInfo(codec: "h264", width: 320, height: 240, frameRate: 25, pixelFormat: "yuv420p"),
+      audio: AudioStreamInfo(codec: "aac", sampleRate: 22050, channels: 2))
+    info.details = MediaDescription(
+      path: "/m.mkv", formatName: "matroska,webm",
+      streams: [video(0, 160), video(1, 320), audio(2, 22050), audio(3, 48000)])
+    info.details?.playedVideoIndex = 1
+    info.details?.playedAudioIndex = 2
+    var readings = MPVReadings()
+    readings.info = info
+    // When the track list and the streams' parameters are read
+    let tracks = MPVPropertyTable.spec(.trackList).read(readings)
+    // Then the played ones are selected, and the parameters are theirs
+    guard case .array(let entries) = tracks else {
+      return #expect(Bool(false), "track-list: \(String(describing: tracks))")
+    }
+    #expect(entries.map { $0["selected"] } == [.bool(false), .bool(true), .bool(true), .bool(false)])
+    #expect(MPVPropertyTable.spec(.videoParams).read(readings)?["w"] == .integer(320))
+    #expect(MPVPropertyTable.spec(.audioParams).read(readings)?["samplerate"] == .integer(22050))
+    // And with no stream named by the engine, the first of each kind is
+    info.details?.playedVideoIndex = nil
+    info.details?.playedAudioIndex = nil
+    readings.info = info
+    guard case .array(let firsts) = MPVPropertyTable.spec(.trackList).read(readings) else {
+      return #expect(Bool(false))
+    }
+    #expect(firsts.map { $0["selected"] } == [.bool(true), .bool(false), .bool(true), .bool(false)])
+    // And with no video the engine could decode (the file opened on its audio), no video stream is selected
+    info.video = nil
+    readings.info = info
+    guard case .array(let noVideo) = MPVPropertyTable.spec(.trackList).read(readings) else {
+      return #expect(Bool(false))
+    }
+    #expect(noVideo.map { $0["selected"] } == [.bool(false), .bool(false), .bool(true), .bool(false)])
+    #expect(MPVPropertyTable.spec(.videoParams).read(readings) == nil)
+  }
+
+  @Test("a song's cover art is a track with image and albumart true, not selected; the song's sound is")
+  func coverArtTrack() {
+    // Given a song with its cover art, read by the engine on its sound alone
+    var info = MediaInfo(
+      path: "/song.mp3", container: "mp3", duration: MediaTime(seconds: 3), streamCount: 2, video: nil,
+      audio: AudioStreamInfo(codec: "mp3", sampleRate: 44100, channels: 1))
+    info.details = MediaDescription(
+      path: "/song.mp3", formatName: "mp3",
+      streams: [
+        StreamDescription(
+          index: 0, kind: .audio, codec: "mp3", timeBase: MediaRational(1, 14_112_000),
+          audio: AudioDescription(sampleRate: 44100, channels: 1)),
+        StreamDescription(
+          index: 1, kind: .video, codec: "mjpeg", timeBase: MediaRational(1, 90000), disposition: ["attached_pic"],
+          video: VideoDescription(width: 200, height: 200)),
+      ])
+    info.details?.playedAudioIndex = 0
+    var readings = MPVReadings()
+    readings.info = info
+    // When the track list is read
+    guard case .array(let tracks) = MPVPropertyTable.spec(.trackList).read(readings) else {
+      return #expect(Bool(false))
+    }
+    // Then the picture is an image and album art (as mpv marks it), and only the sound is selected
+    #expect(tracks.map { $0["image"] } == [.bool(false), .bool(true)])
+    #expect(tracks.map { $0["albumart"] } == [.bool(false), .bool(true)])
+    #expect(tracks.map { $0["selected"] } == [.bool(true), .bool(false)])
+  }
+
   @Test("docs/control-socket.md holds the property table as the table of properties writes it")
   func docsTable() throws {
     // Given the docs and the block the table writes

@@ -20,7 +20,13 @@ struct MPVSubPropertyTests {
     #expect(read(list, .trackList, "count") == .success(.integer(2)))
     #expect(read(list, .trackList, "1/type") == .success(.string("audio")))
     #expect(read(list, .trackList, "0") == .success(list.arrayElement(0)))
-    for missing in ["2/type", "-1", "x", "0/nope", "count/x"] {
+    // An index as mpv's strtol reads it (checked against mpv 0.35.1): blanks and a sign before it, an empty one
+    // followed by a part is 0, and a trailing slash after it is the entry
+    #expect(read(list, .trackList, " 1/type") == .success(.string("audio")))
+    #expect(read(list, .trackList, "+1/type") == .success(.string("audio")))
+    #expect(read(list, .trackList, "/type") == .success(.string("video")))
+    #expect(read(list, .trackList, "0/") == .success(list.arrayElement(0)))
+    for missing in ["2/type", "-1", "x", "0/nope", "count/x", "", "1//", "1x/type", "count/"] {
       #expect(read(list, .trackList, missing) == .failure(MPVRequestError(.propertyNotFound)), "\(missing)")
     }
   }
@@ -38,10 +44,40 @@ struct MPVSubPropertyTests {
     #expect(read(tags, .metadata, "by-key/nope") == .failure(MPVRequestError(.propertyNotFound)))
   }
 
-  @Test("below a value that has no parts: error accessing property")
+  @Test("below a property that has no parts: error accessing property; below a part, not found, as mpv answers")
   func scalars() {
     #expect(read(.number(100), .volume, "x") == .failure(MPVRequestError(.propertyAccess)))
-    #expect(read(list, .trackList, "0/id/x") == .failure(MPVRequestError(.propertyAccess)))
+    // (mpv's time properties take no path: not found, checked against mpv 0.35.1)
+    for time in [MPVProperty.timePos, .playbackTime, .duration, .timeRemaining, .playtimeRemaining] {
+      #expect(read(.number(5), time, "x") == .failure(MPVRequestError(.propertyNotFound)), "\(time)")
+      #expect(read(.number(5), time, "full") == .success(.number(5)), "\(time)")
+    }
+    // (and property-list and command-list are read whole, as mpv's)
+    #expect(read(.array([.string("pause")]), .propertyList, "0") == .failure(MPVRequestError(.propertyAccess)))
+    #expect(read(.array([]), .commandList, "count") == .failure(MPVRequestError(.propertyAccess)))
+    #expect(read(list, .trackList, "0/id/x") == .failure(MPVRequestError(.propertyNotFound)))
+    #expect(read(tags, .metadata, "by-key/title/x") == .failure(MPVRequestError(.propertyNotFound)))
+    #expect(read(tags, .metadata, "list/0/key/x") == .failure(MPVRequestError(.propertyNotFound)))
+  }
+
+  @Test("a field mpv's entries have that this one leaves out is unavailable; one they never have is not found")
+  func fieldsLeftOut() {
+    // Given a track without a language, a playlist entry without a title, video parameters without colours
+    // When those fields are read (checked against mpv 0.35.1 on the same file)
+    // Then they are unavailable, where a name mpv's entries never have is not found
+    let unavailable = Result<MPVValue, MPVRequestError>.failure(MPVRequestError(.propertyUnavailable))
+    let notFound = Result<MPVValue, MPVRequestError>.failure(MPVRequestError(.propertyNotFound))
+    #expect(read(list, .trackList, "0/lang") == unavailable)
+    #expect(read(list, .trackList, "1/replaygain-track-gain") == unavailable)
+    #expect(read(list, .trackList, "0/codec-profile") == notFound)
+    #expect(read(list, .trackList, "0/lang/x") == notFound)
+    let playlist = MPVValue.array([.object([MPVMember("filename", .string("a.mp4"))])])
+    #expect(read(playlist, .playlist, "0/title") == unavailable)
+    #expect(read(playlist, .playlist, "0/playlist-path") == notFound)
+    let params = MPVValue.object([MPVMember("w", .integer(320))])
+    #expect(read(params, .videoParams, "colormatrix") == unavailable)
+    #expect(read(params, .videoParams, "nosuch") == notFound)
+    #expect(read(.object([]), .audioParams, "hr-channels") == unavailable)
   }
 
   @Test("the translator reads a path into a served property; a served name with a slash stays itself")
