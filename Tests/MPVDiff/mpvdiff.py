@@ -160,6 +160,16 @@ class Player:
                     raise Failure(f"{kind}: no socket at {self.socket} within {TIMEOUT} s")
                 time.sleep(0.02)
 
+    def explain(self, failure):
+        """The failure, with the player's exit status and the end of its stderr when it has exited (a crash, or a
+        sanitizer's report under halt_on_error, shows up to a step as a closed connection)."""
+        try:
+            self.process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            return failure
+        tail = self.process.stderr.read().decode(errors="replace")[-4000:]
+        return Failure(f"{failure}\n    {self.kind} exited ({self.process.returncode}); its stderr ends:\n{tail}")
+
     def stop(self):
         if self.process.poll() is None:
             self.process.kill()
@@ -597,6 +607,15 @@ def run_scenario(scenario, programs, media, work, verbose):
     start = scenario.get("start", {})
     results = {}
     mpv_late = False
+    mpv_merged = False
+    if "mpv_rerun" in scenario:
+        # The step it names records events, and so does the next one when the two may be compared as one.
+        step = scenario["mpv_rerun"]["step"]
+        wanted = [step] if "has" in scenario["mpv_rerun"] else [step, step + 1]
+        steps = scenario.get("steps", [])
+        if not all(0 < n <= len(steps) and ("event" in steps[n - 1] or "events" in steps[n - 1]) for n in wanted):
+            return "FAIL", [f"  the scenario's mpv_rerun names step {step}: step(s) {wanted} must be `event` or "
+                            f"`events` steps"]
     for kind in ["mpv"] + scenario.get("vpk", ["vpk"]):
         # "mpv_rerun": {"times": N, "step": S, "names": [...]}: mpv is run again (at most N times) while step S's record
         # has no `property-change` without a value (with "names": not one for each of them): for a race inside mpv
@@ -604,10 +623,12 @@ def run_scenario(scenario, programs, media, work, verbose):
         # scenario's description says which). On a busy machine the late order can win every run: then steps S and
         # S + 1 are compared as one set of events, without their order, for every player, and the result says so.
         # With "has": [event, ...] instead of "names": mpv is run again while step S's record lacks one of these events
-        # (each matched on the fields it gives): for changes a busy mpv can merge into their last value.
+        # (each matched on the fields it gives): for changes a busy mpv can merge into their last value. When every
+        # run merges them, steps S and S + 1 are compared without the `property-change` events of the properties
+        # named there, for every player, and the result says so.
         rerun = scenario.get("mpv_rerun") if kind == "mpv" or programs.get("mpv_twice") else None
-        if rerun and kind == "mpv" and "has" not in rerun:
-            mpv_late = True
+        if rerun and kind == "mpv":
+            mpv_late, mpv_merged = "has" not in rerun, "has" in rerun
         for attempt in range(1 + (rerun["times"] if rerun else 0)):
             player = None
             try:
@@ -618,7 +639,7 @@ def run_scenario(scenario, programs, media, work, verbose):
                 else:
                     results[kind] = run_steps(scenario, player)
             except Failure as failure:
-                results[kind] = failure
+                results[kind] = player.explain(failure) if player else failure
             finally:
                 if player:
                     player.stop()
@@ -627,6 +648,8 @@ def run_scenario(scenario, programs, media, work, verbose):
             events = results[kind][rerun["step"] - 1]["events"]
             if "has" in rerun:
                 if all(any(all(e.get(k) == v for k, v in want.items()) for e in events) for want in rerun["has"]):
+                    if kind == "mpv":
+                        mpv_merged = False
                     break
                 continue
             gone = {e.get("name") for e in events if e["event"] == "property-change" and "data" not in e}
@@ -648,6 +671,18 @@ def run_scenario(scenario, programs, media, work, verbose):
                 merged = records[step - 1]["events"] + records[step]["events"]
                 records[step - 1] = {"events": sorted(merged, key=lambda e: json.dumps(e, sort_keys=True))}
                 records[step] = {"events": []}
+    if mpv_merged:
+        step = scenario["mpv_rerun"]["step"]
+        names = {want["name"] for want in scenario["mpv_rerun"]["has"] if "name" in want}
+        lines.append(f"  mpv merged the changes of {', '.join(sorted(names))} in all "
+                     f"{1 + scenario['mpv_rerun']['times']} runs: steps {step} and {step + 1} compared without them")
+        for kind, records in results.items():
+            records = records.records if isinstance(records, Stopped) else records
+            for number in (step, step + 1):
+                if isinstance(records, list) and len(records) >= number and "events" in records[number - 1]:
+                    records[number - 1] = dict(records[number - 1], events=[
+                        e for e in records[number - 1]["events"]
+                        if not (e.get("event") == "property-change" and e.get("name") in names)])
     for kind in scenario.get("vpk", ["vpk"]):
         got = results[kind]
         label = {"vpk": "vpk", "socket": "vpk --socket", "vpk-mpv": "vpk mpv"}[kind]

@@ -34,6 +34,15 @@ private func openDescriptors(of pid: Int32) -> Int {
   (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
 }
 
+/// How many of the process `pid`'s threads are named `name` (their /proc/PID/task/*/comm).
+private func threads(named name: String, of pid: Int32) -> Int {
+  let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+  return tasks.filter {
+    (try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8))?.trimmingCharacters(
+      in: .newlines) == name
+  }.count
+}
+
 /// The resident memory of the process `pid`, in KiB (VmRSS in /proc/PID/status).
 private func residentKiB(of pid: Int32) throws -> Int {
   let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
@@ -289,6 +298,75 @@ private func residentKiB(of pid: Int32) throws -> Int {
     print("descriptors \(descriptorsBefore) -> \(descriptorsAfter), RSS \(rssBefore) -> \(rssAfter) KiB")
   }
 
+  /// An `--input-ipc-server` socket serves each client on a thread of its own: those threads and their descriptors
+  /// go with the clients.
+  @Test func threadsAndDescriptorsComeBackAfterThousandsOfMPVConnections() throws {
+    let folder = try SocketFolder()
+    defer { folder.remove() }
+    let daemon = try VPKSession(["play", "--idle", "--input-ipc-server", folder.socket], input: .closed)
+    let pid = daemon.processIdentifier
+    let calm = try UnixSocketClient.connect(to: folder.socket)
+    calm.send(#"{"command": ["get_property", "volume"], "request_id": 1}"#)
+    try calm.waitForLine(containing: #""request_id":1"#)
+    let overLong = Data(repeating: UInt8(ascii: "x"), count: 70_000) + Data("\n".utf8)
+    /// Opens `count` connections, each answered before it leaves; every 50th sends garbage, bytes that are not UTF-8
+    /// and a line over the limit first, and every 7th leaves without waiting for its answer.
+    var asked = 1
+    func churn(_ count: Int) throws {
+      for index in 0..<count {
+        let client = try UnixSocketClient(path: folder.socket)
+        if index % 50 == 0 {
+          client.send("garbage ~~ !!")
+          client.write(Data([0xFF, 0xFE, 0x0A]))
+          client.write(overLong)
+        }
+        client.send(#"{"command": ["get_property", "pause"], "request_id": 5}"#)
+        if index % 7 != 0 { try client.waitForLine(containing: #""request_id":5"#) }
+        client.disconnect()
+      }
+      asked += 1
+      calm.send(#"{"command": ["get_property", "volume"], "request_id": \#(asked)}"#)
+      try calm.waitForLine(containing: #""request_id":\#(asked)"#, timeout: 120)
+    }
+    /// The daemon's descriptors and client threads once they hold still for a second (closed clients' threads end on
+    /// their own), or as soon as they are back to `target`.
+    func settled(target: (Int, Int)? = nil) -> (descriptors: Int, threads: Int) {
+      let deadline = Date(timeIntervalSinceNow: 60)
+      func now() -> (Int, Int) { (openDescriptors(of: pid), threads(named: "vpk mpv client", of: pid)) }
+      var counts = now()
+      var still = 0
+      while target.map({ counts.0 > $0.0 || counts.1 > $0.1 }) ?? true, still < 20, Date() < deadline {
+        Thread.sleep(forTimeInterval: 0.05)
+        let next = now()
+        still = next == counts ? still + 1 : 0
+        counts = next
+      }
+      return counts
+    }
+    // Given a daemon that has served a first round
+    try churn(200)
+    let before = settled()
+    // When 2,000 more clients come and go, 40 of them hostile
+    try churn(2000)
+    // Then no thread or descriptor of theirs is left, and the daemon still answers
+    let after = settled(target: before)
+    #expect(after.descriptors <= before.descriptors, "descriptors \(before.descriptors) -> \(after.descriptors)")
+    // One client thread is left: the calm client's.
+    #expect(before.threads == 1 && after.threads == 1, "client threads \(before.threads) -> \(after.threads)")
+    calm.send(#"{"command": ["quit"]}"#)
+    #expect(try daemon.waitForExit().status == 0)
+  }
+
+  /// On an `--input-ipc-server` socket, where each client has its own thread and reads are answered there, a client
+  /// that floods reads and never reads its replies is held to the same bound.
+  @Test func anMPVClientOfAnIPCServerSocketThatFloodsReadsAndNeverReadsIsDisconnectedAndTheOthersGoOn() throws {
+    // Given an mpv client that sends 100,000 reads (about 5 MB of replies) and never reads
+    let media = try TestMedia.url(for: .h264BFrames).path
+    try expectStalledClientDisconnected(
+      daemonArguments: [media, "--paused", "--progress", "off"],
+      line: #"{"command": ["get_property", "time-pos"], "request_id": 7}"#, count: 100_000, speaksMPV: true)
+  }
+
   @Test func aClientThatNeverReadsIsDisconnectedAndTheOthersGoOn() throws {
     // Given a client that sends 30,000 commands (about 4 MB of replies) and never reads
     try expectStalledClientDisconnected(daemonArguments: ["--idle"], line: "help", count: 30_000)
@@ -305,14 +383,27 @@ private func residentKiB(of pid: Int32) throws -> Int {
   }
 
   /// A daemon (`vpk play` with `daemonArguments`), a client that reads, and one that sends `line` `count` times and
-  /// never reads: the second is disconnected with a reason in the log, and the first is still served.
-  private func expectStalledClientDisconnected(daemonArguments: [String], line: String, count: Int) throws {
+  /// never reads: the second is disconnected with a reason in the log, and the first is still served. `speaksMPV`:
+  /// on an `--input-ipc-server` socket (a thread per client), the reading client asking in mpv's dialect.
+  private func expectStalledClientDisconnected(
+    daemonArguments: [String], line: String, count: Int, speaksMPV: Bool = false
+  ) throws {
     let folder = try SocketFolder()
     defer { folder.remove() }
-    let daemon = try VPKSession(["play"] + daemonArguments + ["--socket", folder.socket], input: .closed)
+    let socketOption = speaksMPV ? "--input-ipc-server" : "--socket"
+    let daemon = try VPKSession(["play"] + daemonArguments + [socketOption, folder.socket], input: .closed)
     let reader = try UnixSocketClient.connect(to: folder.socket)
-    reader.send("status")
-    try reader.waitForLine(containing: #"{"event":"status""#)
+    /// Asks the daemon something and waits for the answer.
+    func ask(_ id: Int) throws {
+      if speaksMPV {
+        reader.send(#"{"command": ["get_property", "pause"], "request_id": \#(id)}"#)
+        try reader.waitForLine(containing: #""request_id":\#(id)"#, timeout: 60)
+      } else {
+        reader.send(#"{"command":"status","id":\#(id)}"#)
+        try reader.waitForLine(containing: #"{"event":"status","id":\#(id)"#, timeout: 60)
+      }
+    }
+    try ask(1)
     let stalled = try UnixSocketClient(path: folder.socket, reads: false, receiveBufferBytes: 4096)
     Thread {
       let burst = Data(String(repeating: line + "\n", count: 1000).utf8)
@@ -325,9 +416,8 @@ private func residentKiB(of pid: Int32) throws -> Int {
     while !daemon.stderr.contains("disconnected a client") && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
     #expect(daemon.stderr.contains("bytes of events unread"))
     // Then the reading client is still served
-    reader.send(#"{"command":"status","id":"after"}"#)
-    try reader.waitForLine(containing: #"{"event":"status","id":"after""#, timeout: 60)
-    reader.send("quit")
+    try ask(2)
+    reader.send(speaksMPV ? #"{"command": ["quit"]}"# : "quit")
     #expect(try daemon.waitForExit().status == 0)
     withExtendedLifetime(stalled) {}
   }

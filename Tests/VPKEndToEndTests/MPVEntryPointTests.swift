@@ -110,6 +110,7 @@ private func object(_ line: String) throws -> [String: Any] {
       ["--pause=maybe"], ["--no-pause=yes"], ["--idle=maybe"], ["--keep-open=x"], ["--hr-seek=x"], ["--speed=abc"],
       ["--speed=0"], ["--start=abc"], ["--msg-level=x"], ["--no-config=yes"], ["--foo", "--no-terminal"],
       ["--really-quiet", "--foo"], ["--terminal=yes", "--vo=null", "--ao=null", "--no-config", "--idle=yes", "--foo"],
+      ["--start=-10%"], ["--start=--5"], ["--start=-"],
     ]
     for arguments in lines {
       // Given a command line, When vpk (as mpv) and mpv read it
@@ -240,5 +241,23 @@ private func object(_ line: String) throws -> [String: Any] {
     #expect(missing.status == 2, "\(missing.stdout)")
     let ended = try VPKProcess.run(["mpv", "--really-quiet", "--start=95%", "--speed=4", media])
     #expect(ended.status == 0, "\(ended.stdout)")
+  }
+
+  /// A URL is refused as by `vpk play`; `vpk mpv`'s command line is mpv's, so the opening up is asked for in the
+  /// environment (`VPK_ALLOW_NETWORK=1`), and the refusal says so.
+  @Test func networkURLsAreAllowedByTheEnvironment() throws {
+    // Given a URL nothing listens at
+    let url = "tcp://127.0.0.1:1/clip.mp4"
+    // When vpk mpv is asked to play it, without and with the variable
+    let refused = try VPKProcess.run(["mpv", url])
+    let allowed = try VPKProcess.run(["mpv", url], environment: ["VPK_ALLOW_NETWORK": "1"])
+    // Then the first is refused before anything is opened, naming the variable; the second is tried and fails to
+    // connect
+    #expect(refused.status == 2)
+    #expect(refused.stdout.contains("code=refused_protocol"), "\(refused.stdout)")
+    #expect(refused.stdout.contains("VPK_ALLOW_NETWORK=1"), "\(refused.stdout)")
+    #expect(allowed.status == 2)
+    #expect(allowed.stdout.contains("code=not_media"), "\(allowed.stdout)")
+    #expect(allowed.stdout.contains("Connection refused"), "\(allowed.stdout)")
   }
 }

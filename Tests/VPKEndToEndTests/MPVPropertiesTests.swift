@@ -123,9 +123,9 @@ private func members(_ value: Any?, _ keys: [String]) -> String {
 @Suite struct MPVPropertiesTests {
   /// Every property vpk serves, read from vpk and from mpv on the same clip, both paused at its start: the same
   /// outcome (success, or the same error), the same JSON type, and the same value where vpk's comes from what mpv's
-  /// does (the file, its streams and tags, the stored defaults); the track list is compared on its video and audio
-  /// tracks.
-  @Test(arguments: [TestClip.h264BFrames, .describedMP4])
+  /// does (the file, its streams and tags, the stored defaults); the track list is compared on its video, audio and
+  /// subtitle tracks (with several of a kind, the one selected is the one mpv chooses).
+  @Test(arguments: [TestClip.h264BFrames, .describedMP4, .multiStream])
   func everyPropertyAsMPVGivesIt(_ clip: TestClip) throws {
     let sockets = try Sockets()
     defer { sockets.remove() }
@@ -174,6 +174,9 @@ private func members(_ value: Any?, _ keys: [String]) -> String {
       "playlist/count", "playlist/0/filename", "track-list/count", "track-list/0/type", "track-list/1/codec",
       "track-list/5/type", "track-list/0/nope", "chapter-list/count", "metadata/list/count", "metadata/list/0/key",
       "metadata/by-key/MAJOR_BRAND", "metadata/by-key/nope", "video-params/w", "audio-params/channels", "volume/x",
+      "track-list/0/title", "track-list/1/demux-w", "track-list/0/replaygain-track-gain", "playlist/0/title",
+      "track-list/0/lang/x", "metadata/by-key/MAJOR_BRAND/x", "video-params/alpha", "video-params/nope",
+      "duration/x", "time-pos/x", "pause/x",
     ] {
       let (ours, theirs) = (try vpk.get(path), try mpv.get(path))
       #expect("\(ours.error) \(text(ours.data))" == "\(theirs.error) \(text(theirs.data))", "\(path) of \(clip)")
@@ -189,13 +192,13 @@ private func members(_ value: Any?, _ keys: [String]) -> String {
     let chapterLists = try [vpk, mpv].map { try text($0.get("chapter-list").data) }
     #expect(chapterLists[0] == chapterLists[1], "\(clip)")
     let trackKeys = [
-      "id", "type", "src-id", "ff-index", "selected", "default", "forced", "codec", "decoder-desc", "lang", "title",
-      "demux-w", "demux-h", "demux-fps", "demux-par", "demux-channel-count", "demux-channels", "demux-samplerate",
-      "demux-bitrate", "audio-channels",
+      "id", "type", "src-id", "ff-index", "selected", "main-selection", "default", "forced", "codec", "decoder-desc",
+      "lang", "title", "demux-w", "demux-h", "demux-fps", "demux-par", "demux-channel-count", "demux-channels",
+      "demux-samplerate", "demux-bitrate", "audio-channels",
     ]
     let tracks = try [vpk, mpv].map { client in
       ((try client.get("track-list").data as? [[String: Any]]) ?? [])
-        .filter { ["video", "audio"].contains($0["type"] as? String) }.map { members($0, trackKeys) }
+        .filter { ["video", "audio", "sub"].contains($0["type"] as? String) }.map { members($0, trackKeys) }
     }
     #expect(tracks[0] == tracks[1], "\(clip)")
     for name in ["time-remaining", "playtime-remaining"] {
@@ -247,6 +250,32 @@ private func members(_ value: Any?, _ keys: [String]) -> String {
     // has told observer 3's loop-file before observer 99's volume, set first), so it is not compared.
     let byObserver = seen.map { lines in Dictionary(grouping: lines) { $0.prefix { $0 != " " } } }
     #expect(byObserver[0] == byObserver[1], "vpk \(seen[0])\nmpv \(seen[1])")
+  }
+
+  /// `client_name` counts the clients from 0 in the order they connect, as mpv's does: the same against mpv.
+  @Test func clientNamesAsMPVCountsThem() throws {
+    let sockets = try Sockets()
+    defer { sockets.remove() }
+    let vpkDaemon = try VPKSession(
+      ["play", "--idle", "--input-ipc-server", sockets.path("vpk")], input: .closed)
+    defer { vpkDaemon.kill() }
+    let mpvDaemon = try MPV(socket: sockets.path("mpv"), media: nil)
+    defer { mpvDaemon.stop() }
+    var names: [[String]] = []
+    for player in ["vpk", "mpv"] {
+      // Given three clients that connect one after another, each asking its name as it connects
+      var clients: [Client] = []
+      var asked: [String] = []
+      for _ in 0..<3 {
+        let client = try Client(sockets.path(player))
+        clients.append(client)
+        asked.append(try client.ask(["client_name"]).data as? String ?? "none")
+      }
+      names.append(asked)
+    }
+    // Then vpk names them as mpv does
+    #expect(names[0] == ["ipc_0", "ipc_1", "ipc_2"], "vpk \(names[0])")
+    #expect(names[0] == names[1], "vpk \(names[0]), mpv \(names[1])")
   }
 
   /// mpv's own `property-list` is the list the docs' table is written from: every name in it is in the table, and

@@ -110,6 +110,10 @@ with tempfile.TemporaryDirectory(prefix="mhd-") as data:
             daemon.wait()
         with open(log) as f:
             warnings = [line.split("] ", 1)[-1].strip() for line in f if line.startswith("[W")]
+        # The daemon forgets a socket both when its connection ends and when its file is gone from the folder; which
+        # comes first as the player quits is timing (seen once of many runs, with mpv, on a busy machine), and the
+        # second then logs this. Both players close their connections and remove their socket files.
+        warnings = [w for w in warnings if w != "called remove socket, but socket_loc doesn't exist in self.sockets"]
 
 
 def normalized(event):
