@@ -164,7 +164,8 @@ private func members(_ value: Any?, _ keys: [String]) -> String {
     // And the values that come from the file, its tags and streams, or the stored defaults, are mpv's
     for name in [
       "volume", "mute", "loop-file", "fullscreen", "sub-visibility", "playlist-count", "playlist-pos",
-      "playlist-pos-1", "working-directory", "media-title", "filename/no-ext", "file-size", "metadata", "chapters",
+      "playlist-pos-1", "playlist-current-pos", "playlist-playing-pos", "working-directory", "media-title",
+      "filename/no-ext", "file-size", "metadata", "chapters",
       "chapter", "core-idle", "seekable", "partially-seekable", "audio-params", "path", "filename", "duration",
     ] {
       #expect(text(try vpk.get(name).data) == text(try mpv.get(name).data), "\(name) of \(clip)")

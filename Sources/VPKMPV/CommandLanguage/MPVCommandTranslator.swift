@@ -44,7 +44,8 @@ package struct MPVFileOptions: Sendable, Equatable {
 /// What an mpv command asks for, its arguments checked.
 package enum MPVCommand: Sendable, Equatable {
   case loadFile(String, MPVFileOptions = MPVFileOptions())
-  case stop
+  /// `keepPlaylist`: `stop keep-playlist`, which leaves the file's entry in the playlist.
+  case stop(keepPlaylist: Bool)
   /// `mode`: the precision the flags name (`exact`, `keyframes`); nil: mpv's default (see MPVHRSeek).
   case seek(Double, MPVSeekReference, SeekMode?)
   case frameStep
@@ -320,9 +321,8 @@ package struct MPVCommandTranslator: Sendable {
       guard args.count <= 3, let options = args.count > 2 ? Self.perFileOptions(args[2]) : [:] else { return invalid }
       return .success(.loadFile(path, Self.fileOptions(options)))
     case "stop":
-      // mpv's one flag, `keep-playlist`, changes nothing with vpk's playlist of one.
       guard args.isEmpty || (args.count == 1 && ["keep-playlist", ""].contains(args[0].string)) else { return invalid }
-      return .success(.stop)
+      return .success(.stop(keepPlaylist: args.first?.string == "keep-playlist"))
     case "seek": return seek(args)
     case "frame-step", "frame-back-step":
       guard args.isEmpty else { return invalid }

@@ -100,6 +100,11 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     try? readings.value(of: observer.property, path: observer.path).get()
   }
   private var observers: [Observer] = []
+  /// Whether a `stop` in idle cleared the playlist's kept entry, untold: mpv tells the playlist's observers nothing
+  /// of it, and compares with what they were told when the next file is added (`loading`).
+  private var playlistClearedUntold = false
+  /// What a `stop` in idle changes by clearing the kept entry.
+  private static let playlistCleared: Set<MPVProperty> = [.playlistCount, .playlist]
   /// What came while an `add` or `cycle` waited for the value it changes: run once its change is submitted,
   /// so they follow it as they follow it in mpv (a read right behind `add speed 0.25` says the new speed).
   private var deferred: [() -> Void] = []
@@ -274,12 +279,17 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       sharedOptions.register(options.stored, for: CommandSender(view: viewID, number: ownCommandCount + 1))
       submit(
         .replace(path, start: options.start, paused: options.paused, rate: options.speed), .load(fileNumber + 1))
-    case .stop:
+    case .stop(let keepPlaylist):
       guard readings.info != nil || readings.loadingPath != nil else {
-        // Nothing loaded: mpv stops nothing, and says so with success.
-        if let ticket { reply(ticket, .success, data: .null) }
-        return
+        // Nothing loaded: mpv stops nothing, and says so with success. A plain `stop` clears an entry the playlist
+        // kept, for every client: the session's `closed` tells them.
+        guard readings.keptEntry != nil, !keepPlaylist else {
+          if let ticket { reply(ticket, .success, data: .null) }
+          return
+        }
+        return submit(.close, answer(true))
       }
+      if keepPlaylist { sharedOptions.keepPlaylistStop = CommandSender(view: viewID, number: ownCommandCount + 1) }
       submit(.close, answer(true))
     case .seek(let target, let reference, let mode):
       seek(target, reference, mode, pending: answer(true))
@@ -525,6 +535,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
 
   private func publishChanges(where included: (MPVProperty) -> Bool) {
     for index in observers.indices where included(observers[index].property) {
+      if playlistClearedUntold, Self.playlistCleared.contains(observers[index].property) { continue }
       let value = observedValue(observers[index])
       guard observers[index].told != .some(value) else { continue }
       observers[index].told = .some(value)
@@ -612,7 +623,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .frame, .mark, .snapshot, .help, .waited, .expectation:
       if let mine { pending.removeValue(forKey: mine) }
     // Closed by no command: the file ended, with `--at-end idle` (mpv's `--idle`).
-    case .closed(let nextPaused): closed(mine, atEnd: origin == nil, nextPaused: nextPaused)
+    case .closed(let nextPaused):
+      let keepsEntry = origin == nil || (origin?.sender != nil && origin?.sender == sharedOptions.keepPlaylistStop)
+      closed(mine, atEnd: origin == nil, keepsEntry: keepsEntry, nextPaused: nextPaused)
     case .shutdown(let shutdown): shutDown(shutdown.reason, mine)
     }
   }
@@ -631,6 +644,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     readings.info = nil
     readings.duration = nil
     readings.loadingPath = path
+    readings.keptEntry = nil
+    playlistClearedUntold = false
     readings.state = .loading
     fileNumber += 1
     event("start-file", [MPVMember("playlist_entry_id", .integer(fileNumber))])
@@ -664,6 +679,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       // Another client's file failed to open (this client's own failure is told with its error, before): mpv tells
       // every client `end-file` (error) and `idle`. The error goes to the client that loaded it; when that was an mpv
       // client, it left its `file_error` with the shared options, else mpv's usual reason stands for any.
+      readings.keptEntry = readings.loadingPath
       readings.loadingPath = nil
       readings.info = nil
       readings.state = .idle
@@ -808,6 +824,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .load(let entry):
       sharedOptions.forget(CommandSender(view: viewID, number: commandID))
       sharedOptions.failedFileError = Self.fileError(error)
+      // The playlist keeps the entry of a file that failed to open, as mpv's does until a `stop`.
+      if readings.info == nil { readings.keptEntry = readings.loadingPath }
       readings.loadingPath = nil
       readings.state = readings.info == nil ? .idle : readings.state
       event(
@@ -896,18 +914,26 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     .eofReached, .timePos, .playbackTime, .percentPos, .timeRemaining, .playtimeRemaining, .width, .height, .coreIdle,
   ]
 
+  /// `keepsEntry`: the playlist keeps the file's entry (it played to its end, or `stop keep-playlist` closed it).
   /// `nextPaused`: whether the next file opens paused, as the interactor decided; `pause` reads it with no file.
-  private func closed(_ commandID: Int?, atEnd: Bool, nextPaused: Bool) {
+  private func closed(_ commandID: Int?, atEnd: Bool, keepsEntry: Bool, nextPaused: Bool) {
     guard readings.info != nil || readings.loadingPath != nil else {
       // Nothing was loaded (a `stop` that waited behind a file that then failed to open, which told its `end-file`
-      // and `idle`): mpv stops nothing and says nothing more.
+      // and `idle`, or one that clears the entry kept): mpv stops nothing and says nothing more, not even to the
+      // playlist's observers, who hear of the playlist again when the next file is added.
+      if !keepsEntry, readings.keptEntry != nil {
+        readings.keptEntry = nil
+        playlistClearedUntold = true
+      }
       settle(commandID)
       return
     }
     othersSeeks = []
+    let path = readings.currentPath
     readings = MPVReadings(
       rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID,
       pauseOption: nextPaused)
+    if keepsEntry { readings.keptEntry = path }
     settle(commandID)
     // A file that played to its end loses its position's properties before `end-file`, as mpv's do.
     if atEnd { publishChanges(of: Self.goneBeforeEndFile) }

@@ -1,6 +1,7 @@
 // MPVSharedOptions: the stored mpv properties (MPVStoredOptions) of one session, shared by all its mpv clients'
 // presenters. A value one client sets is handed to every presenter, which tells its observers. It also holds what
-// the session's mpv clients tell alike: their `client_name`s, and a failed file's `file_error`.
+// the session's mpv clients tell alike: their `client_name`s, a failed file's `file_error`, and which `stop` keeps
+// the playlist's entry.
 //
 // It also keeps the values a `loadfile` gives for its file only (`volume=50`): set as that file starts loading, and
 // the values they replaced set back as it goes (the next file starts loading, or the session goes idle), as mpv
@@ -30,6 +31,8 @@ package final class MPVSharedOptions: PlaybackInteractorOutput {
   /// the failure first); nil once another file starts loading, or when the loader was not an mpv client. The other
   /// clients tell the same, as mpv tells every client one `end-file`.
   var failedFileError: String?
+  /// The last `stop keep-playlist` submitted: the file it closes leaves its entry in every client's playlist.
+  var keepPlaylistStop: CommandSender?
 
   package init() {}
 

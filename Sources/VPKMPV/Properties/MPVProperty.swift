@@ -35,6 +35,8 @@ package enum MPVProperty: String, Sendable, Equatable, CaseIterable {
   case playlistCount = "playlist-count"
   case playlistPos = "playlist-pos"
   case playlistPos1 = "playlist-pos-1"
+  case playlistCurrentPos = "playlist-current-pos"
+  case playlistPlayingPos = "playlist-playing-pos"
   case playlist
   case workingDirectory = "working-directory"
   case mediaTitle = "media-title"

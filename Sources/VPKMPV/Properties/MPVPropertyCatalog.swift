@@ -203,7 +203,7 @@ package enum MPVPropertyCatalog {
     (
       "vpk has no playlist (one file at a time)",
       """
-      playlist-current-pos playlist-playing-pos playlist-start shuffle loop-playlist prefetch-playlist merge-files
+      playlist-start shuffle loop-playlist prefetch-playlist merge-files
       load-unsafe-playlists
       """.split(whereSeparator: \.isWhitespace).map(String.init)
     ),

@@ -10,31 +10,38 @@ extension MPVPropertyTable {
     switch property {
     case .playlistCount:
       return MPVPropertySpec(
-        property: property, kind: .integer, read: { .integer($0.currentPath != nil ? 1 : 0) },
+        property: property, kind: .integer, read: { .integer($0.playlistPath != nil ? 1 : 0) },
         docs: .init(
-          note: "1 with a file loaded or loading, else 0: vpk has no playlist", from: loadEvents,
-          tests: playlistTests))
-    case .playlistPos, .playlistPos1:
-      let first = property == .playlistPos ? 0 : 1
+          note:
+            "1 with a file loaded or loading, or an entry kept after its file went (as mpv keeps it until `stop`), "
+            + "else 0: vpk's playlist holds one file",
+          from: loadEvents, tests: playlistTests))
+    case .playlistPos, .playlistPos1, .playlistCurrentPos, .playlistPlayingPos:
+      let first = property == .playlistPos1 ? 1 : 0
       return MPVPropertySpec(
         property: property, kind: .integer, read: { .integer($0.currentPath != nil ? first : -1) },
         docs: .init(
-          note: "\(first) with a file, else −1; read-only here (vpk has no playlist to move in)",
+          note: "\(first) with a file loaded or loading, else −1; read-only here (vpk has no playlist to move in)",
           from: loadEvents, tests: playlistTests))
     case .playlist:
       return MPVPropertySpec(
         property: property, kind: .list,
         read: { readings in
-          guard let path = readings.currentPath else { return .array([]) }
-          return .array([
-            .object([
-              MPVMember("filename", .string(path)), MPVMember("current", .bool(true)),
-              MPVMember("playing", .bool(true)), MPVMember("id", .integer(readings.entryID)),
+          if let path = readings.currentPath {
+            return .array([
+              .object([
+                MPVMember("filename", .string(path)), MPVMember("current", .bool(true)),
+                MPVMember("playing", .bool(true)), MPVMember("id", .integer(readings.entryID)),
+              ])
             ])
-          ])
+          }
+          guard let kept = readings.keptEntry else { return .array([]) }
+          return .array([.object([MPVMember("filename", .string(kept)), MPVMember("id", .integer(readings.entryID))])])
         },
         docs: .init(
-          note: "the file as a playlist of one: `filename`, `current`, `playing`, `id`; `[]` without one",
+          note:
+            "the file as a playlist of one: `filename`, `current`, `playing`, `id`; after the file went without a "
+            + "`stop` that clears it, `filename` and `id`; `[]` without one",
           from: loadEvents, tests: playlistTests))
     case .workingDirectory:
       return MPVPropertySpec(

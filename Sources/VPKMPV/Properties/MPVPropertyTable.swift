@@ -143,7 +143,8 @@ package enum MPVPropertyTable {
         docs: .init(unavailable: "nothing loaded, or no frame rate or duration", from: "`ready`", tests: fileTests))
     case .volume, .mute, .loopFile, .fullscreen, .subVisibility:
       storedSpec(property)
-    case .playlistCount, .playlistPos, .playlistPos1, .playlist, .workingDirectory, .mediaTitle, .metadata, .chapter,
+    case .playlistCount, .playlistPos, .playlistPos1, .playlistCurrentPos, .playlistPlayingPos, .playlist,
+      .workingDirectory, .mediaTitle, .metadata, .chapter,
       .chapters, .chapterList, .trackList, .videoParams, .audioParams, .timeRemaining, .playtimeRemaining,
       .filenameNoExt, .fileSize, .coreIdle, .seekable, .partiallySeekable:
       fileSpec(property)

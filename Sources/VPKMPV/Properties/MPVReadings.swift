@@ -24,8 +24,16 @@ package struct MPVReadings: Sendable, Equatable {
   /// paused.
   var pauseOption = false
 
+  /// The entry mpv's playlist keeps once its file has gone without a `stop` that clears it (the file played to its end
+  /// into idle, failed to open, or was stopped with `keep-playlist`): listed, neither current nor playing, until a
+  /// `stop` or the next file.
+  var keptEntry: String?
+
   /// The file loaded, or being loaded.
   var currentPath: String? { info?.path ?? loadingPath }
+
+  /// The playlist's one entry: the file loaded or loading, else the one kept.
+  var playlistPath: String? { currentPath ?? keptEntry }
 
   /// `position` within the file (mpv's `playback-time`, and what `time-remaining` counts from).
   var positionInFile: MediaTime { position.clamped(to: duration) }

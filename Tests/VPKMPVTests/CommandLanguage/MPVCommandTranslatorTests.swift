@@ -144,8 +144,8 @@ struct MPVCommandTranslatorTests {
       #expect(error(line) == .invalidParameter, "\(line)")
     }
     // And the forms mpv takes still are: stop's one flag, cycle's direction, quit-watch-later as a quit
-    #expect(command(#"{"command": ["stop", "keep-playlist"]}"#) == .success(.stop))
-    #expect(command(#"{"command": ["stop", ""]}"#) == .success(.stop))
+    #expect(command(#"{"command": ["stop", "keep-playlist"]}"#) == .success(.stop(keepPlaylist: true)))
+    #expect(command(#"{"command": ["stop", ""]}"#) == .success(.stop(keepPlaylist: false)))
     #expect(
       command(#"{"command": ["set_property_string", "pause", true]}"#)
         == .success(.setProperty(.pause, .bool(true), byCommand: false)))

@@ -243,7 +243,8 @@ extension MPVPresenterTests {
     // Given nothing loaded: an empty playlist
     let empty: [(String, MPVValue)] = [
       ("playlist-count", .integer(0)), ("playlist-pos", .integer(-1)), ("playlist-pos-1", .integer(-1)),
-      ("playlist", .array([])), ("working-directory", .string(FileManager.default.currentDirectoryPath)),
+      ("playlist-current-pos", .integer(-1)), ("playlist-playing-pos", .integer(-1)), ("playlist", .array([])),
+      ("working-directory", .string(FileManager.default.currentDirectoryPath)),
     ]
     for (name, expected) in empty { #expect(value(harness, name, status: Self.idleStatus) == expected.json, "\(name)") }
     // When a file loads, it is the playlist's one entry, numbered as start-file numbers it
@@ -256,18 +257,106 @@ extension MPVPresenterTests {
     ])
     let loading: [(String, MPVValue?)] = [
       ("playlist-count", .integer(1)), ("playlist-pos", .integer(0)), ("playlist-pos-1", .integer(1)),
-      ("playlist", entry), ("media-title", .string("clip.mp4")), ("filename/no-ext", .string("clip")),
+      ("playlist-current-pos", .integer(0)), ("playlist-playing-pos", .integer(0)), ("playlist", entry),
+      ("media-title", .string("clip.mp4")), ("filename/no-ext", .string("clip")),
       ("metadata", nil), ("file-size", nil),
     ]
     for (name, expected) in loading { #expect(value(harness, name) == expected?.json, "\(name) while loading") }
-    // And once it is closed the playlist is empty again
+    // And once a stop closes it the playlist is empty again
     harness.presenter.present(.ready(harness.info, position: .zero), origin: nil)
-    harness.presenter.present(.closed(nextPaused: true), origin: nil)
+    harness.send(#"{"command": ["stop"]}"#)
+    harness.presenter.present(.closed(nextPaused: true), origin: harness.lastOrigin)
     for (name, expected) in empty { #expect(value(harness, name, status: Self.idleStatus) == expected.json, "\(name)") }
     // And the playlist's position cannot be set: vpk has no playlist to move in
     #expect(
       run(harness, #"{"command": ["set_property", "playlist-pos", 0], "request_id": 3}"#)
         == #"{"request_id":3,"error":"error accessing property"}"#)
+  }
+
+  @Test("the playlist keeps a file's entry after it ends, fails to open or is stopped with keep-playlist, as mpv's")
+  func playlistKeepsItsEntry() {
+    // Given two mpv clients of one session, the first playing a file
+    let shared = MPVSharedOptions()
+    let harness = MPVHarness(sharedOptions: shared)
+    let other = MPVHarness(sharedOptions: shared)
+    let both = [harness, other]
+    for client in both { client.loaded() }
+    let kept = MPVValue.array([
+      .object([MPVMember("filename", .string("/media/clip.mp4")), MPVMember("id", .integer(1))])
+    ])
+    let keptEntry: [(String, MPVValue)] = [
+      ("playlist-count", .integer(1)), ("playlist-pos", .integer(-1)), ("playlist-pos-1", .integer(-1)),
+      ("playlist-current-pos", .integer(-1)), ("playlist-playing-pos", .integer(-1)), ("playlist", kept),
+    ]
+    // When the file plays to its end into idle (closed by no command)
+    for client in both { client.presenter.present(.closed(nextPaused: false), origin: nil) }
+    // Then each client's playlist keeps the entry, neither current nor playing
+    for client in both {
+      for (name, expected) in keptEntry {
+        #expect(value(client, name, status: Self.idleStatus) == expected.json, "\(name) after the end")
+      }
+    }
+    // When the first client stops with keep-playlist in idle, nothing is asked of the session
+    let calls = harness.interactor.calls.count
+    #expect(
+      run(harness, #"{"command": ["stop", "keep-playlist"], "request_id": 1}"#)
+        == #"{"data":null,"request_id":1,"error":"success"}"#)
+    #expect(harness.interactor.calls.count == calls)
+    // When it stops plainly, the session is asked to close, and every client's playlist is empty once it has
+    harness.send(#"{"command": ["stop"], "request_id": 2}"#)
+    #expect(harness.interactor.calls.last == .submit(.close))
+    for client in both { client.presenter.present(.closed(nextPaused: false), origin: harness.lastOrigin) }
+    for client in both {
+      #expect(value(client, "playlist-count", status: Self.idleStatus) == MPVValue.integer(0).json)
+      #expect(value(client, "playlist", status: Self.idleStatus) == MPVValue.array([]).json)
+    }
+    // When a file it loads fails to open, the playlist keeps the failed file's entry (told to the other as idle)
+    harness.send(#"{"command": ["loadfile", "/nope.mp4"]}"#)
+    let load = harness.lastOrigin
+    for client in both { client.presenter.present(.loading(path: "/nope.mp4", paused: false), origin: load) }
+    harness.presenter.present(.error(PlaybackError(.fileNotFound, "no such file")), origin: load)
+    other.presenter.present(.state(.idle, position: .zero, duration: nil), origin: nil)
+    let failed = MPVValue.array([.object([MPVMember("filename", .string("/nope.mp4")), MPVMember("id", .integer(2))])])
+    for client in both { #expect(value(client, "playlist", status: Self.idleStatus) == failed.json) }
+    // When a file that opened is closed by the first client's stop keep-playlist, both keep its entry
+    harness.send(#"{"command": ["loadfile", "/media/clip.mp4"]}"#)
+    let reload = harness.lastOrigin
+    for client in both {
+      client.presenter.present(.loading(path: "/media/clip.mp4", paused: false), origin: reload)
+      client.presenter.present(.ready(client.info, position: .zero), origin: reload)
+    }
+    harness.send(#"{"command": ["stop", "keep-playlist"]}"#)
+    let stop = harness.lastOrigin
+    for client in both { client.presenter.present(.closed(nextPaused: false), origin: stop) }
+    let stopped = MPVValue.array([
+      .object([MPVMember("filename", .string("/media/clip.mp4")), MPVMember("id", .integer(3))])
+    ])
+    for client in both {
+      #expect(value(client, "playlist", status: Self.idleStatus) == stopped.json)
+      #expect(value(client, "playlist-count", status: Self.idleStatus) == MPVValue.integer(1).json)
+    }
+  }
+
+  @Test(
+    "a stop in idle clears the kept entry without telling the playlist's observers, who hear of it at the next file")
+  func playlistClearedUntold() {
+    // Given a client observing the playlist, whose file played to its end into idle
+    let harness = MPVHarness()
+    harness.loaded()
+    harness.observe(["playlist-count", "playlist"], state: .playing)
+    harness.presenter.present(.closed(nextPaused: false), origin: nil)
+    harness.view.lines.removeAll()
+    // When it stops in idle, and then changes a stored property
+    harness.send(#"{"command": ["stop"], "request_id": 1}"#)
+    harness.presenter.present(.closed(nextPaused: false), origin: harness.lastOrigin)
+    harness.send(#"{"command": ["set_property", "volume", 50], "request_id": 2}"#)
+    // Then it hears the replies and nothing of the playlist
+    #expect(!harness.view.lines.contains { $0.contains("playlist") })
+    // When the next file starts loading, the playlist is told, and the count (1 again) is not
+    harness.view.lines.removeAll()
+    harness.presenter.present(.loading(path: "/media/next.mp4", paused: false), origin: nil)
+    #expect(harness.view.lines.contains { $0.contains(#""name":"playlist","data":[{"filename":"/media/next.mp4""#) })
+    #expect(!harness.view.lines.contains { $0.contains(#""name":"playlist-count""#) })
   }
 
   /// A file as the engine describes it: tags, two chapters, a video stream shown at 16:9 and turned by its matrix,
