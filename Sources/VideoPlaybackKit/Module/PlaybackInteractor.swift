@@ -463,7 +463,8 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   }
 
   /// The pause and rate the file loaded leaves to the next as it goes: paused unless it was playing, so a file kept
-  /// open at its end leaves it paused; `atEnd`, a file that played to its end into idle, playing; the rate as it is.
+  /// open at its end leaves it paused; `atEnd`, a file that played to its end into idle, playing (one that reached
+  /// its end paused, by a seek, is not `atEnd` here); the rate as it is.
   /// A file opened with a pause or a rate of its own leaves the one it replaced. True when that changed the rate.
   @discardableResult
   func keepSettings(leavingAtEnd atEnd: Bool = false) -> Bool {
@@ -724,10 +725,12 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   }
 
   /// Closes the file: for `close` (`commandID`), or at its end with `--at-end idle` (nil).
-  func unload(commandID: Int?) {
+  /// `commandID` nil: the file played to its end (paused there when `pausedAtEnd`).
+  func unload(commandID: Int?, pausedAtEnd: Bool = false) {
     // With nothing loaded (a file that failed to open, a `close` sent twice) no file leaves its settings: the next
     // file's pause and rate stay as they are.
-    let rateChanged = phase == .idle ? false : keepSettings(leavingAtEnd: commandID == nil)
+    let rateChanged =
+      phase == .idle ? false : keepSettings(leavingAtEnd: commandID == nil && !pausedAtEnd)
     tallyFrameCache()
     manager = router.gotoMedia(replacing: manager, wantsNew: false)
     manager = nil
