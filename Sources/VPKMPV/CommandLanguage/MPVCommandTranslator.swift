@@ -85,11 +85,40 @@ package struct MPVRequest: Sendable, Equatable {
   package var command: Result<MPVCommand, MPVRequestError>
   /// False for a plain text line, which mpv runs without answering.
   package var wantsReply: Bool
+  /// `"async": true`: an input command (`MPVCommand.isInputCommand`) is answered in mpv's asynchronous form once it
+  /// has run (`MPVValue.asyncReply`); the IPC's own commands answer as ever, as mpv's do.
+  package var isAsync: Bool
 
-  package init(requestID: MPVValue, command: Result<MPVCommand, MPVRequestError>, wantsReply: Bool = true) {
+  package init(
+    requestID: MPVValue, command: Result<MPVCommand, MPVRequestError>, wantsReply: Bool = true, isAsync: Bool = false
+  ) {
     self.requestID = requestID
     self.command = command
     self.wantsReply = wantsReply
+    self.isAsync = isAsync
+  }
+
+  /// Whether the reply takes mpv's asynchronous form (`MPVValue.asyncReply`): an async input command that was read,
+  /// or one mpv read and then failed to run (`error running command`); a request mpv could not read is answered in
+  /// the usual form.
+  package var repliesAsynchronously: Bool {
+    guard isAsync else { return false }
+    switch command {
+    case .success(let command): return command.isInputCommand
+    case .failure(let failure): return failure.error == .commandFailed
+    }
+  }
+}
+
+extension MPVCommand {
+  /// An input command (mpv's command table) rather than one of the IPC's own (`get_property`, `observe_property`,
+  /// `client_name` …): the only ones `"async"` changes.
+  package var isInputCommand: Bool {
+    switch self {
+    case .loadFile, .stop, .seek, .frameStep, .frameBackStep, .add, .cycle, .quit: true
+    case .setProperty(_, _, let byCommand): byCommand
+    default: false
+    }
   }
 }
 
@@ -213,11 +242,19 @@ package struct MPVCommandTranslator: Sendable {
     else {
       return MPVRequest(requestID: .integer(0), command: .failure(MPVRequestError(.invalidParameter)))
     }
+    // mpv reads `async` before the request's id: a value other than a flag is refused with id 0.
+    var isAsync = false
+    if let async = value["async"] {
+      guard case .bool(let flag) = async else {
+        return MPVRequest(requestID: .integer(0), command: .failure(MPVRequestError(.invalidParameter)))
+      }
+      isAsync = flag
+    }
     let requestID = value["request_id"] ?? .integer(0)
     guard case .array(let words) = value["command"] else {
       return MPVRequest(requestID: requestID, command: .failure(MPVRequestError(.invalidParameter)))
     }
-    return MPVRequest(requestID: requestID, command: command(words))
+    return MPVRequest(requestID: requestID, command: command(words), isAsync: isAsync)
   }
 
   /// A file's options by name (the last of a name counts): `name=value` pairs separated by commas, or a JSON object
@@ -315,7 +352,8 @@ package struct MPVCommandTranslator: Sendable {
     let args = Array(words.dropFirst())
     switch name {
     case "loadfile":
-      guard let path = args.first?.string, !path.isEmpty else { return invalid }
+      // An empty path is taken, and fails to open, as mpv answers it.
+      guard let path = args.first?.string else { return invalid }
       // Only replacing the file is served: vpk has no playlist.
       if let mode = args.dropFirst().first?.string, mode != "replace" { return invalid }
       guard args.count <= 3, let options = args.count > 2 ? Self.perFileOptions(args[2]) : [:] else { return invalid }
@@ -422,12 +460,16 @@ package struct MPVCommandTranslator: Sendable {
     return write.accept(value)
   }
 
-  /// A number, or a string holding one (mpv's text commands pass every argument as a string).
+  /// A number, or a string holding one (mpv's text commands pass every argument as a string), read as mpv reads it
+  /// with strtod: blanks before the number are skipped, and nothing may follow it.
   static func number(_ value: MPVValue) -> Double? {
     if let number = value.number { return number }
-    if let text = value.string { return Double(text) }
+    if let text = value.string { return Double(text.drop { Self.strtodBlanks.contains($0) }) }
     return nil
   }
+
+  /// What strtod skips before a number (C's isspace).
+  private static let strtodBlanks: Set<Character> = [" ", "\t", "\n", "\r", "\u{0B}", "\u{0C}"]
 
   /// `seek <target> [<flags>] [<legacy precision>]`: flags are `+`-joined (relative, absolute, absolute-percent,
   /// relative-percent; exact, keyframes).

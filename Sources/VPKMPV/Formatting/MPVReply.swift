@@ -11,4 +11,13 @@ extension MPVValue {
     members.append(MPVMember("error", .string(error.rawValue)))
     return .object(members)
   }
+
+  /// mpv's reply to an input command sent with `"async": true` once it has run: `{"request_id": N, "error": …,
+  /// "data": …}`, `data` always there (null when the command gives none, or failed).
+  static func asyncReply(_ requestID: MPVValue, _ error: MPVError, data: MPVValue? = nil) -> MPVValue {
+    .object([
+      MPVMember("request_id", requestID), MPVMember("error", .string(error.rawValue)),
+      MPVMember("data", error == .success ? data ?? .null : .null),
+    ])
+  }
 }

@@ -31,6 +31,13 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   private struct Ticket {
     var number: Int
     var requestID: MPVValue
+    /// Answered in mpv's asynchronous form (`MPVRequest.repliesAsynchronously`).
+    var isAsync = false
+
+    /// The reply to this ticket's request.
+    func reply(_ error: MPVError, data: MPVValue? = nil) -> MPVValue {
+      isAsync ? .asyncReply(requestID, error, data: data) : .reply(requestID, error, data: data)
+    }
   }
   /// How many tickets were given, and how many of them have had their replies written.
   private var ticketsGiven = 0
@@ -259,7 +266,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     }
     learnSessionFile()
     // A text line runs like its JSON form, unanswered.
-    let ticket = request.wantsReply ? takeTicket(request.requestID) : nil
+    let ticket = request.wantsReply ? takeTicket(request.requestID, isAsync: request.repliesAsynchronously) : nil
     let command: MPVCommand
     switch request.command {
     case .failure(let failure):
@@ -381,7 +388,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       // `playback-restart` follows when it lands. (Without one, mpv refuses it; vpk runs it once a file loads.)
       let seekEvent = disabledEvents.contains("seek") ? [] : [MPVValue.object([MPVMember("event", .string("seek"))])]
       if case .reply(let ticket, let withData) = owed {
-        deliver(ticket, [.reply(ticket.requestID, .success, data: withData ? .null : nil)] + seekEvent)
+        deliver(ticket, [ticket.reply(.success, data: withData ? .null : nil)] + seekEvent)
         owed = .silent
       } else {
         for event in seekEvent { show(event) }
@@ -437,9 +444,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
 
   // MARK: - Replies and events
 
-  private func takeTicket(_ requestID: MPVValue) -> Ticket {
+  private func takeTicket(_ requestID: MPVValue, isAsync: Bool = false) -> Ticket {
     ticketsGiven += 1
-    return Ticket(number: ticketsGiven - 1, requestID: requestID)
+    return Ticket(number: ticketsGiven - 1, requestID: requestID, isAsync: isAsync)
   }
 
   /// Shows `lines`, the answer to `ticket`'s request (its reply, then the events it causes), once every earlier
@@ -483,7 +490,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
   }
 
   private func reply(_ ticket: Ticket, _ error: MPVError, data: MPVValue? = nil) {
-    deliver(ticket, [.reply(ticket.requestID, error, data: data)])
+    deliver(ticket, [ticket.reply(error, data: data)])
   }
 
   /// Sends event `name` unless the client disabled it.

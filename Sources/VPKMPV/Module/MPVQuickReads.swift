@@ -72,7 +72,10 @@ package final class MPVQuickReads: @unchecked Sendable {
       guard request.wantsReply, case .success(.seek) = request.command else { return nil }
       seekAnswered = true
       // The presenter's own answer to a seek with a file loaded (`MPVPresenter.seek`).
-      return MPVValue.reply(request.requestID, .success, data: .null).json + "\n"
+      return
+        (request.repliesAsynchronously
+        ? MPVValue.asyncReply(request.requestID, .success, data: .null)
+        : MPVValue.reply(request.requestID, .success, data: .null)).json + "\n"
     }
   }
 

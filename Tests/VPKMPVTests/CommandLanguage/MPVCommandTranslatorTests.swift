@@ -187,6 +187,45 @@ struct MPVCommandTranslatorTests {
   }
 
   @Test(
+    "numbers in text are read as mpv's strtod reads them: blanks before, nothing after; loadfile takes an empty path")
+  func numbersAndPathsAsMPVReadsThem() {
+    // Given numbers written as text with blanks around them, When read, Then blanks before are skipped, after refused
+    #expect(command(#"{"command": ["seek", " 1"]}"#) == .success(.seek(1, .relative, nil)))
+    #expect(command(#"{"command": ["seek", "\t2", "absolute"]}"#) == .success(.seek(2, .absolute, nil)))
+    #expect(error(#"{"command": ["seek", "1 "]}"#) == .invalidParameter)
+    #expect(error(#"{"command": ["seek", " "]}"#) == .invalidParameter)
+    #expect(command(#"{"command": ["set_property_string", "speed", " 2"]}"#).map { _ in true } == .success(true))
+    #expect(error(#"{"command": ["set_property_string", "speed", "2 "]}"#) == .unsupportedFormat)
+    // And an empty path is a file to load (which then fails to open, as in mpv)
+    #expect(command(#"{"command": ["loadfile", ""]}"#) == .success(.loadFile("")))
+  }
+
+  @Test("async: a flag; an input command then answers in mpv's asynchronous form, the IPC's own commands as ever")
+  func asyncRequests() {
+    // Given requests with async true
+    let seek = translator.translate(#"{"command": ["seek", 1], "request_id": 4, "async": true}"#)
+    let read = translator.translate(#"{"command": ["get_property", "pause"], "async": true}"#)
+    let unknownSet = translator.translate(#"{"command": ["set", "nope", "1"], "async": true}"#)
+    let unreadable = translator.translate(#"{"command": ["seek"], "async": true}"#)
+    // Then an input command, or one mpv fails to run, replies asynchronously; a read or one mpv cannot read does not
+    #expect(seek.isAsync && seek.repliesAsynchronously)
+    #expect(read.isAsync && !read.repliesAsynchronously)
+    #expect(unknownSet.repliesAsynchronously)
+    #expect(!unreadable.repliesAsynchronously)
+    #expect(!translator.translate(#"{"command": ["stop"], "async": false}"#).repliesAsynchronously)
+    // And async that is not a flag is refused with request id 0, as mpv reads it before the id
+    for value in [#""yes""#, "1", "null"] {
+      let refused = translator.translate(#"{"command": ["stop"], "request_id": 9, "async": \#(value)}"#)
+      #expect(refused.requestID == .integer(0) && refused.command == .failure(MPVRequestError(.invalidParameter)))
+    }
+    // And the asynchronous reply names the id, the error, then the data, null when there is none or it failed
+    #expect(MPVValue.asyncReply(.integer(4), .success).json == #"{"request_id":4,"error":"success","data":null}"#)
+    #expect(
+      MPVValue.asyncReply(.integer(4), .commandFailed, data: .integer(1)).json
+        == #"{"request_id":4,"error":"error running command","data":null}"#)
+  }
+
+  @Test(
     "loadfile's per-file start and pause options are read from its options, as text or an object; values mpv cannot read and the other options are ignored"
   )
   func loadfileStartOption() {

@@ -904,6 +904,29 @@ struct MPVPresenterTests {
     #expect(listener.view.lines.contains { $0.contains(#""file_error":"loading failed""#) })
   }
 
+  @Test("async input commands are answered in mpv's asynchronous form, success or failure; reads as ever")
+  func asyncReplies() {
+    // Given a client with nothing loaded
+    let harness = MPVHarness()
+    // When it sends an async seek (which fails without a file) and an async read
+    harness.send(#"{"command": ["seek", 1], "request_id": 1, "async": true}"#)
+    harness.presenter.present(.error(PlaybackError(.noMedia(verb: "scrub", idle: true))), origin: harness.lastOrigin)
+    harness.send(#"{"command": ["get_property", "idle-active"], "request_id": 2, "async": true}"#)
+    harness.presenter.present(.status(harness.status(.idle)), origin: harness.lastOrigin)
+    // Then the seek's failure has null data after its error, and the read is answered as a read always is
+    #expect(harness.view.lines.first == #"{"request_id":1,"error":"error running command","data":null}"#)
+    #expect(harness.view.lines.last == #"{"data":true,"request_id":2,"error":"success"}"#)
+    // When a file is loaded and an async seek and stop are sent
+    harness.loaded()
+    harness.view.lines.removeAll()
+    harness.send(#"{"command": ["seek", 1], "request_id": 3, "async": true}"#)
+    harness.send(#"{"command": ["stop"], "request_id": 4, "async": true}"#)
+    harness.presenter.present(.closed(nextPaused: true), origin: harness.lastOrigin)
+    // Then both replies are asynchronous, with data null
+    #expect(harness.view.lines.first == #"{"request_id":3,"error":"success","data":null}"#)
+    #expect(harness.view.lines.contains(#"{"request_id":4,"error":"success","data":null}"#))
+  }
+
   @Test("a stop sent right behind a loadfile whose file then fails to open is answered, with no second end-file")
   func stopBehindAFailedLoad() {
     // Given a loadfile and a stop sent together
