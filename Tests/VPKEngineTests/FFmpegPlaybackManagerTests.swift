@@ -286,12 +286,48 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
       #expect(abs(result.position.seconds - frame.time.seconds) < 1e-6, "\(clip) at \(target)")
       #expect(result.mode == .nextKeyframe)
     }
-    // When the target is past the last keyframe, Then it lands at the end, on the last frame, as an exact seek there
+    // When the target is past the last keyframe, Then it lands at the end, on the last frame, as an exact seek there,
+    // and the end is reached there, paused as playback is
     let reference = try await Task.detached { try FrameMD5.entries(of: url, streamTimeBase: true) }.value
     let last = try #require(keyframes.last)
+    #expect(opened.spy.endedAt == nil)
     let result = try await opened.seek(to: last + (duration - last) / 2, mode: .nextKeyframe)
     #expect(abs(result.position.seconds - duration) < 0.05, "\(clip): landed at \(result.position.seconds)")
     #expect(opened.manager.currentFrame()?.md5 == reference.last?.hash, "\(clip)")
+    try await opened.spy.wait("the end") { [spy = opened.spy] in spy.endedAt != nil }
+    #expect(abs(try #require(opened.spy.endedAt).seconds - result.position.seconds) < 0.05, "\(clip)")
+    opened.manager.shutdown()
+  }
+
+  @Test func loopingANextKeyframeSeekPastTheLastKeyframeGoesOnFromTheStart() async throws {
+    // Given a looping clip, paused in its middle
+    let url = try TestMedia.url(for: .h264LongGOP)
+    let keyframes = try await Task.detached { try FFprobe.keyframeTimes(url) }.value
+    var opened = try await OpenedManager(url, loops: true)
+    let duration = try #require(opened.spy.info?.duration).seconds
+    _ = try await opened.seek(to: duration / 2)
+    // When it scrubs to the next keyframe past the last one
+    let last = try #require(keyframes.last)
+    let result = try await opened.seek(to: last + (duration - last) / 2, mode: .nextKeyframe)
+    // Then it lands on the first frame, as the next pass starts (mpv's loop), with no end told
+    #expect(result.position.seconds == 0)
+    #expect(opened.manager.currentFrame()?.time.seconds ?? -1 < 1e-3)
+    #expect(opened.spy.endedAt == nil)
+    opened.manager.shutdown()
+  }
+
+  @Test func loopingAnExactSeekToTheEndWhilePlayingGoesOnToTheNextPass() async throws {
+    // Given a looping clip, paused
+    var opened = try await OpenedManager(try TestMedia.url(for: .mpeg4), loops: true)
+    let duration = try #require(opened.spy.info?.duration).seconds
+    // When an exact seek lands at its very end, and it plays from there
+    _ = try await opened.seek(to: duration)
+    opened.manager.play()
+    // Then the next pass follows: the end is told with a loop, and progress goes on from the start
+    try await opened.spy.wait("the loop") { [spy = opened.spy] in spy.events.contains { $0.hasPrefix("ended") } }
+    try await opened.spy.wait("progress in the next pass") { [spy = opened.spy] in
+      spy.events.drop { !$0.hasPrefix("ended") }.contains { $0 == "progress 1.0" }
+    }
     opened.manager.shutdown()
   }
 

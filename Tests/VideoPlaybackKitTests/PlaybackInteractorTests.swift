@@ -404,39 +404,28 @@ import VPKTestSupport
   }
 
   @Test(arguments: [EndAction.idle, .pause, .exit])
-  func aPausedSeekToTheNextKeyframeThatFindsNoneIsTheEnd(action: EndAction) {
+  func anEndReachedWhilePausedDoesWhatAtEndSays(action: EndAction) {
     // Given a paused file, with an --at-end policy
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, endAction: action), duration: 60)
-    // When a skip to the next keyframe finds none after its target and lands at the end
+    // When a skip to the next keyframe finds none after its target: it lands at the end, and the end is reached
     h.interactor.submit(.skip(100, .nextKeyframe))
+    h.interactor.submit(.status)
     h.manager.land(h.manager.seeks[0], at: 60)
-    // Then the seek is told, and then the end, which does what --at-end says (mpv's keyframe seek past the last one)
+    h.manager.reachEnd(at: 60)
+    // Then the seek is told, the command behind it is answered with the file still there, and then the end does what
+    // --at-end says (mpv's keyframe seek past the last one)
     let ends = h.output.events.compactMap { if case .ended(let end) = $0.event { end } else { nil } }
     #expect(ends.map(\.action) == [action])
-    #expect(
-      h.output.lines.firstIndex { $0.hasPrefix("seeked") }! < h.output.lines.firstIndex { $0.hasPrefix("ended") }!)
+    let seeked = h.output.lines.firstIndex { $0.hasPrefix("seeked") }
+    let status = h.output.lines.firstIndex { $0.hasPrefix("status") }
+    let ended = h.output.lines.firstIndex { $0.hasPrefix("ended") }
+    #expect(seeked != nil && status != nil && ended != nil && seeked! < status! && status! < ended!)
     switch action {
     case .idle:
       // And the file closes, leaving the next file paused, as this one was
       #expect(h.output.events.contains { $0.event == .closed(nextPaused: true) })
     case .exit: #expect(h.router.exitCodes == [SessionExitCode.success])
     default: #expect(h.router.exitCodes.isEmpty && !h.output.lines.contains("closed #0"))
-    }
-  }
-
-  @Test func aSeekThatLandsAtTheEndOtherwiseIsNotTheEnd() {
-    // Given a paused file that goes idle at its end, and one that plays
-    let paused = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, endAction: .idle), duration: 60)
-    let playing = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .idle), duration: 60)
-    // When the paused one lands exactly at the end, and the playing one at the end for no keyframe
-    paused.interactor.submit(.skip(100, .exact))
-    paused.manager.land(paused.manager.seeks[0], at: 60)
-    playing.interactor.submit(.skip(100, .nextKeyframe))
-    playing.manager.land(playing.manager.seeks[0], at: 60)
-    // Then neither is the end yet: the paused one stands there, the playing one reaches the end as it plays on
-    for h in [paused, playing] {
-      #expect(!h.output.lines.contains { $0.hasPrefix("ended") })
-      #expect(!h.output.lines.contains("closed #0"))
     }
   }
 

@@ -60,15 +60,19 @@ extension PlaybackEngine {
       ahead.append(scheduled(frame, offset: decodeOffset))
       decodedPassEnd = max(decodedPassEnd, frame.time + frame.duration)
     case .endOfStream:
-      if configuration.loops, decodedPassEnd > 0, source.seek(to: 0) {
-        // Looping: the next pass follows this one on the timeline, with no gap.
-        decodeOffset += decodedPassEnd
-        decodedPassEnd = 0
-      } else {
-        sourceEnded = true
-      }
+      if !startNextPass() { sourceEnded = true }
     }
     publishCounters()
+  }
+
+  /// Looping, at the end of the stream: the next pass follows this one on the timeline, with no gap. False when not
+  /// looping (or the source cannot go back to its start).
+  func startNextPass() -> Bool {
+    guard configuration.loops, decodedPassEnd > 0, let source, source.seek(to: 0) else { return false }
+    decodeOffset += decodedPassEnd
+    decodedPassEnd = 0
+    sourceEnded = false
+    return true
   }
 
   /// A frame just decoded, placed `offset` along the timeline.

@@ -16,18 +16,29 @@ extension PlaybackEngine {
     alignAhead(backward: false)  // a seek lands with frames ahead as playing forward has them (+Reversing)
     let request = pending.request
     var target = request.target.seconds
-    // The precision the seek is carried out with: a next-keyframe seek the demuxer cannot make (no keyframe after the
-    // target) goes to the end, as an exact seek there, as mpv's does; without an index (MPEG-TS) it is a keyframe
+    // The precision the seek is carried out with: a next-keyframe seek that finds no keyframe after the target meets
+    // the end of the media, as mpv's demuxer does: it goes to the end, as an exact seek there, and the end is reached
+    // (looping, it goes on from the start instead, as mpv's loop does); without an index (MPEG-TS) it is a keyframe
     // seek.
     var mode = request.mode
+    var meetsTheEnd = false
     let outcome: DecodeOnOutcome
-    if mode == .nextKeyframe, let landed = withCacheFocus(at: target, { seekToNextKeyframe(after: target) }) {
+    if mode == .nextKeyframe, let landed = withCacheFocus(at: target, { seekToNextKeyframe(after: target) }),
+      !(configuration.loops && Self.foundNothing(landed))
+    {
       outcome = landed
+      meetsTheEnd = Self.foundNothing(landed)
     } else {
       if mode == .nextKeyframe {
         let indexed = source.keyframeTime(atOrBefore: target) != nil
-        mode = indexed ? .exact : .keyframe
-        if indexed && duration > 0 { target = duration }
+        if indexed && configuration.loops {
+          target = 0
+          mode = .keyframe
+        } else {
+          mode = indexed ? .exact : .keyframe
+          if indexed && duration > 0 { target = duration }
+          meetsTheEnd = indexed
+        }
       }
       if mode == .exact, let cached = cachedFrame(forSeekTo: target) {
         resetForNewPosition()
@@ -62,6 +73,13 @@ extension PlaybackEngine {
         SeekResult(
           id: request.id, target: request.target, position: MediaTime(seconds: position), mode: request.mode,
           milliseconds: milliseconds)))
+    // Playing backward, the end is the start: a seek forward past the last keyframe only lands.
+    if meetsTheEnd && !reverse.isBackward { reachEnd() }
+  }
+
+  /// Whether a seek to the next keyframe found nothing after its target (the stream ended first).
+  private static func foundNothing(_ outcome: DecodeOnOutcome) -> Bool {
+    if case .reached(.none) = outcome { true } else { false }
   }
 
   /// An exact seek forward within the frames' own GOP: decoding on from where the decoder is passes fewer frames than

@@ -219,6 +219,8 @@ final class PlaybackEngine {
         if presentDueFrames(now: now) { return }
         due = shared.read { $0.clock.dueTime(of: head.due) } ?? .infinity
       } else if sourceEnded {
+        // A seek that landed at the end of the stream (decoding on would have gone on to the next pass).
+        if startNextPass() { return }
         let endDue = shared.read { [lastFrameEnd] in $0.clock.dueTime(of: lastFrameEnd) } ?? .infinity
         if endDue <= now {
           reachEnd()

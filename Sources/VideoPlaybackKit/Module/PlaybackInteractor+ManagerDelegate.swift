@@ -132,22 +132,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
           SeekOutcome(result: result, requested: requested, duration: info?.duration, showsTiming: !isVirtual)),
         answering: result.id)
     }
-    if landedAtTheEndForNoKeyframe(result) {
-      // (What the end does next drains the queue.)
-      return endReached(at: result.position, loops: 0, direction: .forward, whilePaused: true)
-    }
     drain()
-  }
-
-  /// A seek to the next keyframe that found none after its target lands at the end of the file, and, with playback
-  /// standing still there (paused), that is the end: `--at-end` applies as when playback reaches it, as mpv's keyframe
-  /// seek forward past the last keyframe ends the file. (Playing, playback reaches the end by itself; with `loop`
-  /// nothing would go on from there, so the seek just lands.)
-  private func landedAtTheEndForNoKeyframe(_ result: SeekResult) -> Bool {
-    guard result.mode == .nextKeyframe, state != .playing, options.endAction != .loop, outstandingSeeks.isEmpty,
-      let duration = info?.duration, duration > .zero
-    else { return false }
-    return result.position >= duration
   }
 
   package func playbackManager(_ manager: any PlaybackManager, didSupersedeSeek id: Int, by newerID: Int) {
@@ -215,13 +200,11 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
   ) {
     // An end reached before a pending seek landed is stale: the seek moves playback away from it.
     // The engine keeps wanting to play (it stands still at the end); what follows is decided here.
+    // The end is also reached by a seek to the next keyframe that finds none after its target, paused or not (mpv's
+    // keyframe seek forward past the last keyframe ends the file): a file that ends so while paused leaves the next
+    // one paused.
     guard isCurrent(manager), phase == .ready, outstandingSeeks.isEmpty else { return }
-    endReached(at: position, loops: loops, direction: direction, whilePaused: false)
-  }
-
-  /// `whilePaused`: the end came with playback paused (a seek landed there), so the next file opens paused as well.
-  private func endReached(at position: MediaTime, loops: Int, direction: PlaybackDirection, whilePaused: Bool) {
-    guard let manager else { return }
+    let whilePaused = state != .playing
     emit(
       .ended(
         EndReached(
