@@ -164,7 +164,19 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     quickReads = MPVQuickReads(statusBoard: statusBoard, translator: translator)
     self.statusBoard = statusBoard
     readings.stored = sharedOptions.values
+    // A client that connects later numbers the files as the others do, and sees the playlist's kept entry.
+    readings.entryID = sharedOptions.entriesStarted
+    readings.keptEntry = sharedOptions.keptEntry
     sharedOptions.add(self)
+  }
+
+  /// Another client's `stop` (or this one's) cleared the playlist's kept entry: its observers are not told, as mpv's
+  /// are not (see `playlistClearedUntold`).
+  func keptEntryCleared() {
+    guard readings.keptEntry != nil else { return }
+    readings.keptEntry = nil
+    playlistClearedUntold = true
+    publishQuickReads()
   }
 
   /// The stored properties changed (this client or another set one): observers are told.
@@ -289,12 +301,10 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .stop(let keepPlaylist):
       guard readings.info != nil || readings.loadingPath != nil else {
         // Nothing loaded: mpv stops nothing, and says so with success. A plain `stop` clears an entry the playlist
-        // kept, for every client: the session's `closed` tells them.
-        guard readings.keptEntry != nil, !keepPlaylist else {
-          if let ticket { reply(ticket, .success, data: .null) }
-          return
-        }
-        return submit(.close, answer(true))
+        // kept, for every client.
+        if !keepPlaylist { sharedOptions.clearKeptEntry() }
+        if let ticket { reply(ticket, .success, data: .null) }
+        return
       }
       if keepPlaylist { sharedOptions.keepPlaylistStop = CommandSender(view: viewID, number: ownCommandCount + 1) }
       submit(.close, answer(true))
@@ -631,8 +641,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       if let mine { pending.removeValue(forKey: mine) }
     // Closed by no command: the file ended, with `--at-end idle` (mpv's `--idle`).
     case .closed(let nextPaused):
-      let keepsEntry = origin == nil || (origin?.sender != nil && origin?.sender == sharedOptions.keepPlaylistStop)
-      closed(mine, atEnd: origin == nil, keepsEntry: keepsEntry, nextPaused: nextPaused)
+      closed(
+        mine, atEnd: origin == nil, keepsEntry: sharedOptions.keepsEntry(closedBy: origin), nextPaused: nextPaused)
     case .shutdown(let shutdown): shutDown(shutdown.reason, mine)
     }
   }
@@ -803,13 +813,19 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       readings.state = .playing
       publishChanges()
     }
+    if !forward && !othersStep {
+      // This client's back step is a seek, as mpv tells it: `seek` and `seeking` true from where playback was, then
+      // `playback-restart`, `seeking` false and where it landed. (Another's was told as it started.)
+      event("seek")
+      let seeking = readings.seeking
+      readings.seeking = true
+      publishChanges(of: .seeking)
+      readings.seeking = seeking
+    }
     readings.position = position
     if let duration { readings.duration = duration }
     readings.state = .paused
-    if !forward {
-      if !othersStep { event("seek") }
-      event("playback-restart")
-    }
+    if !forward { event("playback-restart") }
     publishChanges()
   }
 
@@ -911,8 +927,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     readings.info = info
     readings.duration = info.duration
     if readings.state == .idle { readings.state = .paused }
-    // mpv counts the files it loads from 1: the session's file is this client's first.
+    // mpv counts the files it loads from 1: the session's file is the first.
     if fileNumber == 0 { fileNumber = 1 }
+    sharedOptions.noteEntryNumbered(fileNumber)
   }
   /// What mpv's observers hear change as a file that played to its end stops playing, before its `end-file`: the
   /// position and the picture's size go, and `core-idle` turns true. The file's own (`duration`, `path` …) go after

@@ -33,6 +33,16 @@ package final class MPVSharedOptions: PlaybackInteractorOutput {
   var failedFileError: String?
   /// The last `stop keep-playlist` submitted: the file it closes leaves its entry in every client's playlist.
   var keepPlaylistStop: CommandSender?
+  /// The entry the session's playlist keeps after its file went (`MPVReadings.keptEntry`), as the session's events
+  /// have left it since the first mpv client came: what a client that connects later starts from. Each presenter
+  /// keeps its own copy as the events reach it.
+  private(set) var keptEntry: String?
+  /// How many files the session has started loading, as its mpv clients number them (`playlist_entry_id`): the
+  /// number a client that connects later starts from.
+  private(set) var entriesStarted = 0
+  /// The file loading, and the one loaded (which a failed `open` of vpk's dialect leaves in place).
+  private var loadingPath: String?
+  private var loadedPath: String?
 
   package init() {}
 
@@ -107,11 +117,55 @@ package final class MPVSharedOptions: PlaybackInteractorOutput {
 
   package func present(_ event: SessionEvent, origin: CommandOrigin?) {
     switch event {
-    case .loading: fileStarting(origin)
+    case .loading(let path, _):
+      fileStarting(origin)
+      keptEntry = nil
+      loadingPath = path
+      entriesStarted += 1
+    case .ready(let info, _, _):
+      loadedPath = loadingPath ?? info.path
+      loadingPath = nil
     // The file has gone, or failed to open (the session is idle again): each presenter tells the values after its
     // `idle`.
-    case .closed, .state(.idle, _, _): restoreBeforeThisFile()
+    case .closed:
+      restoreBeforeThisFile()
+      let keeps = keepsEntry(closedBy: origin)
+      if let path = loadedPath ?? loadingPath {
+        keptEntry = keeps ? path : nil
+      } else if !keeps {
+        keptEntry = nil
+      }
+      (loadingPath, loadedPath) = (nil, nil)
+    case .state(let state, _, _) where loadingPath != nil:
+      if state == .idle {
+        restoreBeforeThisFile()
+        // A file that failed to open, which left nothing: the playlist keeps its entry.
+        keptEntry = loadingPath
+        loadedPath = nil
+      }
+      if state != .loading { loadingPath = nil }
+    case .state(.idle, _, _): restoreBeforeThisFile()
     default: break
     }
+  }
+
+  /// Whether the session's `closed` (by `origin`) leaves the file's entry in the playlist: the file played to its end
+  /// (no command), or a `stop keep-playlist` closed it.
+  func keepsEntry(closedBy origin: CommandOrigin?) -> Bool {
+    guard let origin else { return true }
+    return origin.sender != nil && origin.sender == keepPlaylistStop
+  }
+
+  /// A `stop` with nothing loaded clears the entry the playlist kept, for every client, silently (see
+  /// `MPVPresenter.keptEntryCleared`).
+  func clearKeptEntry() {
+    keptEntry = nil
+    for listener in listeners { listener.presenter?.keptEntryCleared() }
+  }
+
+  /// A presenter numbered a file the session had opened before this one heard of it (the file the session started
+  /// with): later clients start from that number.
+  func noteEntryNumbered(_ number: Int) {
+    entriesStarted = max(entriesStarted, number)
   }
 }

@@ -229,10 +229,11 @@ extension MPVPresenterTests {
     shared.present(idle, origin: nil)
     later.presenter.present(idle, origin: nil)
     #expect(shared.values.volume == 100)
-    // (the client still there is told the failure as mpv tells every client, then the volume back)
+    // (the client still there is told the failure as mpv tells every client, then the volume back; the file is the
+    // session's second, as mpv numbers it, though this client connected after the first)
     #expect(
       later.view.lines == [
-        #"{"event":"end-file","reason":"error","playlist_entry_id":1,"file_error":"loading failed"}"#,
+        #"{"event":"end-file","reason":"error","playlist_entry_id":2,"file_error":"loading failed"}"#,
         #"{"event":"idle"}"#, #"{"event":"property-change","id":1,"name":"volume","data":100.0}"#,
       ])
   }
@@ -302,10 +303,11 @@ extension MPVPresenterTests {
       run(harness, #"{"command": ["stop", "keep-playlist"], "request_id": 1}"#)
         == #"{"data":null,"request_id":1,"error":"success"}"#)
     #expect(harness.interactor.calls.count == calls)
-    // When it stops plainly, the session is asked to close, and every client's playlist is empty once it has
-    harness.send(#"{"command": ["stop"], "request_id": 2}"#)
-    #expect(harness.interactor.calls.last == .submit(.close))
-    for client in both { client.presenter.present(.closed(nextPaused: false), origin: harness.lastOrigin) }
+    // When it stops plainly, it is answered at once, nothing is asked of the session, and every client's playlist is
+    // empty
+    #expect(
+      run(harness, #"{"command": ["stop"], "request_id": 2}"#) == #"{"data":null,"request_id":2,"error":"success"}"#)
+    #expect(harness.interactor.calls.count == calls)
     for client in both {
       #expect(value(client, "playlist-count", status: Self.idleStatus) == MPVValue.integer(0).json)
       #expect(value(client, "playlist", status: Self.idleStatus) == MPVValue.array([]).json)
@@ -337,6 +339,29 @@ extension MPVPresenterTests {
     }
   }
 
+  @Test("a client that connects later numbers the files as the others do and sees the playlist's kept entry")
+  func lateClientSeesThePlaylist() {
+    // Given a session whose shared options heard two files load, the second fail to open
+    let shared = MPVSharedOptions()
+    let first = MPVHarness(sharedOptions: shared)
+    shared.present(.loading(path: "/media/a.mp4", paused: true), origin: nil)
+    shared.present(.ready(first.info, position: .zero), origin: nil)
+    shared.present(.loading(path: "/media/none.mp4", paused: true), origin: nil)
+    shared.present(.state(.idle, position: .zero, duration: nil), origin: nil)
+    // When a client connects
+    let late = MPVHarness(sharedOptions: shared)
+    // Then it sees the failed file's entry, numbered 2, and its next file would be 3
+    let kept = MPVValue.array([
+      .object([MPVMember("filename", .string("/media/none.mp4")), MPVMember("id", .integer(2))])
+    ])
+    #expect(value(late, "playlist", status: Self.idleStatus) == kept.json)
+    late.send(#"{"command": ["loadfile", "/media/c.mp4"], "request_id": 1}"#)
+    #expect(late.view.lines.last == #"{"data":{"playlist_entry_id":3},"request_id":1,"error":"success"}"#)
+    // And when the first client stops in idle, the late one's playlist is empty too
+    #expect(run(first, #"{"command": ["stop"]}"#) == #"{"data":null,"request_id":0,"error":"success"}"#)
+    #expect(value(late, "playlist-count", status: Self.idleStatus) == MPVValue.integer(0).json)
+  }
+
   @Test(
     "a stop in idle clears the kept entry without telling the playlist's observers, who hear of it at the next file")
   func playlistClearedUntold() {
@@ -348,7 +373,6 @@ extension MPVPresenterTests {
     harness.view.lines.removeAll()
     // When it stops in idle, and then changes a stored property
     harness.send(#"{"command": ["stop"], "request_id": 1}"#)
-    harness.presenter.present(.closed(nextPaused: false), origin: harness.lastOrigin)
     harness.send(#"{"command": ["set_property", "volume", 50], "request_id": 2}"#)
     // Then it hears the replies and nothing of the playlist
     #expect(!harness.view.lines.contains { $0.contains("playlist") })

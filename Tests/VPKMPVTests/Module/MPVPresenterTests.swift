@@ -414,6 +414,21 @@ struct MPVPresenterTests {
       harness.view.lines == [
         #"{"data":null,"request_id":3,"error":"success"}"#, #"{"event":"seek"}"#, #"{"event":"playback-restart"}"#,
       ])
+    // When it observes seeking and time-pos and steps back again
+    harness.observe(["seeking", "time-pos"], state: .paused)
+    harness.send(#"{"command": ["frame-back-step"], "request_id": 4}"#)
+    harness.presenter.present(
+      .stepped(
+        StepResult(id: harness.interactor.lastID, requested: -1, moved: -1, position: MediaTime(seconds: 1.96)),
+        duration: nil), origin: harness.lastOrigin)
+    // Then its observers hear the step as mpv tells its own back step: seeking true, then false and where it landed
+    #expect(
+      harness.view.lines == [
+        #"{"data":null,"request_id":4,"error":"success"}"#, #"{"event":"seek"}"#,
+        #"{"event":"property-change","id":1,"name":"seeking","data":true}"#, #"{"event":"playback-restart"}"#,
+        #"{"event":"property-change","id":1,"name":"seeking","data":false}"#,
+        #"{"event":"property-change","id":2,"name":"time-pos","data":1.96}"#,
+      ])
   }
 
   @Test("a frame-step from paused plays its frame as mpv's does: pause and core-idle false, then the frame's changes")
