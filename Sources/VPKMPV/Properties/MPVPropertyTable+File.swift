@@ -52,7 +52,7 @@ extension MPVPropertyTable {
         property: property, kind: .text,
         read: { readings in
           guard let path = readings.currentPath else { return nil }
-          return .string(readings.info?.details?.title ?? fileName(path))
+          return .string(readings.info.flatMap { fileTags($0).value(for: "title") } ?? fileName(path))
         },
         docs: .init(
           note: "the container's `title` tag, else the file's name", unavailable: "nothing loaded or loading",
@@ -62,10 +62,13 @@ extension MPVPropertyTable {
         property: property, kind: .list,
         read: { readings in
           guard let info = readings.info else { return nil }
-          return .object((info.details?.tags ?? []).map { MPVMember($0.key, .string($0.value)) })
+          return .object(fileTags(info).map { MPVMember($0.key, .string($0.value)) })
         },
         docs: .init(
-          note: "the container's tags, as a map (`{}` without any)", unavailable: "nothing loaded",
+          note:
+            "the container's tags, as a map (`{}` without any); in a file of one audio stream and no video but cover "
+            + "art, with that stream's tags merged in (an Ogg song's tags are its stream's), as mpv merges them",
+          unavailable: "nothing loaded",
           from: "`ready`", tests: fileTests))
     case .chapters:
       return MPVPropertySpec(
@@ -175,6 +178,25 @@ extension MPVPropertyTable {
   }
 
   private static let loadEvents = "`loading`, `ready`, `closed`"
+  /// The file's tags as mpv's `metadata` gives them: the container's, and, in a file whose only sound is one audio
+  /// stream and whose only pictures are cover art, that stream's merged in (a key already there, in any case, takes
+  /// the stream's value), as mpv's demuxer merges them.
+  static func fileTags(_ info: MediaInfo) -> [MediaTag] {
+    var tags = info.details?.tags ?? []
+    let streams = info.details?.streams ?? []
+    let audio = streams.filter { $0.kind == .audio }
+    let video = streams.filter { $0.kind == .video && !$0.disposition.contains("attached_pic") }
+    guard video.isEmpty, audio.count == 1 else { return tags }
+    for tag in audio[0].tags {
+      if let index = tags.firstIndex(where: { $0.key.lowercased() == tag.key.lowercased() }) {
+        tags[index].value = tag.value
+      } else {
+        tags.append(tag)
+      }
+    }
+    return tags
+  }
+
   private static let playlistTests =
     "MPVPresenterTests.playlistProperties, MPVPropertiesTests.everyPropertyAsMPVGivesIt"
   private static let fileTests =

@@ -34,6 +34,33 @@ struct MPVPropertyTableTests {
     #expect(MPVPropertyTable.selectedSubtitle(of: streams) == selected.map { $0 + 1 })
   }
 
+  @Test("metadata: the container's tags, with a lone audio stream's merged in when there is no video but cover art")
+  func loneAudioStreamTagsAreMerged() {
+    // Given a song whose tags are its audio stream's (Ogg), and the container's own title
+    let stream = { (kind: StreamKind, disposition: [String], tags: [MediaTag]) in
+      StreamDescription(
+        index: 0, kind: kind, codec: "x", timeBase: MediaRational(1, 1000), disposition: disposition, tags: tags)
+    }
+    let song = stream(.audio, [], [MediaTag("TITLE", "Song"), MediaTag("artist", "Someone")])
+    let info = { (streams: [StreamDescription]) in
+      var info = MediaInfo(
+        path: "/s.opus", container: "ogg", duration: nil, streamCount: streams.count, video: nil, audio: nil)
+      info.details = MediaDescription(
+        path: "/s.opus", formatName: "ogg", tags: [MediaTag("title", "Container"), MediaTag("encoder", "e")],
+        streams: streams)
+      return info
+    }
+    // When read alone, or beside cover art, Then the stream's tags are merged in, a key already there keeping its
+    // spelling and taking the stream's value
+    let merged = [MediaTag("title", "Song"), MediaTag("encoder", "e"), MediaTag("artist", "Someone")]
+    #expect(MPVPropertyTable.fileTags(info([song])) == merged)
+    #expect(MPVPropertyTable.fileTags(info([song, stream(.video, ["attached_pic"], [])])) == merged)
+    // And beside a video, or a second audio stream, the container's tags alone
+    let container = [MediaTag("title", "Container"), MediaTag("encoder", "e")]
+    #expect(MPVPropertyTable.fileTags(info([song, stream(.video, [], [])])) == container)
+    #expect(MPVPropertyTable.fileTags(info([song, song])) == container)
+  }
+
   @Test("track-list selects the video and audio streams vpk reads, and video-params and audio-params are theirs")
   func playedStreamsAreSelected() {
     // Given a file of two video and two audio streams whose engine reads the second video and the first audio one
