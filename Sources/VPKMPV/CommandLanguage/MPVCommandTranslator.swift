@@ -353,7 +353,7 @@ package struct MPVCommandTranslator: Sendable {
     switch name {
     case "loadfile":
       // An empty path is taken, and fails to open, as mpv answers it.
-      guard let path = args.first?.string else { return invalid }
+      guard let path = args.first?.string.map(Self.localPath) else { return invalid }
       // Only replacing the file is served: vpk has no playlist.
       if let mode = args.dropFirst().first?.string, mode != "replace" { return invalid }
       guard args.count <= 3, let options = args.count > 2 ? Self.perFileOptions(args[2]) : [:] else { return invalid }
@@ -466,6 +466,14 @@ package struct MPVCommandTranslator: Sendable {
     if let number = value.number { return number }
     if let text = value.string { return Double(text.drop { Self.strtodBlanks.contains($0) }) }
     return nil
+  }
+
+  /// A `file://` URL as mpv opens it: what follows `file://`, percent-decoded (`file:///a%20b.mp4` is `/a b.mp4`,
+  /// `file://clip.mp4` the relative `clip.mp4`); any other path as it is.
+  package static func localPath(_ path: String) -> String {
+    guard path.lowercased().hasPrefix("file://") else { return path }
+    let rest = String(path.dropFirst("file://".count))
+    return rest.removingPercentEncoding ?? rest
   }
 
   /// What strtod skips before a number (C's isspace).

@@ -144,7 +144,7 @@ package struct MPVCommandLine: Sendable, Equatable {
         let argument = arguments[index]
         index += 1
         if onlyFiles || !argument.hasPrefix("-") || argument == "-" {
-          line.files.append(argument)
+          line.files.append(MPVCommandTranslator.localPath(argument))
           continue
         }
         if argument == "--" {

@@ -198,6 +198,12 @@ struct MPVCommandTranslatorTests {
     #expect(error(#"{"command": ["set_property_string", "speed", "2 "]}"#) == .unsupportedFormat)
     // And an empty path is a file to load (which then fails to open, as in mpv)
     #expect(command(#"{"command": ["loadfile", ""]}"#) == .success(.loadFile("")))
+    // And a file:// URL is the local path it names, percent-decoded, as mpv opens it
+    #expect(
+      command(#"{"command": ["loadfile", "file:///tmp/a%20b/it%27s%20%C3%B1.mp4"]}"#)
+        == .success(.loadFile("/tmp/a b/it's ñ.mp4")))
+    #expect(command(#"{"command": ["loadfile", "FILE://clip.mp4"]}"#) == .success(.loadFile("clip.mp4")))
+    #expect(command(#"{"command": ["loadfile", "file:///x%zz.mp4"]}"#) == .success(.loadFile("/x%zz.mp4")))
   }
 
   @Test("async: a flag; an input command then answers in mpv's asynchronous form, the IPC's own commands as ever")

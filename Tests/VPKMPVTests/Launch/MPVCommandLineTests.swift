@@ -113,6 +113,8 @@ struct MPVCommandLineTests {
     #expect(line.files == ["a.mp4"])
     #expect(try parsed("-", "--", "--pause", "-x").files == ["-", "--pause", "-x"])
     #expect(try !parsed("--", "--pause").pause)
+    // And a file:// URL is its local path, as mpv opens it
+    #expect(try parsed("file:///tmp/a%20b.mp4").files == ["/tmp/a b.mp4"])
   }
 
   @Test("output options vpk cannot honour are taken and ignored, with or without a value, families included")
