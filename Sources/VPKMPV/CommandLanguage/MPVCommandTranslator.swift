@@ -460,12 +460,36 @@ package struct MPVCommandTranslator: Sendable {
     return write.accept(value)
   }
 
-  /// A number, or a string holding one (mpv's text commands pass every argument as a string), read as mpv reads it
-  /// with strtod: blanks before the number are skipped, and nothing may follow it.
+  /// A number, or a string holding one (mpv's text commands pass every argument as a string), read as mpv reads a
+  /// number option: as strtod reads it (blanks before it skipped, nothing after it), or a ratio `a:b` or `a/b`.
   static func number(_ value: MPVValue) -> Double? {
     if let number = value.number { return number }
-    if let text = value.string { return Double(text.drop { Self.strtodBlanks.contains($0) }) }
-    return nil
+    guard let text = value.string else { return nil }
+    if let split = text.firstIndex(where: { $0 == ":" || $0 == "/" }) {
+      guard let numerator = strtod(text[..<split]), let denominator = strtod(text[text.index(after: split)...]) else {
+        return nil
+      }
+      return numerator / denominator
+    }
+    return strtod(Substring(text))
+  }
+
+  /// A time, or a string holding one as mpv 0.35 reads a time option: `[[hh:]mm:]ss[.ms]`, each part as scanf reads
+  /// it (hours and minutes whole, signed: `-0:01` is +1 s, `-1:30` is -30 s; no part limited to 60), or a number of
+  /// seconds.
+  static func time(_ value: MPVValue) -> Double? {
+    if let number = value.number { return number }
+    guard let text = value.string else { return nil }
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count <= 3, let seconds = strtod(parts[parts.count - 1]), seconds.isFinite else { return nil }
+    let units = parts.dropLast().compactMap { Int($0.drop { Self.strtodBlanks.contains($0) }) }
+    guard units.count == parts.count - 1 else { return nil }
+    return units.reduce(0.0) { $0 * 60 + Double($1) } * 60 + seconds
+  }
+
+  /// `text` as strtod reads a whole string: blanks before the number skipped, nothing after it.
+  private static func strtod(_ text: Substring) -> Double? {
+    Double(text.drop { Self.strtodBlanks.contains($0) })
   }
 
   /// A `file://` URL as mpv opens it: what follows `file://`, percent-decoded (`file:///a%20b.mp4` is `/a b.mp4`,
@@ -482,7 +506,7 @@ package struct MPVCommandTranslator: Sendable {
   /// `seek <target> [<flags>] [<legacy precision>]`: flags are `+`-joined (relative, absolute, absolute-percent,
   /// relative-percent; exact, keyframes).
   private func seek(_ args: [MPVValue]) -> Result<MPVCommand, MPVRequestError> {
-    guard (1...3).contains(args.count), let target = Self.number(args[0]), target.isFinite else { return invalid }
+    guard (1...3).contains(args.count), let target = Self.time(args[0]), target.isFinite else { return invalid }
     var reference = MPVSeekReference.relative
     var mode: SeekMode?
     var flags: [Substring] = []

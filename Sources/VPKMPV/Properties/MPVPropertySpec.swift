@@ -87,8 +87,10 @@ extension MPVPropertySpec.Write {
   /// A finite number (or its text), within `range` when given. As mpv answers: text that is not a number, or one out
   /// of range, is `unsupported format`; a value of another JSON type (null, a flag, a list, a map) is `error
   /// accessing property`.
+  /// `time`: text is read as a time (`[[hh:]mm:]ss`), as mpv reads a time property's.
   static func number(
-    in range: ClosedRange<Double>? = nil, _ change: @escaping @Sendable (Double, MPVReadings) -> MPVPropertySpec.Change
+    in range: ClosedRange<Double>? = nil, time: Bool = false,
+    _ change: @escaping @Sendable (Double, MPVReadings) -> MPVPropertySpec.Change
   ) -> Self {
     Self(
       accept: { value in
@@ -96,7 +98,8 @@ extension MPVPropertySpec.Write {
         case .integer, .number, .string: break
         default: return .failure(MPVRequestError(.propertyAccess))
         }
-        guard let number = MPVCommandTranslator.number(value), number.isFinite,
+        guard let number = time ? MPVCommandTranslator.time(value) : MPVCommandTranslator.number(value),
+          number.isFinite,
           range.map({ $0.contains(number) }) ?? true
         else { return .failure(MPVRequestError(.unsupportedFormat)) }
         return .success(.number(number))

@@ -27,7 +27,8 @@ package enum MPVPropertyTable {
           guard readings.info != nil else { return nil }
           return .number(property == .timePos ? readings.position.seconds : readings.positionInFile.seconds)
         },
-        write: .number { seconds, _ in .seek(seconds, .absolute) }, add: { _, delta in .seek(delta, .relative) },
+        write: .number(time: true) { seconds, _ in .seek(seconds, .absolute) },
+        add: { _, delta in .seek(delta, .relative) },
         docs: .init(
           note: property == .timePos
             ? "setting it is an absolute seek, `add` a relative one; while a seek is under way, its target as asked"

@@ -196,6 +196,24 @@ struct MPVCommandTranslatorTests {
     #expect(error(#"{"command": ["seek", " "]}"#) == .invalidParameter)
     #expect(command(#"{"command": ["set_property_string", "speed", " 2"]}"#).map { _ in true } == .success(true))
     #expect(error(#"{"command": ["set_property_string", "speed", "2 "]}"#) == .unsupportedFormat)
+    // And a seek's target, or a time set to time-pos, may be written as a time; other numbers as a ratio
+    #expect(command(#"{"command": ["seek", "1:30", "absolute"]}"#) == .success(.seek(90, .absolute, nil)))
+    #expect(command(#"{"command": ["seek", "1:02:03.5", "absolute"]}"#) == .success(.seek(3723.5, .absolute, nil)))
+    // (each part signed as scanf reads it: mpv 0.35 seeks -0:10 forward, and takes 1:75)
+    #expect(command(#"{"command": ["seek", "-0:10"]}"#) == .success(.seek(10, .relative, nil)))
+    #expect(command(#"{"command": ["seek", "-1:30"]}"#) == .success(.seek(-30, .relative, nil)))
+    #expect(command(#"{"command": ["seek", "1:75"]}"#) == .success(.seek(135, .relative, nil)))
+    #expect(error(#"{"command": ["seek", "1:x"]}"#) == .invalidParameter)
+    #expect(error(#"{"command": ["seek", "1:2:3:4"]}"#) == .invalidParameter)
+    #expect(
+      command(#"{"command": ["set_property", "time-pos", "00:12"]}"#)
+        == .success(.setProperty(.timePos, .number(12), byCommand: false)))
+    #expect(
+      command(#"{"command": ["set_property", "speed", "1:2"]}"#)
+        == .success(.setProperty(.speed, .number(0.5), byCommand: false)))
+    #expect(
+      command(#"{"command": ["set_property", "speed", "3/4"]}"#)
+        == .success(.setProperty(.speed, .number(0.75), byCommand: false)))
     // And an empty path is a file to load (which then fails to open, as in mpv)
     #expect(command(#"{"command": ["loadfile", ""]}"#) == .success(.loadFile("")))
     // And a file:// URL is the local path it names, percent-decoded, as mpv opens it
