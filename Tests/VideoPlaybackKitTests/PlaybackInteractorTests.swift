@@ -429,6 +429,55 @@ import VPKTestSupport
     }
   }
 
+  @Test func aStepSentBehindASeekThatMeetsTheEndRunsFirst() {
+    // Given a paused file that goes idle at its end, and a skip past the last keyframe with a step behind it
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, endAction: .idle), duration: 60)
+    h.interactor.submit(.skip(100, .nextKeyframe))
+    h.interactor.submit(.step(1))
+    // When the seek lands at the end and the end is reported before the step is answered
+    h.manager.land(h.manager.seeks[0], at: 60)
+    h.manager.reachEnd(at: 60)
+    #expect(!h.output.lines.contains { $0.hasPrefix("ended") })
+    // Then the step, which finds no frame, is answered first, and the end follows (the file goes idle)
+    h.manager.finishStep(h.manager.steps[0], moved: 0, at: 60)
+    let stepped = h.output.lines.firstIndex { $0.hasPrefix("stepped") }
+    let ended = h.output.lines.firstIndex { $0.hasPrefix("ended") }
+    #expect(stepped != nil && ended != nil && stepped! < ended!)
+    #expect(h.output.events.contains { $0.event == .closed(nextPaused: true) })
+    // And the session goes on: a status is answered
+    h.output.lines.removeAll()
+    h.interactor.submit(.status)
+    #expect(h.output.lines.first?.hasPrefix("status") == true)
+  }
+
+  @Test func aStepBackBehindASeekThatMeetsTheEndTakesPlaybackOffIt() {
+    // Given a paused file kept open at its end, and a skip past the last keyframe with a step back behind it
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, endAction: .pause), duration: 60)
+    h.interactor.submit(.skip(100, .nextKeyframe))
+    h.interactor.submit(.step(-1))
+    // When the end is reported before the step back lands on the frame before
+    h.manager.land(h.manager.seeks[0], at: 60)
+    h.manager.reachEnd(at: 60)
+    h.manager.finishStep(h.manager.steps[0], moved: -1, at: 59.96)
+    // Then no end is told and the session is paused there, free to play on
+    #expect(!h.output.lines.contains { $0.hasPrefix("ended") })
+    h.interactor.submit(.status)
+    #expect(h.output.lines.last?.hasPrefix("status #3 paused") == true, "\(h.output.lines)")
+  }
+
+  @Test func aWaitTheEndDoesNotSatisfyFailsWhenTheFileGoesIdle() {
+    // Given playback that goes idle at its end, with a wait for a time still running
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .idle), duration: 60)
+    h.interactor.submit(.wait(.duration(5), timeout: nil))
+    // When the end is reached and the file goes
+    h.manager.reachEnd(at: 60)
+    // Then the wait is answered with its failure, and the session goes on
+    #expect(h.output.lines.contains { $0.hasPrefix("error") && $0.contains("wait") })
+    h.output.lines.removeAll()
+    h.interactor.submit(.status)
+    #expect(h.output.lines.first?.hasPrefix("status") == true)
+  }
+
   @Test(arguments: EndAction.allCases)
   func theEndSaysWhatFollowsIt(action: EndAction) {
     // Given playback with an --at-end policy

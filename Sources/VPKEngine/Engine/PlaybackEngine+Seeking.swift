@@ -12,6 +12,8 @@ extension PlaybackEngine {
   /// Carries out a seek taken from the mailbox and reports where it landed (or that a newer one superseded it).
   func seek(_ pending: PendingSeek) {
     guard let source else { return }
+    // The direction playback goes (paused too): the end a seek can meet is the start playing backward.
+    let backward = shared.read { $0.clock.rate } < 0
     catchUp()
     alignAhead(backward: false)  // a seek lands with frames ahead as playing forward has them (+Reversing)
     let request = pending.request
@@ -23,15 +25,15 @@ extension PlaybackEngine {
     var mode = request.mode
     var meetsTheEnd = false
     let outcome: DecodeOnOutcome
-    if mode == .nextKeyframe, let landed = withCacheFocus(at: target, { seekToNextKeyframe(after: target) }),
-      !(configuration.loops && Self.foundNothing(landed))
-    {
+    let landed = mode == .nextKeyframe ? withCacheFocus(at: target, { seekToNextKeyframe(after: target) }) : nil
+    let foundNothing = landed.map { Self.foundNothing($0, after: target) } ?? false
+    if let landed, !(configuration.loops && foundNothing) {
       outcome = landed
-      meetsTheEnd = Self.foundNothing(landed)
+      meetsTheEnd = foundNothing
     } else {
       if mode == .nextKeyframe {
         let indexed = source.keyframeTime(atOrBefore: target) != nil
-        if indexed && configuration.loops {
+        if configuration.loops && (indexed || foundNothing) {
           target = 0
           mode = .keyframe
         } else {
@@ -74,12 +76,18 @@ extension PlaybackEngine {
           id: request.id, target: request.target, position: MediaTime(seconds: position), mode: request.mode,
           milliseconds: milliseconds)))
     // Playing backward, the end is the start: a seek forward past the last keyframe only lands.
-    if meetsTheEnd && !reverse.isBackward { reachEnd() }
+    if meetsTheEnd && !backward { reachEnd() }
   }
 
-  /// Whether a seek to the next keyframe found nothing after its target (the stream ended first).
-  private static func foundNothing(_ outcome: DecodeOnOutcome) -> Bool {
-    if case .reached(.none) = outcome { true } else { false }
+  /// Whether a seek to the next keyframe found nothing after `target`: the stream ended first, or the frame it found
+  /// ends at or before the target (the last packet of a stream whose every packet is a keyframe, as Ogg's or FLAC's,
+  /// for a target at the end).
+  private static func foundNothing(_ outcome: DecodeOnOutcome, after target: Double) -> Bool {
+    switch outcome {
+    case .reached(.none): true
+    case .reached(let frame?): frame.time + frame.duration <= target + TimeTolerance.sameInstant
+    case .interrupted: false
+    }
   }
 
   /// An exact seek forward within the frames' own GOP: decoding on from where the decoder is passes fewer frames than

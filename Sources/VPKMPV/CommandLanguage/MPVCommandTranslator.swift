@@ -496,8 +496,32 @@ package struct MPVCommandTranslator: Sendable {
   /// `file://clip.mp4` the relative `clip.mp4`); any other path as it is.
   package static func localPath(_ path: String) -> String {
     guard path.lowercased().hasPrefix("file://") else { return path }
-    let rest = String(path.dropFirst("file://".count))
-    return rest.removingPercentEncoding ?? rest
+    // mpv's unescaping: each %XX is its byte, a % without two hex digits stays as it is, and the name ends at a NUL.
+    var bytes: [UInt8] = []
+    let rest = Array(path.utf8.dropFirst("file://".count))
+    var index = 0
+    while index < rest.count {
+      if rest[index] == UInt8(ascii: "%"), index + 2 < rest.count, let high = hexValue(rest[index + 1]),
+        let low = hexValue(rest[index + 2])
+      {
+        bytes.append(high << 4 | low)
+        index += 3
+      } else {
+        bytes.append(rest[index])
+        index += 1
+      }
+    }
+    if let nul = bytes.firstIndex(of: 0) { bytes.removeSubrange(nul...) }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
   }
 
   /// What strtod skips before a number (C's isspace).

@@ -180,9 +180,11 @@ extension MPVPropertyTable {
   private static let loadEvents = "`loading`, `ready`, `closed`"
   /// The file's tags as mpv's `metadata` gives them: the container's, and, in a file whose only sound is one audio
   /// stream and whose only pictures are cover art, that stream's merged in (a key already there, in any case, takes
-  /// the stream's value), as mpv's demuxer merges them.
+  /// the stream's value), as mpv's FFmpeg-based demuxer merges them. mpv reads Matroska and WebM with its own
+  /// demuxer, which merges nothing.
   static func fileTags(_ info: MediaInfo) -> [MediaTag] {
     var tags = info.details?.tags ?? []
+    guard !(info.details?.formatName ?? info.container).contains("matroska") else { return tags }
     let streams = info.details?.streams ?? []
     let audio = streams.filter { $0.kind == .audio }
     let video = streams.filter { $0.kind == .video && !$0.disposition.contains("attached_pic") }

@@ -84,6 +84,17 @@ extension PlaybackInteractor {
     }
   }
 
+  /// Fails the outstanding waits: the file ended (and goes) before they were satisfied.
+  func failWaitsEndedFirst(at position: MediaTime) {
+    let waits = outstanding.compactMap { if case .wait(let id, let condition) = $0 { (id, condition) } else { nil } }
+    outstanding.removeAll { if case .wait = $0 { true } else { false } }
+    for (id, condition) in waits {
+      failWait(
+        PlaybackError(.waitNeverSatisfied(condition, because: .endedFirst(at: position))), commandID: id,
+        source: sources.removeValue(forKey: id))
+    }
+  }
+
   func failWait(_ error: PlaybackError, commandID: Int, source: SourceLine?) {
     lastError = (error.code, commandID)
     report.failedChecks.append(

@@ -157,6 +157,10 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     }
     emit(.stepped(result, duration: info?.duration), answering: result.id)
     if stillAtEnd { presentState(commandID: nil) }
+    if let end = endAfterStep, !outstanding.contains(where: \.isStep) {
+      endAfterStep = nil
+      if result.moved == 0 { return reachedEnd(end, manager: manager) }
+    }
     drain()
   }
 
@@ -204,6 +208,19 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     // keyframe seek forward past the last keyframe ends the file): a file that ends so while paused leaves the next
     // one paused.
     guard isCurrent(manager), phase == .ready, outstandingSeeks.isEmpty else { return }
+    let end = EndReport(position: position, loops: loops, direction: direction)
+    // A step sent behind the seek that met the end runs first: the end follows it when it found no frame (a step
+    // forward there), and is void when it moved playback off the end (a step back).
+    guard !outstanding.contains(where: \.isStep) else {
+      endAfterStep = end
+      return
+    }
+    reachedEnd(end, manager: manager)
+  }
+
+  /// What playback reaching the end does, as `--at-end` says.
+  private func reachedEnd(_ end: EndReport, manager: any PlaybackManager) {
+    let (position, loops, direction) = (end.position, end.loops, end.direction)
     let whilePaused = state != .playing
     emit(
       .ended(
@@ -231,6 +248,8 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
       state = .ended
       manager.pause()
       answerWaitsSatisfiedByEnd(position: position)
+      // The file goes: the waits its end does not satisfy never will be.
+      failWaitsEndedFirst(at: position)
       unload(commandID: nil, pausedAtEnd: whilePaused)
       drain()
     }

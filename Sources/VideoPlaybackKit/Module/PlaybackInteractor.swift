@@ -65,6 +65,14 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     case idleWait(id: Int)
 
     var isSeek: Bool { if case .seek = self { true } else { false } }
+    var isStep: Bool { if case .step = self { true } else { false } }
+  }
+
+  /// An end the manager reported, as it reported it.
+  struct EndReport {
+    var position: MediaTime
+    var loops: Int
+    var direction: PlaybackDirection
   }
 
   /// Seeks the interactor starts on its own (the `--start` position) carry this id.
@@ -109,6 +117,9 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   var senders: [Int: CommandSender] = [:]
   var queue: [Pending] = [] { didSet { publishStatus() } }
   var outstanding: [Operation] = [] { didSet { publishStatus() } }
+  /// An end reported while a step was outstanding (sent behind the seek that met the end): carried out once the
+  /// steps are answered, if the last found no frame; dropped by a seek or a new file.
+  var endAfterStep: EndReport?
   var inputHasEnded = false
   /// The times asked for by seeks that clamped them to the media, by seek id, until each seek is answered.
   var requestedBeforeClamp: [Int: MediaTime] = [:]
@@ -522,6 +533,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   /// asked for, which may lie outside the media), before the manager starts it, so a seek that lands at once is
   /// reported after.
   func startSeek(_ request: SeekRequest, announcing asked: MediaTime? = nil) {
+    endAfterStep = nil
     outstanding.append(.seek(request))
     if let asked { emit(.seekStarted(.time(asked)), answering: request.id) }
     manager?.seek(request)
@@ -727,6 +739,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   /// Closes the file: for `close` (`commandID`), or at its end with `--at-end idle` (nil).
   /// `commandID` nil: the file played to its end (paused there when `pausedAtEnd`).
   func unload(commandID: Int?, pausedAtEnd: Bool = false) {
+    endAfterStep = nil
     // With nothing loaded (a file that failed to open, a `close` sent twice) no file leaves its settings: the next
     // file's pause and rate stay as they are.
     let rateChanged =

@@ -221,7 +221,8 @@ struct MPVCommandTranslatorTests {
       command(#"{"command": ["loadfile", "file:///tmp/a%20b/it%27s%20%C3%B1.mp4"]}"#)
         == .success(.loadFile("/tmp/a b/it's ñ.mp4")))
     #expect(command(#"{"command": ["loadfile", "FILE://clip.mp4"]}"#) == .success(.loadFile("clip.mp4")))
-    #expect(command(#"{"command": ["loadfile", "file:///x%zz.mp4"]}"#) == .success(.loadFile("/x%zz.mp4")))
+    #expect(command(#"{"command": ["loadfile", "file:///a%20x%zz%.mp4"]}"#) == .success(.loadFile("/a x%zz%.mp4")))
+    #expect(command(#"{"command": ["loadfile", "file:///a.mp4%00b"]}"#) == .success(.loadFile("/a.mp4")))
   }
 
   @Test("async: a flag; an input command then answers in mpv's asynchronous form, the IPC's own commands as ever")

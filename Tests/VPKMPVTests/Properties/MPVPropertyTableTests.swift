@@ -59,6 +59,10 @@ struct MPVPropertyTableTests {
     let container = [MediaTag("title", "Container"), MediaTag("encoder", "e")]
     #expect(MPVPropertyTable.fileTags(info([song, stream(.video, [], [])])) == container)
     #expect(MPVPropertyTable.fileTags(info([song, song])) == container)
+    // And in Matroska or WebM, read by mpv's own demuxer, the container's tags alone
+    var matroska = info([song])
+    matroska.details?.formatName = "matroska,webm"
+    #expect(MPVPropertyTable.fileTags(matroska) == container)
   }
 
   @Test("track-list selects the video and audio streams vpk reads, and video-params and audio-params are theirs")
