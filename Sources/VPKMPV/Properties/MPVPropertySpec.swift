@@ -69,7 +69,8 @@ extension MPVPropertySpec.Write {
       accept: { value in
         switch value {
         case .bool(let flag): .success(.bool(flag))
-        case .string("yes"): .success(.bool(true))
+        // (mpv reads an empty flag as yes.)
+        case .string("yes"), .string(""): .success(.bool(true))
         case .string("no"): .success(.bool(false))
         case .string: .failure(MPVRequestError(.unsupportedFormat))
         case .integer, .number: .failure(MPVRequestError(numbersAreText ? .unsupportedFormat : .propertyAccess))

@@ -82,6 +82,12 @@ struct MPVCommandTranslatorTests {
     #expect(
       command(#"{"command": ["set", "speed", "2"]}"#) == .success(.setProperty(.speed, .number(2), byCommand: true)))
     #expect(error(#"{"command": ["set_property", "pause", "x"]}"#) == .unsupportedFormat)
+    // (an empty flag is yes, as mpv reads it)
+    for name in ["pause", "mute", "fullscreen"] {
+      #expect(
+        command(#"{"command": ["set_property", "\#(name)", ""]}"#)
+          == .success(.setProperty(MPVProperty(rawValue: name)!, .bool(true), byCommand: false)))
+    }
     #expect(error(#"{"command": ["set_property", "speed", -1]}"#) == .unsupportedFormat)
     #expect(error(#"{"command": ["set_property", "duration", 3]}"#) == .propertyAccess)
     #expect(error(#"{"command": ["set", "duration", "3"]}"#) == .commandFailed)
