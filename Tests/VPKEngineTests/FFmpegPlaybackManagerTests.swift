@@ -299,6 +299,23 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     opened.manager.shutdown()
   }
 
+  @Test(arguments: [TestClip.oggSong, .audioOnly])
+  func aNextKeyframeSeekInASongEndsOnlyAtItsEnd(clip: TestClip) async throws {
+    // Given a song (every packet a keyframe; Ogg's demuxer seeks forward to a page before the target), paused
+    var opened = try await OpenedManager(try TestMedia.url(for: clip))
+    let duration = try #require(opened.spy.info?.duration).seconds
+    // When it scrubs to the next keyframe half a second before its end
+    let near = try await opened.seek(to: duration - 0.5, mode: .nextKeyframe)
+    // Then it lands there, and the end is not reached
+    #expect(abs(near.position.seconds - (duration - 0.5)) < 0.05, "\(clip): \(near.position.seconds)")
+    #expect(opened.spy.endedAt == nil, "\(clip)")
+    // When it scrubs to the next keyframe at its end, Then the end is reached there
+    _ = try await opened.seek(to: duration, mode: .nextKeyframe)
+    try await opened.spy.wait("the end") { [spy = opened.spy] in spy.endedAt != nil }
+    #expect(abs(try #require(opened.spy.endedAt).seconds - duration) < 0.05, "\(clip)")
+    opened.manager.shutdown()
+  }
+
   @Test func loopingANextKeyframeSeekPastTheLastKeyframeGoesOnFromTheStart() async throws {
     // Given a looping clip, paused in its middle
     let url = try TestMedia.url(for: .h264LongGOP)

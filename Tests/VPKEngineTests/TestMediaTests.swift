@@ -13,7 +13,7 @@ struct TestMediaTests {
     .mpegTS: ["video:h264", "audio:aac"],
     .mpeg4AVI: ["video:mpeg4"],
     .rawH264: ["video:h264"],
-    .audioOnly: ["audio:aac"],
+    .audioOnly: ["audio:aac"], .oggSong: ["audio:vorbis"],
     .truncatedMP4: ["video:h264", "audio:aac"],
     .noStreams: ["subtitle:subrip"],
     .emptyFile: nil,

@@ -21,6 +21,8 @@ public enum TestClip: String, CaseIterable, Sendable {
   case rawH264
   /// A 5 s 440 Hz sine in AAC, no video; M4A.
   case audioOnly
+  /// A 5 s 440 Hz sine in Vorbis, no video; Ogg (whose demuxer seeks forward to a page before the target).
+  case oggSong
   /// `h264BFrames` remuxed with its index (moov) at the front (`-movflags +faststart`), then cut to 60% of its bytes:
   /// it opens and reports 10 s, but its packets stop part-way.
   case truncatedMP4
@@ -73,6 +75,7 @@ public enum TestClip: String, CaseIterable, Sendable {
     case .mpeg4AVI: "avi"
     case .rawH264: "h264"
     case .audioOnly: "m4a"
+    case .oggSong: "ogg"
     case .noStreams, .describedMKV, .multiStream: "mkv"
     case .coverArtSong: "mp3"
     }
@@ -186,6 +189,8 @@ public enum TestMedia {
         ])
     case .audioOnly:
       return .ffmpeg(lavfiSine(seconds: 5) + ["-c:a", "aac", "-b:a", "64k", "-f", "ipod"])
+    case .oggSong:
+      return .ffmpeg(lavfiSine(seconds: 5) + ["-c:a", "libvorbis", "-f", "ogg"])
     case .truncatedMP4:
       return .truncated(
         .h264BFrames, remux: ["-map", "0", "-c", "copy", "-movflags", "+faststart", "-f", "mp4"], fraction: 0.6)

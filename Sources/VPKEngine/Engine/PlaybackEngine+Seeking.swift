@@ -26,10 +26,12 @@ extension PlaybackEngine {
     var meetsTheEnd = false
     let outcome: DecodeOnOutcome
     let landed = mode == .nextKeyframe ? withCacheFocus(at: target, { seekToNextKeyframe(after: target) }) : nil
-    let foundNothing = landed.map { Self.foundNothing($0, after: target) } ?? false
+    let foundNothing = landed.map { self.findsNothing($0, after: target) } ?? false
     if let landed, !(configuration.loops && foundNothing) {
       outcome = landed
       meetsTheEnd = foundNothing
+      // The stream has nothing after the frame found: the end is where the media ends.
+      if foundNothing { sourceEnded = true }
     } else {
       if mode == .nextKeyframe {
         let indexed = source.keyframeTime(atOrBefore: target) != nil
@@ -79,13 +81,16 @@ extension PlaybackEngine {
     if meetsTheEnd && !backward { reachEnd() }
   }
 
-  /// Whether a seek to the next keyframe found nothing after `target`: the stream ended first, or the frame it found
-  /// ends at or before the target (the last packet of a stream whose every packet is a keyframe, as Ogg's or FLAC's,
-  /// for a target at the end).
-  private static func foundNothing(_ outcome: DecodeOnOutcome, after target: Double) -> Bool {
+  /// Whether a seek to the next keyframe found nothing after `target`: the stream ended first, or, for a target at the
+  /// end of the media, the frame it found ends there or before (a stream whose every packet is a keyframe, as Ogg's or
+  /// FLAC's, has its last one found). Before the end, a frame found ahead of the target is no end: Ogg's demuxer seeks
+  /// forward to a page before the target.
+  private func findsNothing(_ outcome: DecodeOnOutcome, after target: Double) -> Bool {
     switch outcome {
     case .reached(.none): true
-    case .reached(let frame?): frame.time + frame.duration <= target + TimeTolerance.sameInstant
+    case .reached(let frame?):
+      duration > 0 && target >= duration - TimeTolerance.frameTime
+        && frame.time + frame.duration <= target + TimeTolerance.sameInstant
     case .interrupted: false
     }
   }
