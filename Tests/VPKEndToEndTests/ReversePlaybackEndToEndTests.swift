@@ -14,6 +14,50 @@ import VPKTestSupport
       input: .text(commands.map { $0 + "\n" }.joined()), timeout: 120)
   }
 
+  @Test func aPauseOnTheWallClockStandsInTheFrameOnScreenWhenTheNextWasNotDecodedInTime() throws {
+    // Given a 720p clip with one keyframe every 250 frames (at 0 and 8.333 s), played backward on the wall clock from
+    // just after its second keyframe: the frame before it needs the whole first GOP decoded, which takes longer than a
+    // frame's time, so the keyframe's frame stays on screen while the clock goes on
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vpk-late-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let clip = folder.appendingPathComponent("hd.mp4").path
+    try makeClip(
+      clip,
+      [
+        "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30:duration=10", "-c:v", "libx264", "-preset",
+        "ultrafast", "-bf", "3", "-g", "250", "-x264-params", "scenecut=0", "-pix_fmt", "yuv420p",
+      ])
+    for pauseAfter in [0.15, 0.2, 0.25] {
+      let session = try VPKSession(["play", clip, "--paused", "--at-end", "pause", "--progress", "off"])
+      _ = try session.waitForLine(containing: "ready")
+      #expect(session.send("scrub 8.45") && session.send("rate -1"))
+      _ = try session.waitForLine(containing: "rate #2")
+      // When it plays backward across the keyframe and is paused while the frame before it is being decoded
+      #expect(session.send("play"))
+      Thread.sleep(forTimeInterval: pauseAfter)
+      #expect(session.send("pause") && session.send("status") && session.send("frame") && session.send("quit"))
+      let result = try session.waitForExit(timeout: 120)
+      #expect(result.status == 0, "\(result.stderr)")
+      // Then the paused position lies in the frame on screen, from its time to the next frame's
+      let position = try #require(result.event("status", id: 5)?.number("position"), "\(result.stdout)")
+      let time = try #require(result.event("frame", id: 6)?.number("time"), "\(result.stdout)")
+      #expect(
+        position >= time - 0.0005 && position < time + 1.0 / 30,
+        "paused \(pauseAfter) s in: position \(position), frame \(time)")
+    }
+  }
+
+  /// Makes a clip with ffmpeg from these arguments.
+  private func makeClip(_ path: String, _ arguments: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments + [path]
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw TestSupportError("ffmpeg could not make \(path)") }
+  }
+
   @Test func rateMinusOneWaitsAndTheStartOnTheVirtualClock() throws {
     // Given a clip and ffmpeg's frames
     let url = try TestMedia.url(for: .h264BFrames)

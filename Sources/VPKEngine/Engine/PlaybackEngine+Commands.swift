@@ -35,6 +35,7 @@ extension PlaybackEngine {
         playing = false
         shared.update { $0.clock.pause(at: $0.now()) }
         catchUp()
+        if !atEnd { standOnTheFrameOnScreen() }
       case .rate(let rate):
         catchUp()  // what was on screen at the old rate is presented before the clock turns
         shared.update {

@@ -87,6 +87,20 @@ extension PlaybackEngine {
     }
   }
 
+  /// Pausing on the wall clock when the frame due was not decoded in time leaves the one before it on screen: the
+  /// stopped clock is put at the start of the frame on screen, so that a paused position always lies in the frame
+  /// shown (as after a step), and what follows a pause (a skip, a step) starts from what the person saw.
+  func standOnTheFrameOnScreen() {
+    shared.update { state in
+      guard let frame = state.current, frame.duration > 0 else { return }
+      let now = state.now()
+      let start = state.presentedOffset + frame.time
+      let timeline = state.clock.position(at: now)
+      guard timeline < start - TimeTolerance.frameTime || timeline >= start + frame.duration else { return }
+      state.clock.jump(to: start, at: now)
+    }
+  }
+
   /// Reports the progress mark a frame at media time `time` reached, if it did.
   func reportProgress(at time: Double) {
     guard progressMarks.isReached(at: time) else { return }
