@@ -324,8 +324,19 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       case .toggle: entry.before?.state == .playing
       default: false
       }
-    // A pause lands where playback stopped (the mark after it); anything else where playback was when it came.
-    let wait = waitLine(state: entry.before, at: pauses ? entry.after : entry.before, exactly: command.isRelative)
+    // A pause lands where playback stopped (the mark after it); anything else where playback was when it came. A
+    // pause's wait is exact, so that the replay stands where the session stood for whatever comes next (a skip to a
+    // keyframe from there lands on the keyframe it landed on).
+    let wait: String?
+    if case .step = command, let stepped = entry.stepped, let frameDuration {
+      // A step while playing moves on from the frame on screen when it runs, which may lie past the one the mark
+      // before it saw (playback went on between the two): the replay is brought into the frame the step left.
+      let left = stepped.position.seconds - Double(stepped.moved) * frameDuration + frameDuration / 2
+      wait = waitLine(state: entry.before, toward: left)
+    } else {
+      wait = waitLine(
+        state: entry.before, at: pauses ? entry.after : entry.before, exactly: command.isRelative || pauses)
+    }
     var lines = wait.map { [$0] } ?? []
     switch command {
     case .wait:
@@ -351,15 +362,17 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       if let seeked = entry.seeked {
         here = seeked.result.position.seconds
         atEnd = false
+        lines += catchUp(to: entry.after)
         lines += expectations(of: entry.after, position: here)
       }
     case .skip(let delta, _):
       lines.append(text)
       if let seeked = entry.seeked {
-        // Skipping while playing goes from where the replay is, which may lie a little off the recording's position.
-        let movedFromReplay = entry.before?.state == .playing && seeked.result.mode == .exact
-        here = movedFromReplay ? clamped(here + delta) : seeked.result.position.seconds
+        // An exact skip lands on its target, relative to where the replay is (which may lie a little off the
+        // session's position, where the wall clock showed a frame late); a skip to a keyframe on the keyframe.
+        here = seeked.result.mode == .exact ? clamped(here + delta) : seeked.result.position.seconds
         atEnd = false
+        lines += catchUp(to: entry.after)
         lines += expectations(of: entry.after, position: here)
       }
     case .step:
@@ -451,14 +464,34 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     return lines
   }
 
+  /// While playing, the mark after a seek may have seen a later frame than the one the seek landed on (playback went
+  /// on between the two, across a frame's edge); the replay, on the virtual clock, would still show the first. A
+  /// `wait` then brings the replay to where the mark saw playback, so the expectations are what the person saw.
+  private func catchUp(to mark: SessionMark?) -> [String] {
+    guard let mark, mark.state == .playing, let frame = mark.frame, let frameDuration else { return [] }
+    let start = frame.time.seconds
+    guard here < start - 1e-6 || here >= start + frameDuration - 1e-6 else { return [] }
+    return waitLine(state: mark, at: mark, exactly: true).map { [$0] } ?? []
+  }
+
+  /// The exact `wait` that brings the replay from `here` to `target` at the rate `state` played at (nil when it was
+  /// not moving, or the target lies behind).
+  private func waitLine(state: SessionMark?, toward target: Double) -> String? {
+    guard let state, state.state == .playing, state.rate != 0 else { return nil }
+    let seconds = RecordedScriptText.rounded((target - here) / state.rate, decimals: 6)
+    guard seconds > 0 else { return nil }
+    here += state.rate * seconds
+    return "wait \(RecordedScriptText.time(seconds))"
+  }
+
   private func clamped(_ position: Double) -> Double {
     min(max(position, 0), duration?.seconds ?? .infinity)
   }
 
   /// The `wait` that brings the replay from `here` to where `mark` saw playback (nil when it was not moving), landing
   /// inside the frame on screen then: at the position the session reported when that lies inside the frame, else in
-  /// the frame's middle (the wall clock showed the frame late). `exactly`: six decimals, so a command relative to the
-  /// position (a skip) starts where it started in the recording.
+  /// the frame's middle (the wall clock showed the frame late). `exactly`: six decimals, so the replay stands where the
+  /// session stood (before a command relative to the position, and where a pause stopped).
   private func waitLine(state: SessionMark?, at mark: SessionMark?, exactly: Bool) -> String? {
     guard let state, state.state == .playing, state.rate != 0, let mark else { return nil }
     let rate = state.rate
