@@ -74,6 +74,9 @@ package enum MPVCommand: Sendable, Equatable {
   case requestLogMessages
   /// `get_time_us`: the player's clock, in microseconds.
   case getTimeMicroseconds
+  /// A command that only draws on mpv's screen or terminal (`show-text`, `show-progress`, `print-text`,
+  /// `osd-overlay`): answered as mpv answers it, with `data`, and vpk, which has no screen, draws nothing.
+  case drawOnly(data: MPVValue)
   case quit
 }
 
@@ -203,7 +206,7 @@ package struct MPVCommandTranslator: Sendable {
     let trimmed = Self.trimmingBlanks(line)
     if trimmed.hasPrefix("{") { return [translate(line)] }
     // Only mpv's input commands: the IPC's own (`get_property` …) are not commands of the text syntax. A part naming
-    // one of the commands of mpv's that a line commonly joins and vpk does not serve (`show-text`, `playlist-next` …,
+    // one of the commands of mpv's that a line commonly joins and vpk does not serve (`playlist-next`, `playlist-prev`,
     // `passedOverCommands`) is passed over and the others run, as mpv runs them all; any other part vpk cannot run
     // makes the whole line nothing, as mpv's parser refuses a line with a part it cannot read.
     var requests: [MPVRequest] = []
@@ -221,7 +224,6 @@ package struct MPVCommandTranslator: Sendable {
   /// mpv commands vpk does not serve that a text line may join with served ones, by name: the words each takes after
   /// its name (mpv's parser refuses the whole line when they do not fit), and the ones a word must be one of.
   private static let passedOverCommands: [String: (words: ClosedRange<Int>, choices: Set<String>?)] = [
-    "show-text": (1...3, nil), "print-text": (1...1, nil), "show-progress": (0...0, nil),
     "playlist-next": (0...1, ["weak", "force"]), "playlist-prev": (0...1, ["weak", "force"]),
   ]
 
@@ -288,7 +290,7 @@ package struct MPVCommandTranslator: Sendable {
     {
       served.speed = speed.number
     }
-    for property in [MPVProperty.volume, .mute, .loopFile, .fullscreen, .subVisibility] {
+    for property in [MPVProperty.volume, .mute, .loopFile, .loop, .loopPlaylist, .fullscreen, .subVisibility] {
       guard let text = options[property.rawValue],
         case .success(let value) = MPVPropertyTable.spec(property).write?.accept(.string(text))
       else { continue }
@@ -428,6 +430,22 @@ package struct MPVCommandTranslator: Sendable {
     case "get_time_us":
       // mpv takes (and ignores) arguments after it.
       return .success(.getTimeMicroseconds)
+    case "show-text":
+      // The text, then a duration in ms and a level, both integers.
+      guard (1...3).contains(args.count), args[0].string != nil,
+        args.dropFirst().allSatisfy({ Self.number($0).map { $0.rounded() == $0 } ?? false })
+      else { return invalid }
+      return .success(.drawOnly(data: .null))
+    case "show-progress":
+      guard args.isEmpty else { return invalid }
+      return .success(.drawOnly(data: .null))
+    case "print-text":
+      guard args.count == 1, args[0].string != nil else { return invalid }
+      return .success(.drawOnly(data: .null))
+    case "osd-overlay":
+      // mpv answers it with an empty object.
+      guard args.count >= 3 else { return invalid }
+      return .success(.drawOnly(data: .object([])))
     case "quit", "quit-watch-later":
       // mpv's optional exit code is accepted; vpk leaves with its own status for `quit`. vpk keeps no watch-later
       // state: `quit-watch-later` quits.

@@ -373,6 +373,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
       reply(ticket, .success)
     case .requestLogMessages: reply(ticket, .success)
     case .getTimeMicroseconds: reply(ticket, .success, data: .integer(clockMicroseconds()))
+    case .drawOnly(let data): reply(ticket, .success, data: data)
     default: break
     }
   }

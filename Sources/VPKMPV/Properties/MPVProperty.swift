@@ -30,6 +30,9 @@ package enum MPVProperty: String, Sendable, Equatable, CaseIterable {
   case volume
   case mute
   case loopFile = "loop-file"
+  /// mpv's other name for `loop-file`: the same stored value.
+  case loop
+  case loopPlaylist = "loop-playlist"
   case fullscreen
   case subVisibility = "sub-visibility"
   case playlistCount = "playlist-count"

@@ -24,7 +24,7 @@ extension MPVPropertyTable {
         docs: .init(
           note: "stored and shared, changes nothing: vpk plays no sound", from: "the clients' sets",
           tests: storedTests))
-    case .loopFile:
+    case .loopFile, .loop:
       return MPVPropertySpec(
         property: property, kind: .text, read: read, write: loopWrite,
         cycle: { value in
@@ -39,8 +39,17 @@ extension MPVPropertyTable {
           return .set(count == 0 ? .bool(false) : .integer(count))
         },
         docs: .init(
-          note: "`false` (mpv's `no`), `\"inf\"` or a count, as mpv gives it; stored and shared: vpk's session does "
-            + "not loop a file for it (`--loop` / `loop` do)",
+          note: property == .loop
+            ? "mpv's other name for `loop-file`: the same stored value"
+            : "`false` (mpv's `no`), `\"inf\"` or a count, as mpv gives it; stored and shared: vpk's session does "
+              + "not loop a file for it (`--loop` / `loop` do)",
+          from: "the clients' sets", tests: storedTests))
+    case .loopPlaylist:
+      return MPVPropertySpec(
+        property: property, kind: .text, read: read, write: loopPlaylistWrite,
+        docs: .init(
+          note: "`false` (mpv's `no`), `\"inf\"`, `\"force\"` or a count, as mpv gives it; stored and shared: vpk "
+            + "plays one file",
           from: "the clients' sets", tests: storedTests))
     case .fullscreen:
       return MPVPropertySpec(
@@ -71,6 +80,11 @@ extension MPVPropertyTable {
         return .success(number == 0 ? .bool(false) : .integer(Int(number)))
       }
     },
+    change: { value, _ in .store(value) })
+
+  /// `loop-playlist` as mpv takes it: as `loop-file`, and `force`.
+  private static let loopPlaylistWrite = MPVPropertySpec.Write(
+    accept: { value in value == .string("force") ? .success(value) : loopWrite.accept(value) },
     change: { value, _ in .store(value) })
 
   private static let storedTests =

@@ -142,7 +142,7 @@ package enum MPVPropertyTable {
           return .integer(Int((duration * fps).rounded()))
         },
         docs: .init(unavailable: "nothing loaded, or no frame rate or duration", from: "`ready`", tests: fileTests))
-    case .volume, .mute, .loopFile, .fullscreen, .subVisibility:
+    case .volume, .mute, .loopFile, .loop, .loopPlaylist, .fullscreen, .subVisibility:
       storedSpec(property)
     case .playlistCount, .playlistPos, .playlistPos1, .playlistCurrentPos, .playlistPlayingPos, .playlist,
       .workingDirectory, .mediaTitle, .metadata, .chapter,

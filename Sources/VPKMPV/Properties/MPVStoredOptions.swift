@@ -1,5 +1,5 @@
 // MPVStoredOptions: the mpv properties vpk keeps without acting on them: `volume` and `mute` (vpk plays no sound),
-// `loop-file`, `fullscreen` (vpk has no window) and `sub-visibility` (vpk shows no subtitles). Every mpv client of a
+// `loop-file` (and its other name `loop`), `loop-playlist` (vpk plays one file), `fullscreen` (vpk has no window) and `sub-visibility` (vpk shows no subtitles). Every mpv client of a
 // session shares one set (MPVSharedOptions), so a value one client sets is what the others read and observe.
 
 /// The stored values, with mpv 0.35's defaults.
@@ -9,6 +9,8 @@ package struct MPVStoredOptions: Sendable, Equatable {
   var mute = false
   /// `false` (mpv's `no`), `"inf"`, or a count of repeats.
   var loopFile = MPVValue.bool(false)
+  /// `false` (mpv's `no`), `"inf"`, `"force"`, or a count of passes.
+  var loopPlaylist = MPVValue.bool(false)
   var fullscreen = false
   var subVisibility = true
 
@@ -22,7 +24,8 @@ package struct MPVStoredOptions: Sendable, Equatable {
     switch property {
     case .volume: .number(volume)
     case .mute: .bool(mute)
-    case .loopFile: loopFile
+    case .loopFile, .loop: loopFile
+    case .loopPlaylist: loopPlaylist
     case .fullscreen: .bool(fullscreen)
     case .subVisibility: .bool(subVisibility)
     default: nil
@@ -34,7 +37,8 @@ package struct MPVStoredOptions: Sendable, Equatable {
     switch property {
     case .volume: volume = value.number ?? volume
     case .mute: mute = value == .bool(true)
-    case .loopFile: loopFile = value
+    case .loopFile, .loop: loopFile = value
+    case .loopPlaylist: loopPlaylist = value
     case .fullscreen: fullscreen = value == .bool(true)
     case .subVisibility: subVisibility = value == .bool(true)
     default: break

@@ -344,13 +344,41 @@ struct MPVCommandTranslatorTests {
     #expect(translator.read("seek 5 sideways; cycle pause").isEmpty)
   }
 
+  @Test("the commands that only draw are answered as mpv answers them, and their arguments checked as mpv checks them")
+  func drawOnlyCommands() {
+    // Given mpv 0.35.1's answers to the same requests (success, data null; `osd-overlay` an empty object)
+    // When read, Then they draw nothing and answer as mpv does
+    #expect(translator.command([.string("show-text"), .string("hello")]) == .success(.drawOnly(data: .null)))
+    #expect(
+      translator.command([.string("show-text"), .string("a"), .integer(1000), .integer(1)])
+        == .success(.drawOnly(data: .null)))
+    #expect(translator.command([.string("show-progress")]) == .success(.drawOnly(data: .null)))
+    #expect(translator.command([.string("print-text"), .string("x")]) == .success(.drawOnly(data: .null)))
+    #expect(
+      translator.command([.string("osd-overlay"), .integer(1), .string("none"), .string("")])
+        == .success(.drawOnly(data: .object([]))))
+    // And the arguments mpv refuses are refused
+    #expect(translator.command([.string("show-text")]) == .failure(MPVRequestError(.invalidParameter)))
+    #expect(
+      translator.command([.string("show-text"), .string("a"), .string("x")])
+        == .failure(MPVRequestError(.invalidParameter)))
+    #expect(
+      translator.command([.string("show-progress"), .string("x")]) == .failure(MPVRequestError(.invalidParameter)))
+  }
+
   @Test("a text line's parts that name mpv commands vpk does not serve are passed over; the others run, as in mpv")
   func textLineWithUnservedCommands() {
     // Given lines joining served commands with mpv commands vpk does not serve (checked against mpv 0.35.1: it ran the
     // served parts of each)
     // When read, Then the served parts run, in order
-    #expect(translator.read("add volume 1; show-progress").map(\.command) == [.success(.add(.volume, 1))])
-    #expect(translator.read("cycle pause; show-text hello").map(\.command) == [.success(.cycle(.pause))])
+    #expect(
+      translator.read("add volume 1; show-progress").map(\.command) == [
+        .success(.add(.volume, 1)), .success(.drawOnly(data: .null)),
+      ])
+    #expect(
+      translator.read("cycle pause; show-text hello").map(\.command) == [
+        .success(.cycle(.pause)), .success(.drawOnly(data: .null)),
+      ])
     let three = translator.read("set speed 2; playlist-next; no-osd set speed 3").map(\.command)
     #expect(
       three == [
@@ -358,7 +386,7 @@ struct MPVCommandTranslatorTests {
         .success(.setProperty(.speed, .number(3), byCommand: true)),
       ])
     // And a line of unserved commands only runs nothing
-    #expect(translator.read("show-text hello; print-text x").isEmpty)
+    #expect(translator.read("playlist-next; playlist-prev weak").isEmpty)
     // And one whose unserved part mpv would refuse (missing or extra words, a word it does not take) runs nothing
     for line in [
       "show-text; cycle pause", "no-osd show_text; cycle pause", "show-text x y z w v u; cycle pause",
