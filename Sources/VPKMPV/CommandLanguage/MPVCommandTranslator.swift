@@ -142,7 +142,7 @@ package struct MPVCommandTranslator: Sendable {
     "loadfile", "stop", "seek", "frame-step", "frame-back-step", "set", "add", "cycle", "get_property",
     "get_property_string", "set_property", "set_property_string", "observe_property", "observe_property_string",
     "unobserve_property", "client_name", "get_version", "enable_event", "disable_event", "request_log_messages",
-    "get_time_us", "quit", "quit-watch-later",
+    "get_time_us", "show-text", "show-progress", "print-text", "osd-overlay", "quit", "quit-watch-later",
   ]
 
   /// The event names mpv 0.35's `enable_event` and `disable_event` know (its client API's table; `tick`, off until
