@@ -48,7 +48,8 @@ ALLOWED = {
     # Frame numbers: within one frame, for the same reason.
     "within_one": ["estimated-frame-number"],
     # Values that name the program or the run, not the playback: never compared (only that both have one).
-    "any_value": ["mpv-version", "ffmpeg-version", "libass-version", "pid", "client_name", "working-directory"],
+    # (`working-directory` is compared: both players start in the same folder, with PWD naming it.)
+    "any_value": ["mpv-version", "ffmpeg-version", "libass-version", "pid", "client_name"],
     # An observer added while nothing is loaded: vpk tells it the value at once, mpv 0.35 only once the next file
     # starts loading (right after `start-file`). A `property-change` just before a `start-file` is compared as if it
     # came just after it; the value and the count must still agree.
@@ -143,8 +144,11 @@ class Player:
             args += ["--start", str(start["start"])] if "start" in start else []
             args += ["--at-end", start.get("at_end", "pause"), option, self.socket, "--progress", "0.04"]
         self.args = args
+        # Both players start in the repository's folder with PWD naming it (mpv reads PWD, vpk asks the system):
+        # `working-directory` is compared.
+        workdir = os.path.realpath(ROOT)
         self.process = subprocess.Popen(self.args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.PIPE, cwd=ROOT)
+                                        stderr=subprocess.PIPE, cwd=workdir, env=dict(os.environ, PWD=workdir))
         deadline = time.monotonic() + TIMEOUT
         while True:
             if self.process.poll() is not None:

@@ -61,12 +61,14 @@ struct PlaybackBuilderFFmpegTests {
   }
 
   @Test func aCancelledWaitStopsInTheEngineSoTheNextCallIsAnsweredBeforeTheEnd() async throws {
-    // Given a player playing a 10 s clip on the wall clock, slowed so that it cannot reach the end while the test runs
-    // on a busy machine (200 s of wall time)
+    // Given a player playing a 10 s clip on the wall clock from 4 s at half speed: the end is 12 s of wall time away,
+    // far more than a cancelled wait needs to stop, and near enough that a wait left running would be answered there
+    // (and the pause behind it at the end)
     let url = try TestMedia.url(for: .h264BFrames)
     let player = await PlaybackBuilder.makePlayer()
     try await player.open(url.path)
-    try await player.setRate(0.05)
+    _ = try await player.scrub(to: MediaTime(seconds: 4), mode: .exact)
+    try await player.setRate(0.5)
     try await player.play()
     let codes = Task { () -> [PlaybackError.Code] in
       var codes: [PlaybackError.Code] = []
@@ -85,7 +87,7 @@ struct PlaybackBuilderFFmpegTests {
     // Then the task ends with CancellationError, and `pause()` is answered where playback is, not at the end
     #expect(throws: CancellationError.self) { try outcome.get() }
     let paused = try await player.pause()
-    #expect(paused.seconds < 10)
+    #expect(paused.seconds >= 4 && paused.seconds < 10, "\(paused.seconds)")
     #expect(try await player.status().state == .paused)
     // And the session answered the wait with `cancelled`
     #expect(await codes.value == [.cancelled])

@@ -38,9 +38,11 @@ struct PlayerIsolationTests {
       try await player.step(3)
     }.value
     let status = try await player.status()
-    // Then the status shows the step taken there
+    // Then the status shows the step taken there: paused on the fourth frame, as ffmpeg decodes the clip
+    let frames = try FrameMD5.entries(of: URL(fileURLWithPath: path), streamTimeBase: true)
     #expect(status.state == .paused)
-    #expect(status.position.seconds > 0)
+    #expect(abs(status.position.seconds - frames[3].time) < 1e-6, "\(status.position.seconds)")
+    #expect(try await player.currentFrame().md5 == frames[3].hash)
   }
 
   @Test func aPositionWaitAnswersAtTheStartOfTheFrameThatReachesIt() async throws {
