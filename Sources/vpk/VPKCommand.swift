@@ -61,6 +61,11 @@ struct VPKCommand: AsyncParsableCommand {
       print(helpMessage())
       return
     }
+    if let word = arguments.dropFirst().first, let suggestion = misspelledSubcommand(word) {
+      FileHandle.standardError.write(
+        Data("vpk: '\(word)' is neither a vpk command nor a file: did you mean '\(suggestion)'? (vpk --help)\n".utf8))
+      Foundation.exit(64)
+    }
     do {
       var command = try parseAsRoot()
       if var command = command as? any AsyncParsableCommand {
@@ -71,5 +76,33 @@ struct VPKCommand: AsyncParsableCommand {
     } catch {
       exit(withError: error)
     }
+  }
+}
+
+extension VPKCommand {
+  /// The subcommand `word` is a slip for, when the first word of the command line names no subcommand and no file
+  /// but lies within two edits of a subcommand's name or begins one (`plya`, `inf`, `thumb`): nil otherwise, and the
+  /// command line is parsed as usual (`vpk movie.mp4` plays the file).
+  static func misspelledSubcommand(_ word: String) -> String? {
+    let names = configuration.subcommands.map { $0._commandName }
+    guard word.count >= 2, !word.hasPrefix("-"), !names.contains(word), !word.contains("/"), !word.contains("."),
+      !FileManager.default.fileExists(atPath: word)
+    else { return nil }
+    return names.first { $0.hasPrefix(word) } ?? names.first { editDistance(word, $0) <= 2 }
+  }
+
+  /// The number of single-character insertions, deletions and substitutions that turn `a` into `b`.
+  static func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a)
+    let b = Array(b)
+    var previous = Array(0...b.count)
+    for i in 1...max(a.count, 1) where !a.isEmpty {
+      var current = [i] + Array(repeating: 0, count: b.count)
+      for j in 1...max(b.count, 1) where !b.isEmpty {
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+      }
+      previous = current
+    }
+    return previous[b.count]
   }
 }
