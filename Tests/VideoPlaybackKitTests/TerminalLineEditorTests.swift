@@ -120,6 +120,29 @@ import Testing
     #expect(editor.history.count == TerminalLineEditor.historyLimit)
   }
 
+  @Test func quitLeavesNoTraceInTheHistorySoUpAndEnterNeverLeaveAtOnce() {
+    // Given an editor whose history file ends with quits an older vpk kept
+    var editor = TerminalLineEditor(history: ["scrub 5", "quit", "exit"])
+    #expect(editor.history == ["scrub 5"])
+    // When a session submits a command, then quits
+    _ = feed("status\rquit\r", into: &editor)
+    // Then only the command is remembered: Up brings back `status`, not `quit`
+    #expect(editor.history == ["scrub 5", "status"])
+    #expect(feed("\u{1B}[A", into: &editor) == [typed("status")])
+  }
+
+  @Test func escapeAloneSwallowsNoKey() {
+    // Given a line being typed
+    var editor = TerminalLineEditor()
+    _ = feed("paus", into: &editor)
+    // When Esc is pressed, then Backspace
+    // Then the Backspace erases a character
+    #expect(feed("\u{1B}\u{7F}", into: &editor) == [typed("pau")])
+    // And Esc then ^U clears the line; Esc then a letter types it
+    #expect(feed("\u{1B}\u{15}", into: &editor) == [typed("")])
+    #expect(feed("\u{1B}p", into: &editor) == [typed("p")])
+  }
+
   @Test func otherEscapeSequencesAreIgnored() {
     var editor = TerminalLineEditor()
     #expect(feed("pa\u{1B}[15~us\u{1B}OPe", into: &editor) == [typed("pause")])

@@ -59,7 +59,8 @@ package struct TerminalLineEditor: Sendable {
 
   package init(maxLineBytes: Int = 65_536, history: [String] = []) {
     self.maxLineBytes = maxLineBytes
-    self.history = Array(history.suffix(Self.historyLimit))
+    // (A history file written before quits were left out may hold them: they are not offered either.)
+    self.history = Array(history.filter { !Self.leaves($0) }.suffix(Self.historyLimit))
   }
 
   package mutating func feed(_ input: some Collection<UInt8>) -> [Output] {
@@ -68,12 +69,16 @@ package struct TerminalLineEditor: Sendable {
     for byte in input {
       switch escape {
       case .started:
-        switch byte {
-        case UInt8(ascii: "["): escape = .controlSequence([])
-        case UInt8(ascii: "O"): escape = .singleShift
-        default: escape = .none
+        if byte == UInt8(ascii: "[") {
+          escape = .controlSequence([])
+          continue
         }
-        continue
+        if byte == UInt8(ascii: "O") {
+          escape = .singleShift
+          continue
+        }
+        // Esc alone does nothing, and the key after it is read as it is (Backspace, ^U …), never swallowed.
+        escape = .none
       case .controlSequence(var parameters):
         if (0x40...0x7E).contains(byte) {
           escape = .none
@@ -218,11 +223,19 @@ package struct TerminalLineEditor: Sendable {
     return true
   }
 
-  /// Adds a submitted line to the history, unless it is empty or repeats the newest entry.
+  /// Adds a submitted line to the history, unless it is empty, repeats the newest entry, or leaves (`quit`, `exit`,
+  /// `q`: kept, it would be the newest entry of the next session, and Up, Enter would leave at once).
   private mutating func remember(_ text: String) {
-    guard !text.allSatisfy(\.isWhitespace), history.last != text else { return }
+    guard !text.allSatisfy(\.isWhitespace), history.last != text, !Self.leaves(text) else { return }
     history.append(text)
     if history.count > Self.historyLimit { history.removeFirst(history.count - Self.historyLimit) }
+  }
+
+  /// Whether `text` is a command that ends the session.
+  private static func leaves(_ text: String) -> Bool {
+    let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+    guard words.count == 1, let word = words.first?.lowercased() else { return false }
+    return word == "q" || CommandVerbs.named(word)?.name == "quit"
   }
 
   // MARK: - Characters
