@@ -88,21 +88,8 @@ extension VPKCommand {
     guard word.count >= 2, !word.hasPrefix("-"), !names.contains(word), !word.contains("/"), !word.contains("."),
       !FileManager.default.fileExists(atPath: word)
     else { return nil }
-    return names.first { $0.hasPrefix(word) } ?? names.first { editDistance(word, $0) <= 2 }
-  }
-
-  /// The number of single-character insertions, deletions and substitutions that turn `a` into `b`.
-  static func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a)
-    let b = Array(b)
-    var previous = Array(0...b.count)
-    for i in 1...max(a.count, 1) where !a.isEmpty {
-      var current = [i] + Array(repeating: 0, count: b.count)
-      for j in 1...max(b.count, 1) where !b.isEmpty {
-        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-      }
-      previous = current
-    }
-    return previous[b.count]
+    let scalars = Array(word.unicodeScalars.prefix(12))
+    return names.first { $0.hasPrefix(word) }
+      ?? names.first { CommandVerbs.editDistance(scalars, Array($0.unicodeScalars)) <= 2 }
   }
 }

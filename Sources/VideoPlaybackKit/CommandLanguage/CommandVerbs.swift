@@ -89,7 +89,7 @@ package enum CommandVerbs {
   }
 
   /// Levenshtein distance; both inputs are short (callers cap them).
-  static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+  package static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
     var previous = Array(0...b.count)
