@@ -602,6 +602,21 @@ import VPKTestSupport
     #expect(h.router.made[1].configuration?.startsPlaying == true)
   }
 
+  @Test func playingBackwardEndsWithItsFileAndTheNextPlaysForwardAtTheSameSpeed() {
+    // Given a session playing its file backward at twice the speed
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    h.interactor.submit(.rate(-2))
+    // When the file is closed and another opened
+    h.interactor.submit(.close)
+    h.interactor.submit(.open("b.mp4"))
+    // Then the new file starts forward at the same speed, and the session says so as it loads
+    let told = h.output.events.compactMap { if case .rate(let rate) = $0.event { rate } else { nil } }
+    #expect(told == [-2, 2])
+    #expect(h.interactor.statusBoard.rateNow() == 2)
+    h.router.made[0].becomeReady()
+    #expect(h.router.made[0].rates.last == 2)
+  }
+
   @Test func aRateGivenWithTheFileHoldsForThatFileOnlyAndTheRateItReplacedComesBack() {
     // Given a session at rate 1.5 (`set speed 1.5`)
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))

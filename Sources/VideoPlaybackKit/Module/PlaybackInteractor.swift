@@ -675,6 +675,11 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     phase = .loading
     state = .loading
     if !loadKeepsSettings { rate = 1 }
+    if rate < 0 {
+      // Playing backward belongs to the file it was set for: the next one plays forward, at the same speed.
+      rate = -rate
+      rateChanged = true
+    }
     openCommandID = commandID
     openSource = source
     openStart = start
