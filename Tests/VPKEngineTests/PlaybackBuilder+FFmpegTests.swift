@@ -61,14 +61,13 @@ struct PlaybackBuilderFFmpegTests {
   }
 
   @Test func aCancelledWaitStopsInTheEngineSoTheNextCallIsAnsweredBeforeTheEnd() async throws {
-    // Given a player playing a 10 s clip on the wall clock from 4 s at half speed: the end is 12 s of wall time away,
-    // far more than a cancelled wait needs to stop, and near enough that a wait left running would be answered there
-    // (and the pause behind it at the end)
+    // Given a player playing a 10 s clip on the wall clock, slowed so that it cannot reach the end while the test runs
+    // on a busy machine (200 s of wall time). A wait left running in the engine would hold the pause behind it until
+    // the end, and the pause would answer 10 s there.
     let url = try TestMedia.url(for: .h264BFrames)
     let player = await PlaybackBuilder.makePlayer()
     try await player.open(url.path)
-    _ = try await player.scrub(to: MediaTime(seconds: 4), mode: .exact)
-    try await player.setRate(0.5)
+    try await player.setRate(0.05)
     try await player.play()
     let codes = Task { () -> [PlaybackError.Code] in
       var codes: [PlaybackError.Code] = []
@@ -87,7 +86,7 @@ struct PlaybackBuilderFFmpegTests {
     // Then the task ends with CancellationError, and `pause()` is answered where playback is, not at the end
     #expect(throws: CancellationError.self) { try outcome.get() }
     let paused = try await player.pause()
-    #expect(paused.seconds >= 4 && paused.seconds < 10, "\(paused.seconds)")
+    #expect(paused.seconds < 10, "\(paused.seconds): the pause waited for the end")
     #expect(try await player.status().state == .paused)
     // And the session answered the wait with `cancelled`
     #expect(await codes.value == [.cancelled])

@@ -369,8 +369,11 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       lines.append(text)
       if let seeked = entry.seeked {
         // An exact skip lands on its target, relative to where the replay is (which may lie a little off the
-        // session's position, where the wall clock showed a frame late); a skip to a keyframe on the keyframe.
-        here = seeked.result.mode == .exact ? clamped(here + delta) : seeked.result.position.seconds
+        // session's position, where the wall clock showed a frame late); one past either end where the session's
+        // landed (the media's first or last frame); a skip to a keyframe on the keyframe.
+        let target = here + delta
+        here =
+          seeked.result.mode == .exact && clamped(target) == target ? target : seeked.result.position.seconds
         atEnd = false
         lines += catchUp(to: entry.after)
         lines += expectations(of: entry.after, position: here)
