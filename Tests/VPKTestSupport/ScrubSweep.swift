@@ -21,6 +21,11 @@ public enum SweepClip: String, CaseIterable, Sendable {
   /// timestamp (a broken encoder's file, made with the `setts` bitstream filter): the first of them is shown for no
   /// time at all.
   case h264DuplicateEnd
+  /// The same stream with its dts two frames earlier than usual: the dts a decoder's frame carries then lies two
+  /// frames before its pts. A decoder that has seen the duplicate timestamp (counted a pts out of order) times its
+  /// frames by their dts (FFmpeg's `best_effort_timestamp`) unless told to forget it, so after playing to the end a
+  /// seek could show another frame than a seek straight from the start.
+  case h264DuplicateEndEarlyDTS
 
   public var fileExtension: String {
     switch self {
@@ -29,7 +34,7 @@ public enum SweepClip: String, CaseIterable, Sendable {
     case .h264MKV: "mkv"
     case .mpeg4MOV: "mov"
     case .h264FLV: "flv"
-    case .h264DuplicateEnd: "mp4"
+    case .h264DuplicateEnd, .h264DuplicateEndEarlyDTS: "mp4"
     }
   }
 
@@ -62,6 +67,11 @@ public enum SweepClip: String, CaseIterable, Sendable {
       return ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2"] + x264 + [
         "-bf", "2", "-g", "25", "-video_track_timescale", "25", "-bsf:v", "setts=pts='if(eq(PTS,49),48,PTS)'",
         "-f", "mp4",
+      ]
+    case .h264DuplicateEndEarlyDTS:
+      return ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2"] + x264 + [
+        "-bf", "2", "-g", "25", "-video_track_timescale", "25", "-bsf:v",
+        "setts=pts='if(eq(PTS,49),48,PTS)':dts='DTS-2'", "-f", "mp4",
       ]
     }
   }
