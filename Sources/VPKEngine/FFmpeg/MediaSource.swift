@@ -270,7 +270,12 @@ final class MediaSource {
       guard let frame = spareFrame else { return nil }
       let result = avcodec_receive_frame(codec, frame)
       if result >= 0 {
-        let pts = frame.pointee.best_effort_timestamp
+        // A frame's own pts when it has one, as mpv times frames; else FFmpeg's guess (its packet's dts). FFmpeg's
+        // `best_effort_timestamp` alone takes the dts for every frame once the decoder has counted a pts out of
+        // order (a duplicated one), and keeps that count through a flush: a frame's time would then depend on what
+        // the decoder was given before it (an exact seek skips frames, a seek forgets nothing), not on the frame.
+        let pts =
+          frame.pointee.pts != vpk_nopts_value() ? frame.pointee.pts : frame.pointee.best_effort_timestamp
         if let keyPTS = handover?.keyPTS {
           if pts == vpk_nopts_value() {
             cancelHandover()  // no timestamps to tell the decoders' frames apart: keep the old decoder
@@ -428,18 +433,6 @@ final class MediaSource {
     av_rescale_q(Int64(((seconds + startTime) * Double(AV_TIME_BASE)).rounded(.down)), vpk_time_base_q(), timeBase)
   }
 
-  /// Makes a flushed decoder time its frames as a new one does. A frame's `best_effort_timestamp` is its pts unless
-  /// the decoder has counted more pts than dts out of order since it was opened, and then its packet's dts: a
-  /// flush resets the last timestamps seen but not those counts. A file whose last two frames share a pts, decoded
-  /// to its end once, would otherwise time every frame after a later seek by its dts (which can lie frames away from
-  /// its pts), and a target's frame would depend on what the decoder had decoded before.
-  private static func forgetTimestampFaults(_ codec: UnsafeMutablePointer<AVCodecContext>) {
-    codec.pointee.pts_correction_num_faulty_pts = 0
-    codec.pointee.pts_correction_num_faulty_dts = 0
-    codec.pointee.pts_correction_last_pts = Int64.min
-    codec.pointee.pts_correction_last_dts = Int64.min
-  }
-
   /// Moves the demuxer to the keyframe at or before `seconds` (with `forward`, the first one at or after it) and
   /// empties the decoder. At or before the start it rewinds to the first byte where the format allows it: formats
   /// with no index (MPEG-TS) seek by timestamp to any packet, not to a keyframe.
@@ -478,7 +471,6 @@ final class MediaSource {
     } else {
       avcodec_flush_buffers(codec)
     }
-    if let codec { Self.forgetTimestampFaults(codec) }
     demuxerDrained = false
     decoderDrained = false
     nextExpectedTicks = seconds <= 0 ? 0 : nil
