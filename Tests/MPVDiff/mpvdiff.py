@@ -243,9 +243,32 @@ class Connection:
         self.sock.close()
 
 
+def duplicate_end_media(media):
+    """The clip's video alone, its last two frames sharing one pts and its dts two frames earlier than the muxer put
+    them (made with the `setts` bitstream filter, next to the clip): a decoder that has decoded the end has counted a
+    pts out of order, and FFmpeg's best-effort timestamps would then follow the dts."""
+    path = os.path.join(os.path.dirname(media), "clip-duplicate-end.mp4")
+    if os.path.exists(path):
+        return path
+    probed = subprocess.run(
+        ["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,duration", "-of", "csv=p=0",
+         media], check=True, capture_output=True, text=True).stdout.split()
+    packets = sorted((int(pts), int(duration)) for pts, duration in (line.split(",") for line in probed))
+    (before, frame), (last, _) = packets[-2], packets[-1]
+    subprocess.run(
+        ["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-i", media, "-map", "0:v", "-c", "copy", "-bsf:v",
+         f"setts=pts=if(eq(PTS\\,{last})\\,{before}\\,PTS):dts=DTS-{2 * frame}", "-f", "mp4", path + ".part"],
+        check=True)
+    os.rename(path + ".part", path)
+    return path
+
+
 def substitute(value, media):
-    """`@MEDIA@` in a step's strings is the clip's path; `@HERE@` the harness's folder (Tests/MPVDiff)."""
+    """`@MEDIA@` in a step's strings is the clip's path; `@MEDIA_DUPLICATE_END@` that of `duplicate_end_media`;
+    `@HERE@` the harness's folder (Tests/MPVDiff)."""
     if isinstance(value, str):
+        if "@MEDIA_DUPLICATE_END@" in value:
+            value = value.replace("@MEDIA_DUPLICATE_END@", duplicate_end_media(media))
         return value.replace("@MEDIA@", media).replace("@HERE@", HERE)
     if isinstance(value, list):
         return [substitute(v, media) for v in value]

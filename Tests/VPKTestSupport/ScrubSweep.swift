@@ -21,6 +21,16 @@ public enum SweepClip: String, CaseIterable, Sendable {
   /// timestamp (a broken encoder's file, made with the `setts` bitstream filter): the first of them is shown for no
   /// time at all.
   case h264DuplicateEnd
+  /// The same stream with its dts two frames earlier than usual: the dts a decoder's frame carries then lies two
+  /// frames before its pts. Once a decoder has seen the duplicate timestamp (counted a pts out of order), FFmpeg's
+  /// `best_effort_timestamp` is the dts, for every frame it decodes after, seeks included: timed so, a seek after
+  /// playing to the end would show another frame than a seek straight from the start.
+  case h264DuplicateEndEarlyDTS
+  /// H.264 (GOP 25, 2 B-frames) 320x240 at 25 fps, 4 s, in MP4, whose frame at 1.2 s has the pts of the frame before
+  /// it, and whose dts lie two frames early. The ffmpeg tool, decoding on from the start, times every frame after
+  /// that one by its dts (two frames early), and a seek past the next keyframe times them by their pts: its frames
+  /// are not ffmpeg's, so it is not swept against them.
+  case h264DuplicateMiddleEarlyDTS
 
   public var fileExtension: String {
     switch self {
@@ -29,7 +39,7 @@ public enum SweepClip: String, CaseIterable, Sendable {
     case .h264MKV: "mkv"
     case .mpeg4MOV: "mov"
     case .h264FLV: "flv"
-    case .h264DuplicateEnd: "mp4"
+    case .h264DuplicateEnd, .h264DuplicateEndEarlyDTS, .h264DuplicateMiddleEarlyDTS: "mp4"
     }
   }
 
@@ -62,6 +72,16 @@ public enum SweepClip: String, CaseIterable, Sendable {
       return ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2"] + x264 + [
         "-bf", "2", "-g", "25", "-video_track_timescale", "25", "-bsf:v", "setts=pts='if(eq(PTS,49),48,PTS)'",
         "-f", "mp4",
+      ]
+    case .h264DuplicateEndEarlyDTS:
+      return ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2"] + x264 + [
+        "-bf", "2", "-g", "25", "-video_track_timescale", "25", "-bsf:v",
+        "setts=pts='if(eq(PTS,49),48,PTS)':dts='DTS-2'", "-f", "mp4",
+      ]
+    case .h264DuplicateMiddleEarlyDTS:
+      return ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=4"] + x264 + [
+        "-bf", "2", "-g", "25", "-video_track_timescale", "25", "-bsf:v",
+        "setts=pts='if(eq(PTS,30),29,PTS)':dts='DTS-2'", "-f", "mp4",
       ]
     }
   }

@@ -270,7 +270,12 @@ final class MediaSource {
       guard let frame = spareFrame else { return nil }
       let result = avcodec_receive_frame(codec, frame)
       if result >= 0 {
-        let pts = frame.pointee.best_effort_timestamp
+        // A frame's own pts when it has one, as mpv times frames; else FFmpeg's guess (its packet's dts). FFmpeg's
+        // `best_effort_timestamp` alone takes the dts for every frame once the decoder has counted a pts out of
+        // order (a duplicated one), and keeps that count through a flush: a frame's time would then depend on what
+        // the decoder was given before it (an exact seek skips frames, a seek forgets nothing), not on the frame.
+        let pts =
+          frame.pointee.pts != vpk_nopts_value() ? frame.pointee.pts : frame.pointee.best_effort_timestamp
         if let keyPTS = handover?.keyPTS {
           if pts == vpk_nopts_value() {
             cancelHandover()  // no timestamps to tell the decoders' frames apart: keep the old decoder
