@@ -60,7 +60,8 @@ import VPKTestSupport
       _ = try live.waitForLine(containing: "ready")
       var typed: [String] = []
       for _ in 0..<Self.commandsPerSession {
-        Thread.sleep(forTimeInterval: Double.random(in: 0...0.25, using: &random))
+        // At least 50 ms between two commands, as between two lines a person types and sends.
+        Thread.sleep(forTimeInterval: Double.random(in: 0.05...0.3, using: &random))
         let command = Self.command(&random, duration: duration)
         typed.append(command)
         #expect(live.send(command), "seed \(seed), session \(session): vpk stopped reading at '\(command)'")
