@@ -59,10 +59,12 @@ import VPKTestSupport
 
     // When the file is re-encoded at another quality and swapped in
     let reencoded = folder.path("reencoded.mp4")
-    try runFFmpeg([
-      "-i", folder.path("clip.mp4"), "-map", "0", "-c:v", "libx264", "-preset", "veryfast", "-crf", "38", "-bf",
-      "3", "-g", "250", "-pix_fmt", "yuv420p", "-c:a", "copy", reencoded,
-    ])
+    try TestMedia.makeClip(
+      at: reencoded,
+      ffmpeg: [
+        "-i", folder.path("clip.mp4"), "-map", "0", "-c:v", "libx264", "-preset", "veryfast", "-crf", "38", "-bf",
+        "3", "-g", "250", "-pix_fmt", "yuv420p", "-c:a", "copy",
+      ])
     try FileManager.default.removeItem(atPath: folder.path("clip.mp4"))
     try FileManager.default.moveItem(atPath: reencoded, toPath: folder.path("clip.mp4"))
     let red = try VPKProcess.run(["test", script])
@@ -215,14 +217,4 @@ import VPKTestSupport
     return try names.map { try String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }.joined()
   }
 
-  private func runFFmpeg(_ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw TestSupportError("ffmpeg failed re-encoding the clip (status \(process.terminationStatus))")
-    }
-  }
 }

@@ -22,9 +22,9 @@ import VPKTestSupport
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let clip = folder.appendingPathComponent("hd.mp4").path
-    try makeClip(
-      clip,
-      [
+    try TestMedia.makeClip(
+      at: clip,
+      ffmpeg: [
         "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30:duration=10", "-c:v", "libx264", "-preset",
         "ultrafast", "-bf", "3", "-g", "250", "-x264-params", "scenecut=0", "-pix_fmt", "yuv420p",
       ])
@@ -46,16 +46,6 @@ import VPKTestSupport
         position >= time - 0.0005 && position < time + 1.0 / 30,
         "paused \(pauseAfter) s in: position \(position), frame \(time)")
     }
-  }
-
-  /// Makes a clip with ffmpeg from these arguments.
-  private func makeClip(_ path: String, _ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments + [path]
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw TestSupportError("ffmpeg could not make \(path)") }
   }
 
   @Test func rateMinusOneWaitsAndTheStartOnTheVirtualClock() throws {

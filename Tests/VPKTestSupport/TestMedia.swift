@@ -386,6 +386,15 @@ public enum TestMedia {
     return target
   }
 
+  /// Makes a clip of a test's own at `path` with ffmpeg from `arguments` (inputs, codecs and options; the output is
+  /// `path`): one a test needs once, outside the shared cache. A failure throws with ffmpeg's message.
+  public static func makeClip(at path: String, ffmpeg arguments: [String]) throws {
+    let result = try Tool.run("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments + [path])
+    guard result.status == 0 else {
+      throw TestSupportError("ffmpeg could not make \(path) (status \(result.status)):\n\(result.stderr)")
+    }
+  }
+
   private static func runFFmpeg(_ arguments: [String], making clip: TestClip) throws {
     let result = try Tool.run("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments)
     guard result.status == 0 else {
