@@ -223,6 +223,38 @@ struct SessionRecorderTests {
     #expect(afterPlay.prefix(4) == ["play", "wait 2.010", "pause", "expect position == 2.010"], "\(harness.lines)")
   }
 
+  @Test func aStepWhilePlayingThatCannotMoveExpectsWhereTheReplayStands() {
+    // Given a session playing the last frame (9.9667 s to 10 s), at 9.9726 s
+    let harness = Harness(endAction: .pause)
+    harness.at(9.9726, frame: 29.9 / 3, md5: "last")
+    // When the person steps: there is no frame after it, so playback pauses where it was
+    harness.type("step")
+    harness.manager.finishStep(harness.manager.steps[0], moved: 0, at: 9.9726)
+    // Then the replay waits into the middle of that frame and expects the position where it stands then, as a step
+    // that cannot move does not move the replay either
+    let lines = harness.lines
+    let wait = lines.first { $0.hasPrefix("wait ") }.flatMap { Double($0.dropFirst("wait ".count)) } ?? 0
+    #expect(
+      lines.suffix(3) == ["step", "expect position == \(RecordedScriptText.time(wait))", "expect frame.md5 == last"])
+    #expect(wait > 29.9 / 3 && wait < 10)
+  }
+
+  @Test func aSkipPastTheStartWhilePlayingBackwardIsCheckedAtTheEndItReaches() {
+    // Given a session playing backward at 0.2 s
+    let harness = Harness(endAction: .pause)
+    harness.at(0, frame: 0, md5: "first")
+    harness.type("rate -1")
+    harness.at(0.2, frame: 0.2, md5: "early")
+    // When the person skips 1 s back: the skip lands on the start, and the file ends there at once
+    harness.type("skip -1")
+    harness.at(0, frame: 0, md5: "first")
+    harness.manager.land(harness.manager.seeks[0], at: 0)
+    harness.manager.reachEnd(at: 0.02)
+    // Then the landing has no expect of its own (the replay may meet the end before it): the end's has
+    let afterSkip = Array(harness.lines.drop { $0 != "skip -1" })
+    #expect(afterSkip == ["skip -1", "wait ended", "expect position == 0.020", "expect frame.md5 == first"])
+  }
+
   @Test func joiningARunningSessionStartsTheScriptWhereItIsAndStopsWhenAsked() throws {
     // Given a session playing backward, at 6.01 s showing the frame at 6.0, that nothing records
     let harness = Harness(recordsFromStart: false)

@@ -362,6 +362,7 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       if let seeked = entry.seeked {
         here = seeked.result.position.seconds
         atEnd = false
+        guard !endsAtOnce(entry) else { break }
         lines += catchUp(to: entry.after)
         lines += expectations(of: entry.after, position: here)
       }
@@ -375,13 +376,16 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
         here =
           seeked.result.mode == .exact && clamped(target) == target ? target : seeked.result.position.seconds
         atEnd = false
+        guard !endsAtOnce(entry) else { break }
         lines += catchUp(to: entry.after)
         lines += expectations(of: entry.after, position: here)
       }
     case .step:
       lines.append(text)
       if let stepped = entry.stepped {
-        here = stepped.position.seconds
+        // A step forward that could not move (on the last frame) leaves the position where the step found it, which in
+        // the replay is `here`; any other step stands on the start of the frame it shows.
+        if stepped.moved != 0 || stepped.requested < 0 { here = stepped.position.seconds }
         // A step forward at the end of a file kept there leaves the session at its end (a `play` starts over).
         atEnd = entry.after?.state == .ended
         lines += expectations(of: entry.after, position: here)
@@ -485,6 +489,16 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     guard seconds > 0 else { return nil }
     here += state.rate * seconds
     return "wait \(RecordedScriptText.time(seconds))"
+  }
+
+  /// A seek that lands at the end playback runs toward (the start while playing backward, the end while playing
+  /// forward) ends the file at once: the replay meets that end before the next line, the session maybe after it, so
+  /// the landing gets no `expect` of its own; the `wait ended` after it checks where the end left the session.
+  private func endsAtOnce(_ entry: Entry) -> Bool {
+    guard let before = entry.before, before.state == .playing, before.rate != 0 else { return false }
+    if before.rate < 0 { return here <= 1e-6 }
+    guard let end = duration?.seconds else { return false }
+    return here >= end - 1e-6
   }
 
   private func clamped(_ position: Double) -> Double {
