@@ -54,7 +54,7 @@ package enum AttachTerminal {
     // A status whose reply draws the status line at once (it is not shown as an event); AttachClient has asked for
     // the display format.
     send(firstLines + #"{"command":"status","id":"\#(AttachClient.startMarkerID)"}"# + "\n")
-    if reader.editsTerminalInput { view.displayTypedInput(.editing(before: "", after: "")) }
+    if reader.editsTerminalInput { view.displayFirstPrompt() }
     let input = Task { @MainActor [weak view] in
       let lines = reader.lines { typed in
         // The main queue keeps keystrokes in order; the view lives on the main actor.

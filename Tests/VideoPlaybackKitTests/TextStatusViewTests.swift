@@ -516,6 +516,29 @@ struct TextStatusViewWidthTests {
     #expect(output.writes.last == clear + drawn(line) + "\r\u{1B}[\(DisplayWidth.columns(line) - 1)C")
   }
 
+  @Test func theFirstPromptComesWithAHintAbove() {
+    // Given a terminal view showing a status line
+    let output = CapturedTextOutput()
+    let view = TextStatusView(output: output, isTerminal: true, useColor: false, columns: { 60 }, onClosed: {})
+    view.displayStatusLine(StatusLineViewModel(text: "⏸ x"))
+    // When the first prompt is shown
+    view.displayFirstPrompt()
+    // Then the hint is printed above the line, which ends in the prompt
+    #expect(output.writes.last == clear + "type a command, or ? for keys\n" + drawn("⏸ x  › "))
+  }
+
+  @Test func helpsTablesAreLaidOutForTheWidth() {
+    // Given a terminal view 40 columns wide
+    let output = CapturedTextOutput()
+    let view = TextStatusView(output: output, isTerminal: true, useColor: false, columns: { 40 }, onClosed: {})
+    // When a table row too long for it is shown
+    view.displayEvent(event("help #1\n  frame              write the frame on screen as a PNG", "help"))
+    // Then it is broken between words and goes on under its last column
+    #expect(
+      output.writes.last
+        == clear + "help #1\n  frame              write the frame on\n                     screen as a PNG\n")
+  }
+
   @Test func closedInputTakesThePromptAway() {
     // Given a terminal view with a prompt
     let output = CapturedTextOutput()

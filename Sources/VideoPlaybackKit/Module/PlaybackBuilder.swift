@@ -113,7 +113,6 @@ public enum PlaybackBuilder {
           // The main queue keeps keystrokes in order; the view lives on the main actor.
           DispatchQueue.main.async { MainActor.assumeIsolated { textView?.displayTypedInput(typed) } }
         }
-        textView.displayTypedInput(.editing(before: "", after: ""))
         echo = { [weak textView] line in
           if case .text(let text) = line { textView?.displayTypedInput(.submitted(text)) }
         }

@@ -73,6 +73,8 @@ package final class PlaybackModule {
   /// Starts loading the media and reading commands.
   package func start() {
     presenter.onStart()
+    // The prompt comes with the start, after whatever vpk said on its way there (`vpk: listening on …`).
+    if reader?.editsTerminalInput == true { terminalView?.displayFirstPrompt() }
     if let scriptedInput {
       for line in scriptedInput { presenter.onInputLine(.text(line)) }
       presenter.onInputEnded()

@@ -2,8 +2,9 @@
 // with events printed above it; elsewhere, one line per event and no status line.
 //
 // It shows what the presenter formatted and adds only terminal mechanics: carriage returns,
-// line clearing, fitting the last line to the window's width (see `StatusLineLayout`), and colour
-// (red errors, bold notices) when colour is allowed.
+// line clearing, fitting the last line to the window's width (see `StatusLineLayout`), laying
+// out help's tables for that width (see `EventTextLayout`), and colour (red errors, bold
+// notices) when colour is allowed.
 
 @MainActor
 package final class TextStatusView: PlaybackView {
@@ -62,7 +63,8 @@ package final class TextStatusView: PlaybackView {
     }
     // The status line redrawn in place shows progress; printing it too would only scroll.
     guard !event.isTransient else { return }
-    emit(lineStart() + painted(event) + "\n" + bottomLine())
+    let start = lineStart()
+    emit(start + painted(event, text: EventTextLayout.wrapped(event.text, width: columns)) + "\n" + bottomLine())
   }
 
   package func displayStatusLine(_ status: StatusLineViewModel) {
@@ -89,6 +91,14 @@ package final class TextStatusView: PlaybackView {
       typed = nil
       emit(lineStart() + bottomLine())
     }
+  }
+
+  /// Shows the first prompt (an empty line being typed), with a line above it that says what it takes. Only on a
+  /// terminal.
+  package func displayFirstPrompt() {
+    guard isTerminal, !finished else { return }
+    typed = ("", "")
+    emit(lineStart() + Self.hint + "\n" + bottomLine())
   }
 
   /// The window changed size: redraws the last line to fit the new width (see `lineStart()`).
@@ -151,6 +161,8 @@ package final class TextStatusView: PlaybackView {
     return "\r" + (row > 0 ? "\u{1B}[\(row)A" : "") + "\u{1B}[J"
   }
   static let prompt = StatusLineLayout.prompt
+  /// Shown above the first prompt (`displayFirstPrompt()`).
+  static let hint = "type a command, or ? for keys"
 
   /// The last line of the screen, fitted to the width: the status line, then the command being typed
   /// (if vpk edits it), with the cursor put where the typing happens. It is drawn with autowrap off:
@@ -170,12 +182,12 @@ package final class TextStatusView: PlaybackView {
   static let bold = "\u{1B}[1m"
   static let reset = "\u{1B}[0m"
 
-  private func painted(_ event: EventViewModel) -> String {
-    guard useColor else { return event.text }
+  private func painted(_ event: EventViewModel, text: String) -> String {
+    guard useColor else { return text }
     switch event.severity {
-    case .info: return event.text
-    case .notice: return Self.bold + event.text + Self.reset
-    case .error: return Self.red + event.text + Self.reset
+    case .info: return text
+    case .notice: return Self.bold + text + Self.reset
+    case .error: return Self.red + text + Self.reset
     }
   }
 
