@@ -255,6 +255,38 @@ struct SessionRecorderTests {
     #expect(afterSkip == ["skip -1", "wait ended", "expect position == 0.020", "expect frame.md5 == first"])
   }
 
+  @Test func aSkipWhilePlayingCountsFromWhereTheSessionCountedItNotFromTheMarkBeforeIt() {
+    // Given a session playing at rate 2 whose mark before a skip saw 7.95 s, while the session counted the skip from
+    // 7.93 s (the wall clock moved between the two)
+    let harness = Harness()
+    harness.at(0, frame: 0, md5: "first")
+    harness.type("rate 2")
+    harness.at(7.95, frame: 7.9333, md5: "before")
+    // When the person skips back 2.109 s and the seek lands on its target, 5.821
+    harness.type("skip -2.109")
+    harness.at(5.821, frame: 5.8, md5: "landed")
+    harness.manager.land(SeekRequest(id: harness.manager.seeks[0].id, target: MediaTime(seconds: 5.821), mode: .exact))
+    // Then the replay waits to 7.93 (3.965 s at rate 2) and expects the landing at 5.821
+    let afterRate = Array(harness.lines.drop { $0 != "rate 2" })
+    #expect(
+      afterRate == ["rate 2", "wait 3.965", "skip -2.109", "expect position == 5.821", "expect frame.md5 == landed"],
+      "\(harness.lines)")
+  }
+
+  @Test func anEndToldJustAfterAPauseIsReachedByPlayingOnInTheReplay() {
+    // Given a session playing near its end (--at-end pause)
+    let harness = Harness(endAction: .pause)
+    harness.at(9.98, frame: 29.9 / 3, md5: "last")
+    // When the person pauses, and the engine tells of the end it reached just before the pause
+    harness.type("pause")
+    harness.manager.reachEnd(at: 10)
+    // Then the replay, paused, plays on to the end (saying why), and checks it there
+    let afterPause = harness.script.text.split(separator: "\n").map(String.init).drop { $0 != "pause" }.dropFirst(3)
+    #expect(afterPause.first?.hasPrefix("# the end came just after the pause") == true, "\(harness.script.text)")
+    #expect(
+      Array(afterPause.dropFirst()) == ["play", "wait ended", "expect position == 10.000", "expect frame.md5 == last"])
+  }
+
   @Test func joiningARunningSessionStartsTheScriptWhereItIsAndStopsWhenAsked() throws {
     // Given a session playing backward, at 6.01 s showing the frame at 6.0, that nothing records
     let harness = Harness(recordsFromStart: false)

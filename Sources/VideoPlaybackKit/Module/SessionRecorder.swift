@@ -97,6 +97,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
   private var here = 0.0
   /// It stopped at an end of the media.
   private var atEnd = false
+  /// It is paused (a pause, a step, a file opened paused): playback cannot reach an end until a `play`.
+  private var paused = false
   /// The script has set a rate: from then on every open says the rate its file opened at (a replay's `open` starts a
   /// file at 1 beside another, and keeps the rate there was with none).
   private var setsRate = false
@@ -306,9 +308,13 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     case .joined:
       return joinedLines(entry)
     case .ended(let end):
+      // An end the engine reached just as a pause came (the pause ran first, the end was told after it): the replay,
+      // paused before the end, plays on to it.
+      let playsOn = paused ? ["# the end came just after the pause: the replay plays on to it", "play"] : []
       here = end.position.seconds
       atEnd = true
-      return ["wait ended"] + expectations(of: entry.after, position: here)
+      paused = false
+      return playsOn + ["wait ended"] + expectations(of: entry.after, position: here)
     case .command(let text, let command):
       let lines = lines(for: command, text: text, entry)
       // A command refused at run time (a `play` with nothing loaded): the replay is told it was meant.
@@ -333,6 +339,10 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       // before it saw (playback went on between the two): the replay is brought into the frame the step left.
       let left = stepped.position.seconds - Double(stepped.moved) * frameDuration + frameDuration / 2
       wait = waitLine(state: entry.before, toward: left)
+    } else if case .skip(let delta, _) = command, let base = entry.seeked.flatMap({ skipBase($0.result, delta) }) {
+      // The session counted the skip from `base` (its target less the distance), which may lie a little off the mark
+      // before it (the wall clock moves between the two): the replay is brought exactly there.
+      wait = waitLine(state: entry.before, toward: base)
     } else {
       wait = waitLine(
         state: entry.before, at: pauses ? entry.after : entry.before, exactly: command.isRelative || pauses)
@@ -344,6 +354,7 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     case .open, .replace:
       return lines + openLines(entry)
     case .play, .toggle:
+      paused = pauses
       guard !pauses else {
         lines.append(text)
         lines += expectations(of: entry.after, position: here)
@@ -355,6 +366,7 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       }
       lines.append(text)
     case .pause:
+      paused = true
       lines.append(text)
       lines += expectations(of: entry.after, position: here)
     case .scrub:
@@ -382,6 +394,7 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       }
     case .step:
       lines.append(text)
+      if entry.error == nil { paused = true }
       if let stepped = entry.stepped {
         // A step forward that could not move (on the last frame) leaves the position where the step found it, which in
         // the replay is `here`; any other step stands on the start of the frame it shows.
@@ -423,7 +436,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     atEnd = false
     // A replay's `open` starts each file playing: one the session opened paused (as `loading` said, else as the
     // session starts its files) is paused after it.
-    if entry.opensPaused ?? !startsPlaying { lines.append("pause") }
+    paused = entry.opensPaused ?? !startsPlaying
+    if paused { lines.append("pause") }
     // A file that opened at another rate than 1 (its own, or one the session kept) gets it after its open; once the
     // script sets rates, every open says its own.
     if let rate = entry.opensAtRate, rate != 1 || setsRate {
@@ -452,7 +466,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     var lines = RecordedScriptText.header(
       version: version, path: scriptPath(path), bytes: fileSize(path), duration: ready.info.duration)
     lines.append("open \(scriptPath(path))")
-    if mark.state != .playing { lines.append("pause") }
+    paused = mark.state != .playing
+    if paused { lines.append("pause") }
     if mark.rate != 1 {
       lines.append(RecordedScriptText.line(for: .rate(mark.rate)))
       setsRate = true
@@ -499,6 +514,14 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     if before.rate < 0 { return here <= 1e-6 }
     guard let end = duration?.seconds else { return false }
     return here >= end - 1e-6
+  }
+
+  /// Where a skip of `delta` counted from, when its target lies inside the media (one past an end was clamped, and
+  /// says nothing of where it counted from).
+  private func skipBase(_ result: SeekResult, _ delta: Double) -> Double? {
+    let target = result.target.seconds
+    guard target > 1e-6, target < (duration?.seconds ?? .infinity) - 1e-6 else { return nil }
+    return target - delta
   }
 
   private func clamped(_ position: Double) -> Double {
