@@ -1,13 +1,13 @@
 // FFmpegPlaybackManager: the PlaybackManager the Builder gets for real playback.
 // A main-actor facade over the engine (EngineHandle): calls post to the engine's mailbox; the engine's
-// events come back through an AsyncStream (in order) and go to the delegate on the main actor.
+// events come back through an AsyncStream (in order) and go out as PlaybackManagerEvents on the main actor.
 
 import CFFmpeg
 import VideoPlaybackKit
 
 @MainActor
 public final class FFmpegPlaybackManager: PlaybackManager {
-  public weak var delegate: (any PlaybackManagerDelegate)?
+  public var onEvent: (@MainActor (PlaybackManagerEvent) -> Void)?
 
   private var engine: EngineHandle?
   private var events: Task<Void, Never>?
@@ -86,18 +86,18 @@ public final class FFmpegPlaybackManager: PlaybackManager {
   }
 
   private func deliver(_ event: EngineEvent) {
-    guard let delegate else { return }
+    guard let onEvent else { return }
     switch event {
-    case .ready(let info): delegate.playbackManager(self, didBecomeReady: info)
-    case .failedToOpen(let error): delegate.playbackManager(self, didFailToOpen: error)
-    case .progress(let position): delegate.playbackManager(self, didReachProgress: MediaTime(seconds: position))
-    case .seeked(let result): delegate.playbackManager(self, didFinishSeek: result)
-    case .superseded(let id, let newer): delegate.playbackManager(self, didSupersedeSeek: id, by: newer)
-    case .stepped(let result): delegate.playbackManager(self, didFinishStep: result)
-    case .waited(let result): delegate.playbackManager(self, didFinishWait: result)
+    case .ready(let info): onEvent(.ready(info))
+    case .failedToOpen(let error): onEvent(.failedToOpen(error))
+    case .progress(let position): onEvent(.progress(MediaTime(seconds: position)))
+    case .seeked(let result): onEvent(.seekFinished(result))
+    case .superseded(let id, let newer): onEvent(.seekSuperseded(id: id, by: newer))
+    case .stepped(let result): onEvent(.stepFinished(result))
+    case .waited(let result): onEvent(.waitFinished(result))
     case .ended(let position, let loops, let direction):
-      delegate.playbackManager(self, didReachEnd: MediaTime(seconds: position), loops: loops, direction: direction)
-    case .error(let error): delegate.playbackManager(self, didEncounter: error)
+      onEvent(.ended(position: MediaTime(seconds: position), loops: loops, direction: direction))
+    case .error(let error): onEvent(.problem(error))
     }
   }
 }

@@ -5,7 +5,7 @@
 //   stdin ─► CommandReader ─on…─► Presenter ─submit(from:)─► FanOut.Port ─┐
 //   socket client ─► VPKSocket ─on…─► Presenter ─submit(from:)─► FanOut.Port ─┴─► Interactor ─► PlaybackManager
 //                                                                                  │   ▲              │
-//   each view's Presenter ◄─present(event)─ FanOut (routes by origin) ◄─present────┘   └── delegate ──┘
+//   each view's Presenter ◄─present(event)─ FanOut (routes by origin) ◄─present────┘   └── onEvent ───┘
 //   Presenter ─display…─► its View (text or JSON lines: stdout, or one socket client)
 //   (a socket client whose first line is mpv's JSON IPC gets the mpv dialect's presenter and view instead)
 //   Interactor ─close…─► Router ─► the app (exit code)
@@ -19,7 +19,7 @@
 // every presenter.
 //
 // The module's objects live on the main actor; the engine does its work on a thread of its own
-// and calls its delegate back on the main actor, in order.
+// and tells its events (`PlaybackManagerEvent`) on the main actor, in order.
 
 // MARK: - View
 
@@ -95,25 +95,27 @@ package protocol PlaybackInteractorInput: AnyObject {
 
 // MARK: - Playback manager (the engine)
 
-/// Plays one file: opens, decodes, paces by its clock, seeks, and reports to its delegate.
+/// Plays one file: opens, decodes, paces by its clock, seeks, and tells what happened as `PlaybackManagerEvent`s.
 /// It starts paused at the beginning; every call returns at once and the work happens on the
 /// engine's own thread.
 @MainActor
 public protocol PlaybackManager: AnyObject {
-  var delegate: (any PlaybackManagerDelegate)? { get set }
-  /// Opens the file. Ends in `didBecomeReady` or `didFailToOpen`.
+  /// Where the manager's events go, one at a time on the main actor, in the order they happened; nil: nowhere (and
+  /// nothing is told after `shutdown()`). Whoever holds the manager sets it, so it should not hold the manager back.
+  var onEvent: (@MainActor (PlaybackManagerEvent) -> Void)? { get set }
+  /// Opens the file. Ends in `.ready` or `.failedToOpen`.
   func prepare(path: String, configuration: PlaybackConfiguration)
   func play()
   func pause()
   /// Starts an absolute seek. A newer seek that arrives before this one lands supersedes it.
-  /// Ends in exactly one `didFinishSeek` or `didSupersedeSeek` with the request's id.
+  /// Ends in exactly one `.seekFinished` or `.seekSuperseded` with the request's id.
   func seek(_ request: SeekRequest)
-  /// Pauses and shows the frame `count` frames away. Ends in `didFinishStep`.
+  /// Pauses and shows the frame `count` frames away. Ends in `.stepFinished`.
   func step(_ request: StepRequest)
   /// Playback speed (wall and virtual clocks); 1 is normal.
   func setRate(_ rate: Double)
   /// Lets the clock run until the wait's condition holds, it times out, or it cannot hold. On the
-  /// virtual clock this is what moves time. Ends in `didFinishWait`.
+  /// virtual clock this is what moves time. Ends in `.waitFinished`.
   func wait(_ request: PlaybackWait)
   /// Stops wait `id` if it is running, reporting nothing for it (its sender withdrew it); on the virtual clock, time
   /// stops moving with it. The default does nothing: a wait that finishes later is then ignored.
@@ -138,42 +140,13 @@ extension PlaybackManager {
   public func cancelWait(id: Int) {}
 }
 
-/// What the engine reports, on the main actor, in the order it happened.
-@MainActor
-public protocol PlaybackManagerDelegate: AnyObject {
-  func playbackManager(_ manager: any PlaybackManager, didBecomeReady info: MediaInfo)
-  func playbackManager(_ manager: any PlaybackManager, didFailToOpen error: PlaybackError)
-  /// Playback crossed a progress mark (a multiple of the configured interval).
-  func playbackManager(_ manager: any PlaybackManager, didReachProgress position: MediaTime)
-  func playbackManager(_ manager: any PlaybackManager, didFinishSeek result: SeekResult)
-  func playbackManager(_ manager: any PlaybackManager, didSupersedeSeek id: Int, by newerID: Int)
-  func playbackManager(_ manager: any PlaybackManager, didFinishStep result: StepResult)
-  func playbackManager(_ manager: any PlaybackManager, didFinishWait result: WaitResult)
-  /// Playback reached the end of the media: it stopped there, or (looping) went on from the start.
-  /// `loops` counts the ends reached in this file, this one included.
-  func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int)
-  /// The same, with the direction: playing backward (a negative rate), the end reached is the start.
-  func playbackManager(
-    _ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int, direction: PlaybackDirection)
-  /// Something went wrong that playback survives (corrupt packets, a read error at the end).
-  func playbackManager(_ manager: any PlaybackManager, didEncounter error: PlaybackError)
-}
-
-extension PlaybackManagerDelegate {
-  public func playbackManager(
-    _ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int, direction: PlaybackDirection
-  ) {
-    playbackManager(manager, didReachEnd: position, loops: loops)
-  }
-}
-
 // MARK: - Router
 
 /// Where the session goes next. The app behind it decides what leaving means (exit codes).
 @MainActor
 package protocol PlaybackRouting: AnyObject {
   /// `open` / `close`: tears down `current` (if any) and, when `wantsNew`, asks the Builder for a fresh manager, its
-  /// delegate already set. Returns the new manager. An `open` passes no `current`: the file that is open stays while
+  /// events already handed to the interactor. Returns the new manager. An `open` passes no `current`: the file that is open stays while
   /// the new one opens, and is handed in once the new one is ready (or the new one, when it failed).
   func gotoMedia(replacing current: (any PlaybackManager)?, wantsNew: Bool) -> (any PlaybackManager)?
   /// The session is over; the process should leave with this status. `report` lists what failed.

@@ -7,6 +7,7 @@ import Logging
 import NIOConcurrencyHelpers
 import VPKEngine
 import VPKMPV
+import VPKScripts
 import VPKSocket
 import VideoPlaybackKit
 

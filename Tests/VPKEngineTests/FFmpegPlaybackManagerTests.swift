@@ -10,7 +10,7 @@ import VideoPlaybackKit
 
 /// Records what the engine reports and lets a test wait for a condition on it.
 @MainActor
-final class ManagerDelegateSpy: PlaybackManagerDelegate {
+final class ManagerEventSpy {
   var events: [String] = []
   var info: MediaInfo?
   var openError: PlaybackError?
@@ -50,49 +50,45 @@ final class ManagerDelegateSpy: PlaybackManagerDelegate {
     }
   }
 
-  func playbackManager(_ manager: any PlaybackManager, didBecomeReady info: MediaInfo) {
-    self.info = info
-    record("ready")
-  }
-  func playbackManager(_ manager: any PlaybackManager, didFailToOpen error: PlaybackError) {
-    openError = error
-    record("failed \(error.code.rawValue)")
-  }
-  func playbackManager(_ manager: any PlaybackManager, didReachProgress position: MediaTime) {
-    record("progress \(position.seconds)")
-  }
-  func playbackManager(_ manager: any PlaybackManager, didFinishSeek result: SeekResult) {
-    seeks.append(result)
-    record("seeked \(result.id)")
-  }
-  func playbackManager(_ manager: any PlaybackManager, didSupersedeSeek id: Int, by newerID: Int) {
-    superseded.append((id, newerID))
-    record("superseded \(id) by \(newerID)")
-  }
   /// The direction of each end reached.
   var endDirections: [PlaybackDirection] = []
-  func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int) {
-    playbackManager(manager, didReachEnd: position, loops: loops, direction: .forward)
+
+  /// Listens to `manager`'s events (without holding the spy back).
+  func listen(to manager: any PlaybackManager) {
+    manager.onEvent = { [weak self] in self?.receive($0) }
   }
-  func playbackManager(
-    _ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int, direction: PlaybackDirection
-  ) {
-    endedAt = position
-    ends.append((position, loops))
-    endDirections.append(direction)
-    record("ended \(position.seconds) loops \(loops)")
-  }
-  func playbackManager(_ manager: any PlaybackManager, didFinishStep result: StepResult) {
-    steps.append(result)
-    record("stepped \(result.id) moved \(result.moved) to \(result.position.seconds)")
-  }
-  func playbackManager(_ manager: any PlaybackManager, didFinishWait result: WaitResult) {
-    waits.append(result)
-    record("waited \(result.id) \(result.outcome) at \(result.position.seconds)")
-  }
-  func playbackManager(_ manager: any PlaybackManager, didEncounter error: PlaybackError) {
-    errors.append(error)
-    record("error \(error.code.rawValue)")
+
+  func receive(_ event: PlaybackManagerEvent) {
+    switch event {
+    case .ready(let info):
+      self.info = info
+      record("ready")
+    case .failedToOpen(let error):
+      openError = error
+      record("failed \(error.code.rawValue)")
+    case .progress(let position):
+      record("progress \(position.seconds)")
+    case .seekFinished(let result):
+      seeks.append(result)
+      record("seeked \(result.id)")
+    case .seekSuperseded(let id, let newerID):
+      superseded.append((id, newerID))
+      record("superseded \(id) by \(newerID)")
+    case .ended(let position, let loops, let direction):
+      endedAt = position
+      ends.append((position, loops))
+      endDirections.append(direction)
+      record("ended \(position.seconds) loops \(loops)")
+    case .stepFinished(let result):
+      steps.append(result)
+      record("stepped \(result.id) moved \(result.moved) to \(result.position.seconds)")
+    case .waitFinished(let result):
+      waits.append(result)
+      record("waited \(result.id) \(result.outcome) at \(result.position.seconds)")
+    case .problem(let error):
+      errors.append(error)
+      record("error \(error.code.rawValue)")
+    }
   }
 }
 
@@ -100,14 +96,14 @@ final class ManagerDelegateSpy: PlaybackManagerDelegate {
 @MainActor
 struct OpenedManager {
   let manager = FFmpegPlaybackManager()
-  let spy = ManagerDelegateSpy()
+  let spy = ManagerEventSpy()
   private var nextID = 1
 
   init(
     _ url: URL, clock: ClockKind = .free, progress: Double? = 1, loops: Bool = false, startsPlaying: Bool = false,
     realtimeLoadLimit: Double? = nil, frameCacheBytes: Int = PlaybackConfiguration.defaultFrameCacheBytes
   ) async throws {
-    manager.delegate = spy
+    spy.listen(to: manager)
     if let realtimeLoadLimit { manager.realtimeLoadLimit = realtimeLoadLimit }
     manager.prepare(
       path: url.path,

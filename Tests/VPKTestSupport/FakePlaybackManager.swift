@@ -9,7 +9,7 @@ import VideoPlaybackKit
 /// would: it becomes ready, lands seeks, finishes steps and satisfies waits.
 @MainActor
 public final class FakePlaybackManager: PlaybackManager {
-  public weak var delegate: (any PlaybackManagerDelegate)?
+  public var onEvent: (@MainActor (PlaybackManagerEvent) -> Void)?
   public var calls: [String] = []
   public var seeks: [SeekRequest] = []
   public var steps: [StepRequest] = []
@@ -51,7 +51,7 @@ public final class FakePlaybackManager: PlaybackManager {
     if autoResponds {
       later { manager in
         if path.hasSuffix("missing.mp4") {
-          manager.delegate?.playbackManager(manager, didFailToOpen: PlaybackError(.fileNotFound, "no such file"))
+          manager.onEvent?(.failedToOpen(PlaybackError(.fileNotFound, "no such file")))
         } else {
           manager.becomeReady(duration: manager.autoDuration, path: path)
         }
@@ -137,35 +137,34 @@ public final class FakePlaybackManager: PlaybackManager {
       audio: video ? nil : AudioStreamInfo(codec: "aac", sampleRate: 48000, channels: 2))
   }
   public func becomeReady(duration: Double? = 60, video: Bool = true, path: String = "clip.mp4") {
-    delegate?.playbackManager(self, didBecomeReady: Self.info(duration: duration, video: video, path: path))
+    onEvent?(.ready(Self.info(duration: duration, video: video, path: path)))
   }
   public func failToOpen(_ code: PlaybackError.Code = .fileNotFound) {
-    delegate?.playbackManager(self, didFailToOpen: PlaybackError(code, "cannot open"))
+    onEvent?(.failedToOpen(PlaybackError(code, "cannot open")))
   }
   public func land(_ request: SeekRequest, at position: Double? = nil) {
     self.position = MediaTime(seconds: position ?? request.target.seconds)
-    delegate?.playbackManager(
-      self,
-      didFinishSeek: SeekResult(
-        id: request.id, target: request.target, position: self.position, mode: request.mode, milliseconds: 1))
+    onEvent?(
+      .seekFinished(
+        SeekResult(
+          id: request.id, target: request.target, position: self.position, mode: request.mode, milliseconds: 1)))
   }
   public func supersede(_ request: SeekRequest, by newer: SeekRequest) {
-    delegate?.playbackManager(self, didSupersedeSeek: request.id, by: newer.id)
+    onEvent?(.seekSuperseded(id: request.id, by: newer.id))
   }
   public func finishStep(_ request: StepRequest, moved: Int, at position: Double) {
     self.position = MediaTime(seconds: position)
-    delegate?.playbackManager(
-      self, didFinishStep: StepResult(id: request.id, requested: request.count, moved: moved, position: self.position))
+    onEvent?(
+      .stepFinished(StepResult(id: request.id, requested: request.count, moved: moved, position: self.position)))
   }
   public func finishWait(_ request: PlaybackWait, _ outcome: WaitOutcome, at position: Double) {
     self.position = MediaTime(seconds: position)
-    delegate?.playbackManager(
-      self, didFinishWait: WaitResult(id: request.id, outcome: outcome, position: self.position))
+    onEvent?(.waitFinished(WaitResult(id: request.id, outcome: outcome, position: self.position)))
   }
   public func reachEnd(at position: Double, loops: Int = 1) {
     self.position = MediaTime(seconds: position)
     self.loops = loops
-    delegate?.playbackManager(self, didReachEnd: self.position, loops: loops)
+    onEvent?(.ended(position: self.position, loops: loops, direction: .forward))
   }
 }
 

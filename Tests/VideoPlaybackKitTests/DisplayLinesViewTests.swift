@@ -2,6 +2,7 @@
 // show is one JSON line, which reads back as what was shown; a reader that went away is reported once.
 
 import Testing
+import VPKTestSupport
 
 @testable import VideoPlaybackKit
 

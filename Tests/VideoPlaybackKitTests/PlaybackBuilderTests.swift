@@ -31,7 +31,7 @@ import VPKTestSupport
     let names = output.text.split(separator: "\n").map { $0.split(separator: " ")[0] }
     #expect(names == ["ready", "status", "error", "shutdown"])
     #expect(exits.codes == [0])
-    #expect(manager.delegate is PlaybackInteractor)
+    #expect(manager.onEvent != nil)
   }
 
   @Test func jsonFormatWritesJSONLines() {

@@ -159,7 +159,7 @@ struct PlaybackFanOutSessionTests {
       interactor = PlaybackInteractor(path: "clip.mp4", options: PlaybackOptions(autoplay: false), router: router)
       fanOut = PlaybackFanOut(interactor: interactor, outlivesPrimaryView: true)
       interactor.presenter = fanOut
-      router.managerDelegate = interactor
+      router.interactor = interactor
       router.nextManager = manager
       var presenters: [PlaybackPresenter] = []
       for (index, view) in views.enumerated() {

@@ -364,7 +364,7 @@ import VPKTestSupport
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .pause))
     h.interactor.submit(.rate(-1))
     // When the engine reaches the start, then status and play
-    h.interactor.playbackManager(h.manager, didReachEnd: .zero, loops: 1, direction: .backward)
+    h.interactor.handle(.ended(position: .zero, loops: 1, direction: .backward), from: h.manager)
     h.interactor.submit(.status)
     h.interactor.submit(.play)
     // Then the session stands at the start, ended and paused, and play starts over from the end, exactly
@@ -713,8 +713,10 @@ import VPKTestSupport
     let h = InteractorHarness(options: PlaybackOptions(autoplay: true))
     h.manager.offersConcurrentSnapshot = true
     var readAtReady: PlaybackStatus??
+    // (The board, not the harness, is captured: the spy holds this closure, and the harness holds the spy.)
+    let board = h.interactor.statusBoard
     h.output.onPresent = { event in
-      if case .ready = event { readAtReady = .some(h.interactor.statusBoard.statusNow()) }
+      if case .ready = event { readAtReady = .some(board.statusNow()) }
     }
     // When the file opens
     h.interactor.start()
@@ -825,7 +827,7 @@ import VPKTestSupport
     let h = InteractorHarness()
     h.interactor.start()
     h.interactor.submit(.status)
-    h.manager.delegate?.playbackManager(h.manager, didFailToOpen: PlaybackError(.fileNotFound, "no such file"))
+    h.manager.onEvent?(.failedToOpen(PlaybackError(.fileNotFound, "no such file")))
     #expect(h.output.lines == ["loading clip.mp4", "error #0 file_not_found", "shutdown #0 open failed"])
     #expect(h.manager.isShutDown)
     #expect(h.router.exitCodes == [3])
@@ -836,9 +838,9 @@ import VPKTestSupport
   @Test func progressIsHeldBackWhileASeekIsPending() {
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
     h.interactor.submit(.scrub(.seconds(40), nil))
-    h.manager.delegate?.playbackManager(h.manager, didReachProgress: MediaTime(seconds: 3))
+    h.manager.onEvent?(.progress(MediaTime(seconds: 3)))
     h.manager.land(h.manager.seeks[0])
-    h.manager.delegate?.playbackManager(h.manager, didReachProgress: MediaTime(seconds: 41))
+    h.manager.onEvent?(.progress(MediaTime(seconds: 41)))
     #expect(h.output.lines == ["seeked #1 40.0 40.0 exact", "progress 41.0"])
   }
 
@@ -1373,7 +1375,7 @@ private func expectation(
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, endAction: .idle))
     h.interactor.submit(.play)
     // When the file ends and another opens
-    h.manager.delegate?.playbackManager(h.manager, didReachEnd: MediaTime(seconds: 60), loops: 1)
+    h.manager.onEvent?(.ended(position: MediaTime(seconds: 60), loops: 1, direction: .forward))
     h.interactor.submit(.open("b.mp4"))
     h.router.made[0].becomeReady()
     // Then the next file plays
@@ -1431,7 +1433,7 @@ private func expectation(
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, endAction: .idle))
     h.interactor.submit(.play)
     // When the file ends
-    h.manager.delegate?.playbackManager(h.manager, didReachEnd: MediaTime(seconds: 60), loops: 1)
+    h.manager.onEvent?(.ended(position: MediaTime(seconds: 60), loops: 1, direction: .forward))
     // Then its `closed` says the next file opens playing
     #expect(h.output.events.last?.0 == .closed(nextPaused: false))
   }
@@ -1474,7 +1476,7 @@ private func expectation(
     #expect(h.router.gotos == ["new"])
     let made = h.router.made[0]
     #expect(made.preparedPath == "/scripts/media/b.mp4")
-    #expect(made.delegate === h.interactor)
+    #expect(made.onEvent != nil)
     // and its ready answers the open, naming the file as the script wrote it (the same in every checkout)
     made.becomeReady(path: "/scripts/media/b.mp4")
     #expect(h.output.lines == ["loading media/b.mp4", "ready #1 media/b.mp4"])
@@ -1489,9 +1491,8 @@ private func expectation(
     h.interactor.start()
     // When a relative file that is missing is opened, and the manager's words name the file it tried
     h.interactor.submit(.open("../media/none.mp4"))
-    h.router.made[0].delegate?.playbackManager(
-      h.router.made[0],
-      didFailToOpen: PlaybackError(.fileNotFound, "no such file: /scripts/../media/none.mp4; check the path"))
+    h.router.made[0].onEvent?(
+      .failedToOpen(PlaybackError(.fileNotFound, "no such file: /scripts/../media/none.mp4; check the path")))
     // Then the error names the file as written
     #expect(h.output.lines.suffix(2) == ["error #1 file_not_found", "state #0 idle 0.0"])
     #expect(h.interactor.lastError?.code == .fileNotFound)
@@ -1509,9 +1510,9 @@ private func expectation(
     #expect(h.router.replaced.isEmpty)
     #expect(!h.manager.isShutDown && h.manager.calls.last == "pause")
     // and what it still reports is ignored (its end, its progress, a late ready)
-    h.interactor.playbackManager(h.manager, didReachEnd: MediaTime(seconds: 60), loops: 1)
-    h.interactor.playbackManager(h.manager, didReachProgress: MediaTime(seconds: 3))
-    h.interactor.playbackManager(h.manager, didBecomeReady: FakePlaybackManager.info())
+    h.interactor.handle(.ended(position: MediaTime(seconds: 60), loops: 1, direction: .forward), from: h.manager)
+    h.interactor.handle(.progress(MediaTime(seconds: 3)), from: h.manager)
+    h.interactor.handle(.ready(FakePlaybackManager.info()), from: h.manager)
     #expect(h.output.lines == ["loading b.mp4"])
     #expect(h.router.exitCodes.isEmpty)
     // while the new one's ready hands the old one to the router to be shut down, and autoplay starts the new one
@@ -1565,8 +1566,7 @@ private func expectation(
     h.interactor.start()
     // When `open my clip #1.mp4` (unquoted) cannot find `my clip`
     h.interactor.submit(.open("my clip"), source: SourceLine(number: 1, text: "open my clip #1.mp4"))
-    h.router.made[0].delegate?.playbackManager(
-      h.router.made[0], didFailToOpen: PlaybackError(.fileNotFound, "no such file: my clip; check the path"))
+    h.router.made[0].onEvent?(.failedToOpen(PlaybackError(.fileNotFound, "no such file: my clip; check the path")))
     // Then the error says that `#` began a comment and how to quote the path
     #expect(
       h.interactor.report.commandErrors.first?.error.message

@@ -21,21 +21,25 @@ import VPKTestSupport
   }
 
   @Test func gotoMediaShutsTheOldManagerDownAndMakesANewOneWired() {
-    // Given a router whose delegate is an interactor, and a current manager reporting to it
+    // Given a router that hands every manager's events on, and a current manager telling its events
     let made = Made()
     let router = router(made)
-    let interactor = PlaybackInteractor(path: nil, options: PlaybackOptions(), router: RouterSpy())
-    router.managerDelegate = interactor
+    var told: [(event: PlaybackManagerEvent, from: ObjectIdentifier)] = []
+    router.managerEvents = { event, manager in told.append((event, ObjectIdentifier(manager))) }
     let old = FakePlaybackManager()
-    old.delegate = interactor
+    old.onEvent = { _ in }
     // When media changes
     let new = router.gotoMedia(replacing: old, wantsNew: true)
-    // Then the old one is shut down and cut off, and the new one comes from the factory, wired
+    // Then the old one is shut down and cut off, and the new one comes from the factory, wired: its events are handed
+    // on with it
     #expect(old.isShutDown)
-    #expect(old.delegate == nil)
+    #expect(old.onEvent == nil)
     #expect(made.managers.count == 1)
     #expect(new === made.managers[0])
-    #expect(new?.delegate === interactor)
+    new?.onEvent?(.progress(MediaTime(seconds: 2)))
+    #expect(told.count == 1)
+    #expect(told.first?.event == .progress(MediaTime(seconds: 2)))
+    #expect(told.first?.from == new.map { ObjectIdentifier($0) })
   }
 
   @Test func gotoMediaWithoutANewOneOnlyTearsDown() {

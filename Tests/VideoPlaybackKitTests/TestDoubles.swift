@@ -95,16 +95,23 @@ final class RouterSpy: PlaybackRouting {
   var made: [FakePlaybackManager] = []
   /// The manager for the file the session starts with (the harness's own).
   var nextManager: FakePlaybackManager?
-  /// The managers handed in to be replaced (shut down here, their delegate left as it was so a
+  /// The managers handed in to be replaced (shut down here, their events still wired so a
   /// test can make a stale report reach the interactor).
   var replaced: [FakePlaybackManager] = []
-  weak var managerDelegate: (any PlaybackManagerDelegate)?
+  /// Where the managers it hands out tell their events (the interactor, as the Builder wires it).
+  weak var interactor: PlaybackInteractor?
+
+  private func wire(_ manager: FakePlaybackManager) {
+    manager.onEvent = { [weak interactor, weak manager] event in
+      if let manager { interactor?.handle(event, from: manager) }
+    }
+  }
 
   func gotoMedia(replacing current: (any PlaybackManager)?, wantsNew: Bool) -> (any PlaybackManager)? {
     if wantsNew, current == nil, let first = nextManager {
       // The harness's own manager, for the file the session starts with: not counted as made for `open`.
       nextManager = nil
-      first.delegate = managerDelegate
+      wire(first)
       return first
     }
     gotos.append(wantsNew ? "new" : "none")
@@ -114,7 +121,7 @@ final class RouterSpy: PlaybackRouting {
     }
     guard wantsNew else { return nil }
     let manager = FakePlaybackManager()
-    manager.delegate = managerDelegate
+    wire(manager)
     made.append(manager)
     return manager
   }
@@ -144,7 +151,7 @@ struct InteractorHarness {
     interactor = PlaybackInteractor(
       path: path, options: options, baseDirectory: baseDirectory, router: router, openGrace: openGrace)
     interactor.presenter = output
-    router.managerDelegate = interactor
+    router.interactor = interactor
     // The first file's manager is the harness's own, so tests can drive it.
     if path != nil { router.nextManager = manager }
   }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VPKTestSupport
 
 @testable import VideoPlaybackKit
 
@@ -8,29 +9,6 @@ import Testing
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-/// A `TextOutput` that keeps what is written; with `failAfter`, it accepts that many writes and
-/// then fails as a closed pipe would.
-@MainActor
-final class CapturedTextOutput: TextOutput {
-  private(set) var writes: [String] = []
-  private(set) var attempts = 0
-  private let failAfter: Int?
-
-  init(failAfter: Int? = nil) {
-    self.failAfter = failAfter
-  }
-
-  /// Everything written, as one string.
-  var text: String { writes.joined() }
-
-  func write(_ text: String) -> Bool {
-    attempts += 1
-    if let failAfter, writes.count >= failAfter { return false }
-    writes.append(text)
-    return true
-  }
-}
 
 /// Counts calls of an `onClosed` callback.
 @MainActor

@@ -2,7 +2,7 @@
 
 import VideoPlaybackKit
 
-/// What the engine reports; the manager hands each to its delegate on the main actor.
+/// What the engine thread reports; the manager tells each as a `PlaybackManagerEvent` on the main actor.
 enum EngineEvent: Sendable {
   case ready(MediaInfo)
   case failedToOpen(PlaybackError)

@@ -35,7 +35,7 @@ extension PlaybackBuilder {
     // The back-references (see PlaybackBuilder.swift).
     fanOut.attach(PlayerOutput(player), as: fanOut.primaryViewID)
     interactor.presenter = fanOut
-    router.managerDelegate = interactor
+    router.managerEvents = { [weak interactor] event, manager in interactor?.handle(event, from: manager) }
     port.start()
     return player
   }

@@ -8,7 +8,7 @@
 //   presenter.view ┄► view                   the module (a client: its PlaybackClient) owns the view
 //   port ┄► fanOut                           the fan-out owns the presenters, which own their ports
 //   interactor.presenter ┄► fanOut           the fan-out owns the interactor
-//   router.managerDelegate ┄► interactor     the interactor owns the router; every manager the router
+//   router.managerEvents ┄► interactor       the interactor owns the router; every manager the router
 //                                            makes reports to the interactor
 //
 // A client of the control socket is one view more: `attachClient` makes its view and presenter and adds them to
@@ -126,7 +126,7 @@ public enum PlaybackBuilder {
     presenter.view = view
     fanOut.attach(presenter, as: fanOut.primaryViewID)
     interactor.presenter = fanOut
-    router.managerDelegate = interactor
+    router.managerEvents = { [weak interactor] event, manager in interactor?.handle(event, from: manager) }
     let scripted: [String]? = if case .lines(let lines) = input { lines } else { nil }
     return PlaybackModule(
       view: view, terminalView: terminalView, presenter: presenter, fanOut: fanOut,
@@ -157,44 +157,6 @@ public enum PlaybackBuilder {
     presenter.view = view
     fanOut.attach(presenter, as: viewID)
     return PlaybackClient(viewID: viewID, view: view, presenter: presenter, fanOut: fanOut)
-  }
-
-  /// Records `module`'s session as a playback test script written to `output` (`vpk play --record`): a recorder
-  /// attached as a view of its own and as the fan-out's submission observer. Paths in the script are relative to
-  /// `scriptDirectory` when they share a folder. `options` are the session's (autoplay, `--start`, `--seek`). Call
-  /// before `start()`, so it sees the first file open.
-  /// `unrecordedClientIDs`: the client ids of commands clients send for themselves (`vpk attach`'s markers).
-  /// `joining`: the session is running (a control-socket client asked for the recording); the script starts where it
-  /// is. Returns what stops the recording (it writes what it has and detaches); nil when the session is recorded
-  /// already.
-  @discardableResult
-  package static func attachRecorder(
-    to module: PlaybackModule, output: any TextOutput, scriptDirectory: String, options: PlaybackOptions,
-    joining: Bool = false, unrecordedClientIDs: Set<String> = []
-  ) -> (@MainActor () -> Void)? {
-    let fanOut = module.fanOut
-    guard fanOut.submissionObserver == nil else { return nil }
-    let viewID = fanOut.makeViewID()
-    let workingDirectory = FileManager.default.currentDirectoryPath
-    let recorder = SessionRecorder(
-      viewID: viewID, output: output, version: VideoPlaybackKitVersion.current,
-      startsPlaying: options.autoplay, seekMode: options.seekMode,
-      unrecordedClientIDs: unrecordedClientIDs,
-      scriptPath: {
-        RecordedScriptText.mediaPath($0, workingDirectory: workingDirectory, scriptDirectory: scriptDirectory)
-      },
-      fileSize: { path in
-        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
-      }, rateNow: { [statusBoard = module.statusBoard] in statusBoard.rateNow() })
-    recorder.interactor = fanOut.port(for: viewID)
-    fanOut.attach(recorder, as: viewID)
-    fanOut.submissionObserver = recorder
-    if joining { recorder.join() }
-    return { [weak fanOut] in
-      recorder.finish()
-      fanOut?.detach(viewID)
-      if fanOut?.submissionObserver === recorder { fanOut?.submissionObserver = nil }
-    }
   }
 
   /// The command reader for standard input (none for scripted lines). On a terminal, with the text

@@ -23,7 +23,7 @@
 //   `loading` says whether the file opens paused and `closed` whether the next will: views show it, and decide nothing.
 //
 // This file holds the session's state, the commands' order and running, open/close and leaving; `+Checks` holds
-// `wait` and `expect`, `+Pictures` `snapshot` and the pictures of failed frame checks, `+ManagerDelegate` what the
+// `wait` and `expect`, `+Pictures` `snapshot` and the pictures of failed frame checks, `+ManagerEvents` what the
 // engine reports. It stays one piece past 400 lines because the queue, the outstanding operations and the phase are
 // read by every command's rule: split further, each part would need all of them.
 

@@ -4,8 +4,9 @@
 
 @MainActor
 package final class PlaybackRouter: PlaybackRouting {
-  /// Receives the reports of every manager this router makes (the interactor).
-  package weak var managerDelegate: (any PlaybackManagerDelegate)?
+  /// Receives the events of every manager this router makes, with the manager that told each (the interactor's
+  /// `handle`, set by the Builder).
+  package var managerEvents: (@MainActor (PlaybackManagerEvent, any PlaybackManager) -> Void)?
 
   private let makeManager: @MainActor () -> any PlaybackManager
   private let onClose: @MainActor (Int32, SessionReport) -> Void
@@ -30,12 +31,15 @@ package final class PlaybackRouter: PlaybackRouting {
   package func gotoMedia(replacing current: (any PlaybackManager)?, wantsNew: Bool) -> (any PlaybackManager)? {
     if let current {
       // Nothing the old manager still has to say may reach the session.
-      current.delegate = nil
+      current.onEvent = nil
       current.shutdown()
     }
     guard wantsNew, !closed else { return nil }
     let manager = makeManager()
-    manager.delegate = managerDelegate
+    let managerEvents = managerEvents
+    manager.onEvent = { [weak manager] event in
+      if let manager { managerEvents?(event, manager) }
+    }
     return manager
   }
 

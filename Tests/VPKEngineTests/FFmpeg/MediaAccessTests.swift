@@ -10,11 +10,11 @@ import VideoPlaybackKit
 /// Opens `path` with these permissions and waits for ready or the failure.
 @MainActor
 private func open(_ path: String, _ access: MediaAccess = MediaAccess()) async throws -> (
-  FFmpegPlaybackManager, ManagerDelegateSpy
+  FFmpegPlaybackManager, ManagerEventSpy
 ) {
   let manager = FFmpegPlaybackManager(access: access)
-  let spy = ManagerDelegateSpy()
-  manager.delegate = spy
+  let spy = ManagerEventSpy()
+  spy.listen(to: manager)
   manager.prepare(path: path, configuration: PlaybackConfiguration(clock: .free, progressInterval: nil))
   try await spy.wait("ready or failure") { [spy] in spy.info != nil || spy.openError != nil }
   return (manager, spy)

@@ -2,6 +2,8 @@
 // `vpk test` can replay it on the virtual clock.
 //
 // It is one more view of the session: attached to the fan-out as a presenter, it sees every typed event; as the
+import VideoPlaybackKit
+
 // fan-out's submission observer, it sees every command any view sends, with its line. Around each command it submits
 // a `mark` of its own (invisible to the other views): the one before says where playback was when the command came,
 // the one after what the command put on screen. From these it writes, in order:

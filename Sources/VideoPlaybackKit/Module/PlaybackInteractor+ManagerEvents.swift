@@ -1,13 +1,29 @@
 // What the playback manager reports, and what the session makes of it: ready or failed, progress, seeks, steps and
 // waits finished, the end, and damage that playback survives.
 
-extension PlaybackInteractor: PlaybackManagerDelegate {
+extension PlaybackInteractor {
   /// Reports from a manager that has since been replaced (by `open` or `close`) are dropped.
   func isCurrent(_ reporter: any PlaybackManager) -> Bool {
     manager.map { $0 === reporter } ?? false
   }
 
-  package func playbackManager(_ manager: any PlaybackManager, didBecomeReady info: MediaInfo) {
+  /// One event of `manager`'s, on the main actor, in the order the manager told them (the router hands them here).
+  package func handle(_ event: PlaybackManagerEvent, from manager: any PlaybackManager) {
+    switch event {
+    case .ready(let info): on(manager, didBecomeReady: info)
+    case .failedToOpen(let error): on(manager, didFailToOpen: error)
+    case .progress(let position): on(manager, didReachProgress: position)
+    case .seekFinished(let result): on(manager, didFinishSeek: result)
+    case .seekSuperseded(let id, let newerID): on(manager, didSupersedeSeek: id, by: newerID)
+    case .stepFinished(let result): on(manager, didFinishStep: result)
+    case .waitFinished(let result): on(manager, didFinishWait: result)
+    case .ended(let position, let loops, let direction):
+      on(manager, didReachEnd: position, loops: loops, direction: direction)
+    case .problem(let error): on(manager, didEncounter: error)
+    }
+  }
+
+  private func on(_ manager: any PlaybackManager, didBecomeReady info: MediaInfo) {
     guard isCurrent(manager), phase == .loading else { return }
     openEnded()
     dropKept()
@@ -68,7 +84,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     drain()
   }
 
-  package func playbackManager(_ manager: any PlaybackManager, didFailToOpen error: PlaybackError) {
+  private func on(_ manager: any PlaybackManager, didFailToOpen error: PlaybackError) {
     guard isCurrent(manager), phase == .loading else { return }
     openEnded()
     // A file with a pause of its own that fails to open leaves the pause it replaced, as it does when it goes; told
@@ -115,14 +131,14 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
       message + "; the `#` after it began a comment: put the path in double quotes, open \"\(written)\"")
   }
 
-  package func playbackManager(_ manager: any PlaybackManager, didReachProgress position: MediaTime) {
+  private func on(_ manager: any PlaybackManager, didReachProgress position: MediaTime) {
     // While a seek is pending, positions are about to be replaced: never show a pre-seek one.
     guard isCurrent(manager), phase == .ready, outstandingSeeks.isEmpty else { return }
     emit(
       .progress(ProgressMark(position: position, duration: info?.duration, state: state, rate: rate)), answering: nil)
   }
 
-  package func playbackManager(_ manager: any PlaybackManager, didFinishSeek result: SeekResult) {
+  private func on(_ manager: any PlaybackManager, didFinishSeek result: SeekResult) {
     guard isCurrent(manager), phase == .ready else { return }
     outstanding.removeAll { if case .seek(let request) = $0 { request.id == result.id } else { false } }
     let requested = requestedBeforeClamp.removeValue(forKey: result.id)
@@ -135,7 +151,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     drain()
   }
 
-  package func playbackManager(_ manager: any PlaybackManager, didSupersedeSeek id: Int, by newerID: Int) {
+  private func on(_ manager: any PlaybackManager, didSupersedeSeek id: Int, by newerID: Int) {
     guard isCurrent(manager), phase == .ready else { return }
     outstanding.removeAll { if case .seek(let request) = $0 { request.id == id } else { false } }
     requestedBeforeClamp[id] = nil
@@ -145,7 +161,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     drain()
   }
 
-  package func playbackManager(_ manager: any PlaybackManager, didFinishStep result: StepResult) {
+  private func on(_ manager: any PlaybackManager, didFinishStep result: StepResult) {
     guard isCurrent(manager), phase == .ready else { return }
     // A step from the end that found a frame after all (the end was not the last frame's) leaves the session paused;
     // one that found none leaves it at its end, which is told after the step (views show a step as paused).
@@ -164,7 +180,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     drain()
   }
 
-  package func playbackManager(_ manager: any PlaybackManager, didFinishWait result: WaitResult) {
+  private func on(_ manager: any PlaybackManager, didFinishWait result: WaitResult) {
     guard isCurrent(manager), phase == .ready else { return }
     guard
       let index = outstanding.firstIndex(where: { if case .wait(result.id, _) = $0 { true } else { false } }),
@@ -193,13 +209,9 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     drain()
   }
 
-  package func playbackManager(_ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int) {
-    playbackManager(manager, didReachEnd: position, loops: loops, direction: .forward)
-  }
-
   /// Playing backward, the end is the start; the policies at the end apply there as well (looping goes on from the
   /// end, backward).
-  package func playbackManager(
+  private func on(
     _ manager: any PlaybackManager, didReachEnd position: MediaTime, loops: Int, direction: PlaybackDirection
   ) {
     // An end reached before a pending seek landed is stale: the seek moves playback away from it.
@@ -255,7 +267,7 @@ extension PlaybackInteractor: PlaybackManagerDelegate {
     }
   }
 
-  package func playbackManager(_ manager: any PlaybackManager, didEncounter error: PlaybackError) {
+  private func on(_ manager: any PlaybackManager, didEncounter error: PlaybackError) {
     // Damage can show in the very first frame, before `ready`: report it then too.
     guard isCurrent(manager), phase == .ready || phase == .loading else { return }
     reportError(namingFileAsWritten(error), commandID: nil, source: nil)

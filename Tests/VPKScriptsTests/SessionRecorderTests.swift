@@ -5,6 +5,7 @@ import Foundation
 import Testing
 import VPKTestSupport
 
+@testable import VPKScripts
 @testable import VideoPlaybackKit
 
 @MainActor
@@ -282,7 +283,8 @@ struct SessionRecorderTests {
     harness.manager.reachEnd(at: 10)
     // Then the replay, paused, plays on to the end (saying why), and checks it there
     let afterPause = harness.script.text.split(separator: "\n").map(String.init).drop { $0 != "pause" }.dropFirst(3)
-    #expect(afterPause.first?.hasPrefix("# the end came just after the pause") == true, "\(harness.script.text)")
+    let comment: String = afterPause.first ?? ""
+    #expect(comment.starts(with: "# the end came just after the pause"), "\(harness.script.text)")
     #expect(
       Array(afterPause.dropFirst()) == ["play", "wait ended", "expect position == 10.000", "expect frame.md5 == last"])
   }

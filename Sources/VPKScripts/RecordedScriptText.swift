@@ -2,6 +2,7 @@
 // `wait` and `expect` lines, with times written so a replay on the virtual clock lands where the recording says.
 
 import Foundation
+import VideoPlaybackKit
 
 enum RecordedScriptText {
   /// The comment that opens a recorded script: who wrote it, and the file it was recorded on.
