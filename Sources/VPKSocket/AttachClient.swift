@@ -237,6 +237,11 @@ final class DaemonLineHandler: ChannelDuplexHandler {
     lineHandled = { eventLoop.execute { bound.value.handled(channel: channel) } }
   }
 
+  func handlerRemoved(context: ChannelHandlerContext) {
+    // `lineHandled` holds this handler and its channel, which holds the handler: let go of it with the pipeline.
+    lineHandled = nil
+  }
+
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     linesInFlight += 1
     continuation.yield(.line(unwrapInboundIn(data), handled: lineHandled ?? {}))

@@ -152,6 +152,8 @@ final class ClientChannelHandler: ChannelDuplexHandler {
   func channelInactive(context: ChannelHandlerContext) {
     batch.closed(context.channel)
     channel = nil
+    // The quick answer may hold what holds this handler: let go of it with the connection.
+    quickAnswer = nil
     report(.disconnected)
     context.fireChannelInactive()
   }

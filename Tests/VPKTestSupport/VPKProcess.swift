@@ -201,6 +201,8 @@ public final class VPKSession: @unchecked Sendable {
   deinit {
     closeInput()
     kill()
+    // Foundation's Process keeps its handler (and what the handler holds) for as long as it lives.
+    process.terminationHandler = nil
   }
 
   // MARK: Input

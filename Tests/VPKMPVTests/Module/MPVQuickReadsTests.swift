@@ -7,15 +7,21 @@ import Testing
 /// A status board the test publishes into, standing for the interactor's.
 private final class Board: @unchecked Sendable {
   let board = PlaybackStatusBoard()
-  private let lock = NSLock()
-  private var position = MediaTime.zero
+  /// The position the board's snapshot reads (its own object, so the snapshot holds it and not the board).
+  private final class Position: @unchecked Sendable {
+    let lock = NSLock()
+    var value = MediaTime.zero
+  }
+  private let position = Position()
 
   func answering(at seconds: Double, state: PlaybackState = .paused, atOnce: Bool = true) {
-    lock.withLock { position = MediaTime(seconds: seconds) }
+    let position = position
+    position.lock.withLock { position.value = MediaTime(seconds: seconds) }
     board.publish(
       PlaybackStatusBoard.Published(
         answersAtOnce: atOnce, state: state, duration: MediaTime(seconds: 4), rate: 1,
-        snapshot: { [self] in PlaybackSnapshot(position: lock.withLock { position }, framesDecoded: 0, decodeErrors: 0)
+        snapshot: {
+          PlaybackSnapshot(position: position.lock.withLock { position.value }, framesDecoded: 0, decodeErrors: 0)
         }))
   }
 }
