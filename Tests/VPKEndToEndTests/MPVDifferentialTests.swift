@@ -24,6 +24,9 @@ private enum MPVDiff {
   }
 
   static let active: [String] = ((try? scenarios()) ?? []).filter { $0.pending == nil }.map(\.name)
+  /// The active scenarios dealt into two halves, each run one at a time beside the other (see `MPVDifferentialTests`).
+  static let firstHalf = active.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+  static let secondHalf = active.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
 
   /// Runs the runner on `names` on a thread of its own, so that the minutes the scenarios take together hold none of
   /// Swift's cooperative threads (two on this machine): a test that blocks one for that long leaves the suite's
@@ -55,6 +58,13 @@ private enum MPVDiff {
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
   }
 
+  /// Runs scenario `name` and expects it to pass.
+  static func expectAgreement(_ name: String) async throws {
+    let result = try await runOnAThreadOfItsOwn([name])
+    #expect(result.status == 0, "\(name):\n\(result.output)")
+    #expect(result.output.contains("PASS \(name) "), "\(name):\n\(result.output)")
+  }
+
   /// A program on PATH, or a failure that says how to install it.
   static func program(_ name: String) throws -> URL {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
@@ -66,13 +76,13 @@ private enum MPVDiff {
   }
 }
 
-/// One scenario at a time: their players share the machine's two cores, and mpv's timing is part of what is compared.
+/// The scenarios in two halves, each half one scenario at a time and the halves beside each other: at most two pairs
+/// of players share the machine's two cores (mpv's timing is part of what is compared), and the minutes the scenarios
+/// take, mostly playing on the wall clock, are halved.
 @Suite(.serialized) struct MPVDifferentialTests {
   /// Given a scenario that is not pending, when the runner runs it against mpv and vpk, then every step agrees.
-  @Test(arguments: MPVDiff.active) func scenarioAgreesWithMPV(_ name: String) async throws {
-    let result = try await MPVDiff.runOnAThreadOfItsOwn([name])
-    #expect(result.status == 0, "\(name):\n\(result.output)")
-    #expect(result.output.contains("PASS \(name) "), "\(name):\n\(result.output)")
+  @Test(arguments: MPVDiff.firstHalf) func scenarioAgreesWithMPV(_ name: String) async throws {
+    try await MPVDiff.expectAgreement(name)
   }
 
   /// Every scenario file is a JSON object (one that is not would drop out of the runs above unseen).
@@ -100,5 +110,18 @@ private enum MPVDiff {
     #expect(result.status == 0, "\(result.output)")
     #expect(result.output.contains("PENDING \(name): held back"), "\(result.output)")
     #expect(result.output.contains("0 passed, 0 failed, 1 pending"), "\(result.output)")
+  }
+}
+
+/// The other half of the scenarios (see `MPVDifferentialTests`).
+@Suite(.serialized) struct MPVDifferentialSecondHalfTests {
+  /// Given a scenario that is not pending, when the runner runs it against mpv and vpk, then every step agrees.
+  @Test(arguments: MPVDiff.secondHalf) func scenarioAgreesWithMPV(_ name: String) async throws {
+    try await MPVDiff.expectAgreement(name)
+  }
+
+  /// The halves hold every active scenario once.
+  @Test func theHalvesHoldEveryScenarioOnce() {
+    #expect((MPVDiff.firstHalf + MPVDiff.secondHalf).sorted() == MPVDiff.active.sorted())
   }
 }
