@@ -26,11 +26,10 @@ final class MPVObserverNotifier {
 
   private let replies: MPVReplyQueue
   private var observers: [Observer] = []
-  /// Whether a `stop` in idle cleared the playlist's kept entry, untold: mpv tells the playlist's observers nothing
-  /// of it, and compares with what they were told when the next file is added (`loading`).
+  /// Whether a `stop` in idle cleared the playlist's kept entry, untold: mpv tells the playlist's observers (those of
+  /// the properties that change on `playlistEntry`) nothing of it, and compares with what they were told when the
+  /// next file is added (`loading`).
   private var playlistClearedUntold = false
-  /// What a `stop` in idle changes by clearing the kept entry.
-  private static let playlistCleared: Set<MPVProperty> = [.playlistCount, .playlist]
 
   init(replies: MPVReplyQueue) {
     self.replies = replies
@@ -75,22 +74,23 @@ final class MPVObserverNotifier {
   /// Tells each observer whose property changed (of `property`'s, when given) its new value in `readings`, read as
   /// each is told.
   func publishChanges(_ readings: @autoclosure () -> MPVReadings, of property: MPVProperty? = nil) {
-    publishChanges(readings(), of: property.map { [$0] })
+    publishChanges(readings) { property == nil || $0 == property }
   }
 
-  /// Tells each observer whose property changed (of one of `properties`, when given) its new value in `readings`.
-  func publishChanges(_ readings: @autoclosure () -> MPVReadings, of properties: Set<MPVProperty>?) {
-    publishChanges(readings) { properties?.contains($0) ?? true }
+  /// Tells each observer of a property whose row in MPVPropertyTable says it changes on `moment` its new value in
+  /// `readings`, if it changed.
+  func publishChanges(_ readings: @autoclosure () -> MPVReadings, on moment: MPVPropertySpec.ChangeMoment) {
+    publishChanges(readings) { $0.spec.changesOn.contains(moment) }
   }
 
-  /// Tells each observer of a property other than `excluded` whose value changed its new value in `readings`.
-  func publishChanges(_ readings: @autoclosure () -> MPVReadings, except excluded: MPVProperty) {
-    publishChanges(readings) { $0 != excluded }
+  /// Tells each observer of a property whose row does not say it changes on `moment` its new value, if it changed.
+  func publishChanges(_ readings: @autoclosure () -> MPVReadings, notOn moment: MPVPropertySpec.ChangeMoment) {
+    publishChanges(readings) { !$0.spec.changesOn.contains(moment) }
   }
 
   private func publishChanges(_ readings: () -> MPVReadings, where included: (MPVProperty) -> Bool) {
     for index in observers.indices where included(observers[index].property) {
-      if playlistClearedUntold, Self.playlistCleared.contains(observers[index].property) { continue }
+      if playlistClearedUntold, observers[index].property.spec.changesOn.contains(.playlistEntry) { continue }
       let value = observers[index].value(in: readings())
       guard observers[index].told != .some(value) else { continue }
       observers[index].told = .some(value)

@@ -192,8 +192,9 @@ final class MPVReadingsMirror {
     if end.action == .pause {
       readings.state = .ended
       // mpv tells where it stopped first (`eof-reached`, the position's properties, `core-idle`), each observer in
-      // the order it was added, and `pause` after them, as its loop pauses once the end has been told.
-      observers.publishChanges(readings, except: .pause)
+      // the order it was added, and `pause` (the rows that change on `pauseAtEnd`) after them, as its loop pauses once
+      // the end has been told.
+      observers.publishChanges(readings, notOn: .pauseAtEnd)
     }
     publishChanges()
   }
@@ -327,13 +328,6 @@ final class MPVReadingsMirror {
     sharedOptions.noteEntryNumbered(fileNumber)
   }
 
-  /// What mpv's observers hear change as a file that played to its end stops playing, before its `end-file`: the
-  /// position and the picture's size go, and `core-idle` turns true. The file's own (`duration`, `path` …) go after
-  /// `idle`.
-  private static let goneBeforeEndFile: Set<MPVProperty> = [
-    .eofReached, .timePos, .playbackTime, .percentPos, .timeRemaining, .playtimeRemaining, .width, .height, .coreIdle,
-  ]
-
   /// `keepsEntry`: the playlist keeps the file's entry (it played to its end, or `stop keep-playlist` closed it).
   /// `nextPaused`: whether the next file opens paused, as the interactor decided; `pause` reads it with no file.
   func closed(_ commandID: Int?, atEnd: Bool, keepsEntry: Bool, nextPaused: Bool) {
@@ -355,8 +349,10 @@ final class MPVReadingsMirror {
       pauseOption: nextPaused)
     if keepsEntry { readings.keptEntry = path }
     commands.settle(commandID)
-    // A file that played to its end loses its position's properties before `end-file`, as mpv's do.
-    if atEnd { observers.publishChanges(readings, of: Self.goneBeforeEndFile) }
+    // A file that played to its end loses its position's properties before `end-file`, as mpv's do: the position and
+    // the picture's size go, and `core-idle` turns true (the rows that change on `endOfFile`). The file's own
+    // (`duration`, `path` …) go after `idle`.
+    if atEnd { observers.publishChanges(readings, on: .endOfFile) }
     replies.event(
       "end-file",
       [MPVMember("reason", .string(atEnd ? "eof" : "stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
@@ -383,7 +379,7 @@ final class MPVReadingsMirror {
         readings = MPVReadings(
           rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID,
           pauseOption: readings.pauseOption)
-        observers.publishChanges(readings, of: Self.goneBeforeEndFile)
+        observers.publishChanges(readings, on: .endOfFile)
       }
       replies.event(
         "end-file", [MPVMember("reason", .string(why)), MPVMember("playlist_entry_id", .integer(fileNumber))])
