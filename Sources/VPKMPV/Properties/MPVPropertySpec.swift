@@ -35,6 +35,14 @@ package struct MPVPropertySpec: Sendable {
     case playlistEntry
   }
 
+  /// What a property vpk keeps without acting on it (MPVStoredOptions) is kept as.
+  package struct Stored: Sendable {
+    /// Its value at start (mpv 0.35's default).
+    let initial: MPVValue
+    /// The property its value is kept as: itself, or the one it is another name of (`loop`'s is `loop-file`'s).
+    let key: MPVProperty
+  }
+
   /// How a property is set (`set_property`, `set_property_string`, `set`).
   package struct Write: Sendable {
     /// The value as the property takes it (its string form too), or mpv's error for it.
@@ -69,6 +77,8 @@ package struct MPVPropertySpec: Sendable {
   var add: (@Sendable (MPVValue, Double) -> Change)?
   /// The moments its observers hear of a change apart from the rest; empty: only with every other property.
   var changesOn: Set<ChangeMoment> = []
+  /// Set for a property vpk keeps without acting on it (MPVStoredOptions); nil for the others.
+  var stored: Stored?
   let docs: Docs
 
   var name: String { property.rawValue }
