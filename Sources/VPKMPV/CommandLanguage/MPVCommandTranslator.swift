@@ -30,7 +30,7 @@ package struct MPVFileOptions: Sendable, Equatable {
   var start: FileStart?
   var paused: Bool?
   var speed: Double?
-  /// Stored properties (`volume`, `mute`, `loop-file`, `fullscreen`, `sub-visibility`), as their entries took them.
+  /// Stored properties (MPVStoredOptions: `volume` …), as their entries took them.
   var stored: [MPVProperty: MPVValue] = [:]
 
   init(start: FileStart? = nil, paused: Bool? = nil, speed: Double? = nil, stored: [MPVProperty: MPVValue] = [:]) {
@@ -290,7 +290,7 @@ package struct MPVCommandTranslator: Sendable {
     {
       served.speed = speed.number
     }
-    for property in [MPVProperty.volume, .mute, .loopFile, .loop, .loopPlaylist, .fullscreen, .subVisibility] {
+    for property in MPVStoredOptions.properties {
       guard let text = options[property.rawValue],
         case .success(let value) = MPVPropertyTable.spec(property).write?.accept(.string(text))
       else { continue }

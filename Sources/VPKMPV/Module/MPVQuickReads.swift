@@ -71,7 +71,7 @@ package final class MPVQuickReads: @unchecked Sendable {
       let request = translator.translate(line)
       guard request.wantsReply, case .success(.seek) = request.command else { return nil }
       seekAnswered = true
-      // The presenter's own answer to a seek with a file loaded (`MPVPresenter.seek`).
+      // The presenter's own answer to a seek with a file loaded (`MPVCommandSubmitter.seek`).
       return
         (request.repliesAsynchronously
         ? MPVValue.asyncReply(request.requestID, .success, data: .null)

@@ -1,5 +1,6 @@
 // MPVPropertySpec: everything vpk knows about one mpv property: its type, how its value is read, whether and how it
-// is set, what `cycle` and `add` do to it, and what the docs say of it. The entries are in MPVPropertyTable.
+// is set, what `cycle` and `add` do to it, when its observers hear of a change, and what the docs say of it. The
+// entries are in MPVPropertyTable.
 
 import VideoPlaybackKit
 
@@ -19,6 +20,27 @@ package struct MPVPropertySpec: Sendable {
     case set(MPVValue)
     /// Keep this value as the property's (a stored property: MPVStoredOptions), for every mpv client.
     case store(MPVValue)
+  }
+
+  /// A moment at which mpv tells the observers of some properties apart from the others (MPVObserverNotifier).
+  package enum ChangeMoment: Sendable {
+    /// A file that played to its end stops playing: its observers hear of it before `end-file`, with the other
+    /// properties of the position and the picture; the file's own (`duration`, `path` …) after `idle`.
+    case endOfFile
+    /// A file stops at its end kept open (`--keep-open`): its observers hear of it after those of where it stopped,
+    /// as mpv's loop pauses once the end has been told.
+    case pauseAtEnd
+    /// The playlist's entry: a `stop` in idle that clears the entry kept is not told to its observers (mpv tells
+    /// them nothing), who compare with what they were told when the next file is added.
+    case playlistEntry
+  }
+
+  /// What a property vpk keeps without acting on it (MPVStoredOptions) is kept as.
+  package struct Stored: Sendable {
+    /// Its value at start (mpv 0.35's default).
+    let initial: MPVValue
+    /// The property its value is kept as: itself, or the one it is another name of (`loop`'s is `loop-file`'s).
+    let key: MPVProperty
   }
 
   /// How a property is set (`set_property`, `set_property_string`, `set`).
@@ -53,6 +75,10 @@ package struct MPVPropertySpec: Sendable {
   var cycle: (@Sendable (MPVValue) -> MPVValue?)?
   /// `add`: what adding a delta to the value now asks; nil: cannot be added to.
   var add: (@Sendable (MPVValue, Double) -> Change)?
+  /// The moments its observers hear of a change apart from the rest; empty: only with every other property.
+  var changesOn: Set<ChangeMoment> = []
+  /// Set for a property vpk keeps without acting on it (MPVStoredOptions); nil for the others.
+  var stored: Stored?
   let docs: Docs
 
   var name: String { property.rawValue }

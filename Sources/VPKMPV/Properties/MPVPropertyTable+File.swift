@@ -11,6 +11,7 @@ extension MPVPropertyTable {
     case .playlistCount:
       return MPVPropertySpec(
         property: property, kind: .integer, read: { .integer($0.playlistPath != nil ? 1 : 0) },
+        changesOn: [.playlistEntry],
         docs: .init(
           note:
             "1 with a file loaded or loading, or an entry kept after its file went (as mpv keeps it until `stop`), "
@@ -38,6 +39,7 @@ extension MPVPropertyTable {
           guard let kept = readings.keptEntry else { return .array([]) }
           return .array([.object([MPVMember("filename", .string(kept)), MPVMember("id", .integer(readings.entryID))])])
         },
+        changesOn: [.playlistEntry],
         docs: .init(
           note:
             "the file as a playlist of one: `filename`, `current`, `playing`, `id`; after the file went without a "
@@ -134,6 +136,7 @@ extension MPVPropertyTable {
           let left = duration - readings.positionInFile.seconds
           return .number(bySpeed ? left / max(abs(readings.rate), 1e-9) : left)
         },
+        changesOn: [.endOfFile],
         docs: .init(
           note: bySpeed ? "`time-remaining` divided by `speed`" : "duration − position",
           unavailable: "nothing loaded, or no duration", from: "`status`, `progress`, `seeked`, `rate`",
@@ -161,6 +164,7 @@ extension MPVPropertyTable {
     case .coreIdle:
       return MPVPropertySpec(
         property: property, kind: .flag, read: { .bool($0.state != .playing || $0.seeking) },
+        changesOn: [.endOfFile],
         docs: .init(note: "true unless playing, and while a seek lands", from: "`status`, `state`", tests: fileTests))
     case .seekable:
       return MPVPropertySpec(

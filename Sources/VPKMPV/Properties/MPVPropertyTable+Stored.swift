@@ -5,15 +5,19 @@ import VideoPlaybackKit
 
 extension MPVPropertyTable {
   static func storedSpec(_ property: MPVProperty) -> MPVPropertySpec {
-    let read: @Sendable (MPVReadings) -> MPVValue? = { $0.stored.value(of: property) }
+    // `loop` is mpv's other name for `loop-file`: the same stored value.
+    let key: MPVProperty = property == .loop ? .loopFile : property
+    let read: @Sendable (MPVReadings) -> MPVValue? = { $0.stored[key] }
+    let stored = { (initial: MPVValue) in MPVPropertySpec.Stored(initial: initial, key: key) }
     switch property {
     case .volume:
       return MPVPropertySpec(
         property: property, kind: .number, read: read,
-        write: .number(in: MPVStoredOptions.volumeRange) { volume, _ in .store(.number(volume)) },
+        write: .number(in: volumeRange) { volume, _ in .store(.number(volume)) },
         add: { volume, delta in
-          .set(.number(min(max((volume.number ?? 100) + delta, 0), MPVStoredOptions.volumeMax)))
+          .set(.number(min(max((volume.number ?? volumeAtStart) + delta, 0), volumeMax)))
         },
+        stored: stored(.number(volumeAtStart)),
         docs: .init(
           note: "stored and shared by every mpv client, changes nothing: vpk plays no sound; set takes −1–1000, "
             + "`add` stops at 0 and 130 (mpv's `--volume-max`); 100 at start",
@@ -21,6 +25,7 @@ extension MPVPropertyTable {
     case .mute:
       return MPVPropertySpec(
         property: property, kind: .flag, read: read, write: .storedChoiceFlag, cycle: toggle,
+        stored: stored(.bool(false)),
         docs: .init(
           note: "stored and shared, changes nothing: vpk plays no sound", from: "the clients' sets",
           tests: storedTests))
@@ -38,6 +43,7 @@ extension MPVPropertyTable {
           let count = max((value.integer ?? 0) + Int(delta), 0)
           return .set(count == 0 ? .bool(false) : .integer(count))
         },
+        stored: stored(.bool(false)),
         docs: .init(
           note: property == .loop
             ? "mpv's other name for `loop-file`: the same stored value"
@@ -47,6 +53,7 @@ extension MPVPropertyTable {
     case .loopPlaylist:
       return MPVPropertySpec(
         property: property, kind: .text, read: read, write: loopPlaylistWrite,
+        stored: stored(.bool(false)),
         docs: .init(
           note: "`false` (mpv's `no`), `\"inf\"`, `\"force\"` or a count, as mpv gives it; stored and shared: vpk "
             + "plays one file",
@@ -54,17 +61,26 @@ extension MPVPropertyTable {
     case .fullscreen:
       return MPVPropertySpec(
         property: property, kind: .flag, read: read, write: .storedFlag, cycle: toggle,
+        stored: stored(.bool(false)),
         docs: .init(
           note: "stored and shared, changes nothing: vpk has no window", from: "the clients' sets", tests: storedTests
         ))
     default:
       return MPVPropertySpec(
         property: property, kind: .flag, read: read, write: .storedFlag, cycle: toggle,
+        stored: stored(.bool(true)),
         docs: .init(
           note: "stored and shared (true at start), changes nothing: vpk shows no subtitles",
           from: "the clients' sets", tests: storedTests))
     }
   }
+
+  /// mpv's `--volume` at start, a percentage.
+  private static let volumeAtStart = 100.0
+  /// mpv's `--volume-max` default: the top of `add volume`.
+  private static let volumeMax = 130.0
+  /// What mpv's `--volume` option takes from `set_property`.
+  private static let volumeRange = -1.0...1000.0
 
   /// `loop-file` as mpv takes it: `inf`/`yes`/true loop forever, `no`/false/0 not at all, N ≥ 1 that many times.
   private static let loopWrite = MPVPropertySpec.Write(

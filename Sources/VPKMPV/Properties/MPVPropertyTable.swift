@@ -14,6 +14,7 @@ package enum MPVPropertyTable {
       MPVPropertySpec(
         property: property, kind: .flag, read: { .bool($0.info != nil ? $0.state != .playing : $0.pauseOption) },
         write: .flag { pause, _ in .submit(pause ? .pause : .unpause) }, cycle: toggle,
+        changesOn: [.pauseAtEnd],
         docs: .init(
           note: "true while not playing; without a file, whether the next file opens paused",
           from: "`status`, `state`, `next`",
@@ -29,6 +30,7 @@ package enum MPVPropertyTable {
         },
         write: .number(time: true) { seconds, _ in .seek(seconds, .absolute) },
         add: { _, delta in .seek(delta, .relative) },
+        changesOn: [.endOfFile],
         docs: .init(
           note: property == .timePos
             ? "setting it is an absolute seek, `add` a relative one; while a seek is under way, its target as asked"
@@ -44,6 +46,7 @@ package enum MPVPropertyTable {
         },
         write: .number(in: 0...100) { percent, _ in .seek(percent, .absolutePercent) },
         add: { _, delta in .seek(delta, .relativePercent) },
+        changesOn: [.endOfFile],
         docs: .init(
           unavailable: "nothing loaded, or no duration", from: "position / duration",
           tests: "MPVPresenterTests.fileProperties, MPVIPCTests.pythonClientLibrarySeesWhatItSeesWithMPV"))
@@ -91,6 +94,7 @@ package enum MPVPropertyTable {
     case .eofReached:
       MPVPropertySpec(
         property: property, kind: .flag, read: { $0.info != nil ? .bool($0.state == .ended) : nil },
+        changesOn: [.endOfFile],
         docs: .init(
           unavailable: "nothing loaded", from: "`ended` (with `--at-end pause`), `status`",
           tests: stateTests + ", MPVPresenterEndTests"))
@@ -109,10 +113,12 @@ package enum MPVPropertyTable {
     case .width:
       MPVPropertySpec(
         property: property, kind: .integer, read: { $0.info?.video.map { .integer($0.width) } },
+        changesOn: [.endOfFile],
         docs: .init(unavailable: "nothing loaded, or no video stream", from: "`ready`", tests: fileTests))
     case .height:
       MPVPropertySpec(
         property: property, kind: .integer, read: { $0.info?.video.map { .integer($0.height) } },
+        changesOn: [.endOfFile],
         docs: .init(unavailable: "nothing loaded, or no video stream", from: "`ready`", tests: fileTests))
     case .containerFPS:
       MPVPropertySpec(

@@ -1,47 +1,41 @@
-// MPVStoredOptions: the mpv properties vpk keeps without acting on them: `volume` and `mute` (vpk plays no sound),
-// `loop-file` (and its other name `loop`), `loop-playlist` (vpk plays one file), `fullscreen` (vpk has no window) and `sub-visibility` (vpk shows no subtitles). Every mpv client of a
-// session shares one set (MPVSharedOptions), so a value one client sets is what the others read and observe.
+// MPVStoredOptions: the values of the mpv properties vpk keeps without acting on them: the rows of MPVPropertyTable
+// with a `stored` entry, which says each one's value at start and what it is kept as. Every mpv client of a session
+// shares one set (MPVSharedOptions), so a value one client sets is what the others read and observe.
 
-/// The stored values, with mpv 0.35's defaults.
+/// The stored values, from mpv 0.35's defaults.
 package struct MPVStoredOptions: Sendable, Equatable {
-  /// mpv's `--volume` (a percentage; `add` keeps it within 0 and `volumeMax`).
-  var volume = 100.0
-  var mute = false
-  /// `false` (mpv's `no`), `"inf"`, or a count of repeats.
-  var loopFile = MPVValue.bool(false)
-  /// `false` (mpv's `no`), `"inf"`, `"force"`, or a count of passes.
-  var loopPlaylist = MPVValue.bool(false)
-  var fullscreen = false
-  var subVisibility = true
+  /// The values, by the property each is kept as (`MPVPropertySpec.Stored.key`).
+  private var values: [MPVProperty: MPVValue]
 
-  /// mpv's `--volume-max` default: the top of `add volume`.
-  static let volumeMax = 130.0
-  /// What mpv's `--volume` option takes from `set_property`.
-  static let volumeRange = -1.0...1000.0
+  /// The stored properties, in the table's order.
+  static let properties = MPVProperty.allCases.filter { $0.spec.stored != nil }
+
+  /// Each value kept, at start.
+  private static let initialValues: [MPVProperty: MPVValue] = Dictionary(
+    uniqueKeysWithValues: properties.compactMap { property in
+      property.spec.stored.flatMap { $0.key == property ? (property, $0.initial) : nil }
+    })
+
+  init() {
+    values = Self.initialValues
+  }
+
+  /// The value kept as `key` (a stored property's `MPVPropertySpec.Stored.key`).
+  subscript(key: MPVProperty) -> MPVValue? { values[key] }
 
   /// `property`'s stored value; nil when it is not a stored one.
   func value(of property: MPVProperty) -> MPVValue? {
-    switch property {
-    case .volume: .number(volume)
-    case .mute: .bool(mute)
-    case .loopFile, .loop: loopFile
-    case .loopPlaylist: loopPlaylist
-    case .fullscreen: .bool(fullscreen)
-    case .subVisibility: .bool(subVisibility)
-    default: nil
-    }
+    property.spec.stored.flatMap { values[$0.key] }
   }
 
-  /// Stores `value` (as the property's entry accepted it) as `property`'s.
+  /// Stores `value` (as the property's entry accepted it) as `property`'s: a number or a flag as its kind says.
   mutating func store(_ value: MPVValue, as property: MPVProperty) {
-    switch property {
-    case .volume: volume = value.number ?? volume
-    case .mute: mute = value == .bool(true)
-    case .loopFile, .loop: loopFile = value
-    case .loopPlaylist: loopPlaylist = value
-    case .fullscreen: fullscreen = value == .bool(true)
-    case .subVisibility: subVisibility = value == .bool(true)
-    default: break
+    let spec = property.spec
+    guard let key = spec.stored?.key else { return }
+    switch spec.kind {
+    case .number: values[key] = value.number.map { .number($0) } ?? values[key]
+    case .flag: values[key] = .bool(value == .bool(true))
+    case .integer, .text, .list: values[key] = value
     }
   }
 }

@@ -204,7 +204,7 @@ extension MPVPresenterTests {
     loader?.send(#"{"command": ["loadfile", "/media/b.mp4", "replace", "volume=50"]}"#)
     let origin = loader?.lastOrigin
     shared.present(.loading(path: "/media/b.mp4", paused: true), origin: origin)
-    #expect(shared.values.volume == 50)
+    #expect(shared.values.value(of: .volume) == .number(50))
     // When the client leaves, and the file then ends into idle
     loader = nil
     shared.present(.closed(nextPaused: true), origin: nil)
@@ -220,7 +220,7 @@ extension MPVPresenterTests {
     let origin2 = CommandOrigin(id: 99, sender: failing?.lastOrigin.sender)
     let loading = SessionEvent.loading(path: "/media/none.mp4", paused: true)
     shared.present(loading, origin: origin2)
-    #expect(shared.values.volume == 10)
+    #expect(shared.values.value(of: .volume) == .number(10))
     later.presenter.present(loading, origin: origin2)
     #expect(later.view.lines.last == #"{"event":"property-change","id":1,"name":"volume","data":10.0}"#)
     failing = nil
@@ -228,7 +228,7 @@ extension MPVPresenterTests {
     let idle = SessionEvent.state(.idle, position: .zero, duration: nil)
     shared.present(idle, origin: nil)
     later.presenter.present(idle, origin: nil)
-    #expect(shared.values.volume == 100)
+    #expect(shared.values.value(of: .volume) == .number(100))
     // (the client still there is told the failure as mpv tells every client, then the volume back; the file is the
     // session's second, as mpv numbers it, though this client connected after the first)
     #expect(

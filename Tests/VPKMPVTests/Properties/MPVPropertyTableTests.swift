@@ -11,6 +11,23 @@ struct MPVPropertyTableTests {
   private static let docsURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("../../../docs/control-socket.md").standardized
 
+  @Test("the changes-on column: the rows mpv tells apart as a file ends, pauses at its end, or loses its kept entry")
+  func changesOn() {
+    // Given the table, When its rows are grouped by the moments they change on
+    let rows = { (moment: MPVPropertySpec.ChangeMoment) in
+      Set(MPVPropertyTable.all.filter { $0.changesOn.contains(moment) }.map(\.property))
+    }
+    // Then the position's and the picture's properties (and core-idle) are told before a played file's end-file
+    #expect(
+      rows(.endOfFile) == [
+        .eofReached, .timePos, .playbackTime, .percentPos, .timeRemaining, .playtimeRemaining, .width, .height,
+        .coreIdle,
+      ])
+    // And pause is told last at an end kept open, and the playlist's count and list change with its entry
+    #expect(rows(.pauseAtEnd) == [.pause])
+    #expect(rows(.playlistEntry) == [.playlistCount, .playlist])
+  }
+
   @Test(
     "track-list selects the subtitle track mpv 0.35.1 selects with its default options",
     arguments: [

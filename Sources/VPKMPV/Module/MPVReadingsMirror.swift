@@ -1,0 +1,392 @@
+// MPVReadingsMirror: an mpv client's mirror of the player: its MPVReadings, kept from the session's events, and the
+// seeks under way (mpv's `seeking`). As an event changes the readings, it sends mpv's events for it (`start-file`,
+// `file-loaded`, `seek`, `playback-restart`, `end-file`, `idle`) and has the observers told, in mpv's order.
+
+import VideoPlaybackKit
+
+@MainActor
+final class MPVReadingsMirror {
+  private let replies: MPVReplyQueue
+  private let observers: MPVObserverNotifier
+  private let commands: MPVPendingCommands
+  private let publisher: MPVQuickReadsPublisher
+  /// The stored properties (`volume`, `mute` …) the session's mpv clients share (this client's own when it was given
+  /// none).
+  private let sharedOptions: MPVSharedOptions
+  /// The interactor's status, readable at once: the session's rate as a file starts loading and as it goes.
+  private let statusBoard: PlaybackStatusBoard?
+
+  /// View state: what the session's events and statuses said last, for reads, observers and the file's own
+  /// properties.
+  var readings = MPVReadings() { didSet { publisher.publish() } }
+  /// The seeks under way: `seeking` is true while any is.
+  private var seeks = MPVSeeksUnderWay() { didSet { readings.seeking = seeks.any } }
+
+  init(
+    replies: MPVReplyQueue, observers: MPVObserverNotifier, commands: MPVPendingCommands,
+    publisher: MPVQuickReadsPublisher, sharedOptions: MPVSharedOptions, statusBoard: PlaybackStatusBoard?,
+    startsPlaying: Bool
+  ) {
+    self.replies = replies
+    self.observers = observers
+    self.commands = commands
+    self.publisher = publisher
+    self.sharedOptions = sharedOptions
+    self.statusBoard = statusBoard
+    readings.pauseOption = !startsPlaying
+    readings.stored = sharedOptions.values
+    // A client that connects later numbers the files as the others do, and sees the playlist's kept entry.
+    readings.entryID = sharedOptions.entriesStarted
+    readings.keptEntry = sharedOptions.keptEntry
+  }
+
+  /// mpv numbers the files it loads (`playlist_entry_id`).
+  var fileNumber: Int {
+    get { readings.entryID }
+    set { readings.entryID = newValue }
+  }
+
+  /// Whether a file is loaded or loading.
+  var hasFile: Bool { readings.info != nil || readings.loadingPath != nil }
+
+  /// Tells each observer whose property changed (of `property`'s, when given) its new value.
+  private func publishChanges(of property: MPVProperty? = nil) {
+    observers.publishChanges(readings, of: property)
+  }
+
+  // MARK: - This client's seeks
+
+  /// This client's seek, command `number`, is submitted: `seeking` is true from its `seek` until its
+  /// `playback-restart`. `announced`: its `seek` was sent as it was sent (with a file loaded).
+  func seekSubmitted(_ number: Int, announced: Bool) {
+    seeks.submitted(number, announced: announced)
+  }
+
+  /// This client's seek `number` failed or was replaced: it is no longer under way.
+  func seekGone(_ number: Int) {
+    seeks.gone(number)
+  }
+
+  // MARK: - The session's events
+
+  /// Another client's `stop` (or this one's) cleared the playlist's kept entry: its observers are not told, as mpv's
+  /// are not (see `MPVObserverNotifier.keptEntryClearedUntold`).
+  func keptEntryCleared() {
+    guard readings.keptEntry != nil else { return }
+    readings.keptEntry = nil
+    observers.keptEntryClearedUntold()
+    publisher.publish()
+  }
+
+  /// The stored properties changed (this client or another set one): observers are told.
+  func storedOptionsChanged(_ values: MPVStoredOptions) {
+    readings.stored = values
+    publishChanges()
+  }
+
+  /// `paused`: whether the file opens paused, as the interactor decided; `pause` reads it while the file loads.
+  /// The session's rate (from the status board) and the stored values of `origin` (the command that opens it): a
+  /// file's own values, or those its own replaced, told after `start-file` in one round, as mpv sets and restores a
+  /// file's options.
+  func loading(_ path: String, paused: Bool, origin: CommandOrigin?) {
+    readings.pauseOption = paused
+    if let rate = statusBoard?.rateNow() { readings.rate = rate }
+    if readings.info != nil {
+      replies.event(
+        "end-file", [MPVMember("reason", .string("stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
+    }
+    seeks.forgetOthers()
+    readings.info = nil
+    readings.duration = nil
+    readings.loadingPath = path
+    readings.keptEntry = nil
+    observers.fileAdded()
+    readings.state = .loading
+    fileNumber += 1
+    replies.event("start-file", [MPVMember("playlist_entry_id", .integer(fileNumber))])
+    sharedOptions.fileStarting(origin)
+    readings.stored = sharedOptions.values
+    publishChanges()
+  }
+
+  /// mpv's order: `file-loaded`; `seek` when the file opens at a start position (`--start`, `seeks`); `seeking` true
+  /// with the file's values (position, duration …); `playback-restart`; `seeking` false.
+  func ready(_ info: MediaInfo, position: MediaTime, seeks: Bool, _ commandID: Int?) {
+    commands.take(commandID)
+    readings.info = info
+    readings.loadingPath = nil
+    readings.duration = info.duration
+    readings.position = position
+    // A file that opens playing starts right after `ready`: `pause` does not flip on the way.
+    readings.state = readings.pauseOption ? .paused : .playing
+    replies.event("file-loaded")
+    if seeks { replies.event("seek") }
+    let seeking = readings.seeking
+    readings.seeking = true
+    publishChanges()
+    readings.seeking = seeking
+    replies.event("playback-restart")
+    publishChanges()
+  }
+
+  func changed(_ state: PlaybackState, position: MediaTime, duration: MediaTime?, _ commandID: Int?) {
+    if state == .idle, readings.loadingPath != nil {
+      // Another client's file failed to open (this client's own failure is told with its error, before): mpv tells
+      // every client `end-file` (error) and `idle`. The error goes to the client that loaded it; when that was an mpv
+      // client, it left its `file_error` with the shared options, else mpv's usual reason stands for any.
+      readings.keptEntry = readings.loadingPath
+      readings.loadingPath = nil
+      readings.info = nil
+      readings.state = .idle
+      replies.event(
+        "end-file",
+        [
+          MPVMember("reason", .string("error")), MPVMember("playlist_entry_id", .integer(fileNumber)),
+          MPVMember("file_error", .string(sharedOptions.failedFileError ?? "loading failed")),
+        ])
+      replies.event("idle")
+      readValuesAfterFile()
+    }
+    readings.state = state
+    if state == .playing || state == .paused { readings.pauseOption = state == .paused }
+    readings.position = position
+    if let duration { readings.duration = duration }
+    commands.settle(commandID)
+    publishChanges()
+  }
+
+  func progress(_ mark: ProgressMark) {
+    // This comes at every mark, to every client: the quick reads take position, state and rate from the status, so
+    // they are told only of a new duration.
+    let durationChanged = mark.duration != nil && mark.duration != readings.duration
+    publisher.holding {
+      readings.position = mark.position
+      if let duration = mark.duration { readings.duration = duration }
+      readings.state = mark.state
+      readings.rate = mark.rate
+    }
+    if durationChanged { publisher.publish() }
+    publishChanges()
+  }
+
+  /// The session's rate changed (`commandID`: this client's command that changed it).
+  func rateChanged(_ rate: Double, _ commandID: Int?) {
+    readings.rate = rate
+    commands.settle(commandID)
+    publishChanges()
+  }
+
+  /// Whether the next file opens paused changed.
+  func nextChanged(paused: Bool, _ commandID: Int?) {
+    readings.pauseOption = paused
+    commands.settle(commandID)
+    publishChanges()
+  }
+
+  /// The file reached its end: kept there paused (`pauses`, mpv's `--keep-open`), or looped or closed next.
+  func ended(_ end: EndReached) {
+    readings.position = end.position
+    if let duration = end.duration { readings.duration = duration }
+    // Only a file kept at its end stands there paused (mpv's `--keep-open`): one that loops plays on, and one that
+    // is closed next (mpv's `--idle`) or ends the session goes without a `pause` or `eof-reached` change.
+    if end.action == .pause {
+      readings.state = .ended
+      // mpv tells where it stopped first (`eof-reached`, the position's properties, `core-idle`), each observer in
+      // the order it was added, and `pause` (the rows that change on `pauseAtEnd`) after them, as its loop pauses once
+      // the end has been told.
+      observers.publishChanges(readings, notOn: .pauseAtEnd)
+    }
+    publishChanges()
+  }
+
+  /// Another view's seek or step started: mpv tells every client `seek` as a seek starts, and `seeking` is true until
+  /// its `playback-restart`. This client's own seeks are announced as they are sent (see `seekSubmitted`). mpv's
+  /// `frame-step` forward plays one frame and seeks nothing: neither its start nor its landing is shown (see
+  /// `stepped`).
+  func othersSeekStarted(_ start: SeekStart, id: Int) {
+    if case .frames(let count) = start, count > 0 { return }
+    seeks.othersStarted(id)
+    replies.event("seek")
+    seekStarted(start)
+  }
+
+  /// This client's seek started: its `seek` was shown as it was sent (when announced); what it changes is told now.
+  func ownSeekStarted(_ start: SeekStart, _ commandID: Int) {
+    guard seeks.isAnnounced(commandID) else { return }
+    seekStarted(start)
+  }
+
+  /// As mpv tells a seek as it starts: the position is the target until the seek lands, and observers hear it with
+  /// `seeking` true (and `core-idle` true while playing), in the order they were added; a seek from the end of a file
+  /// kept open turns `eof-reached` false then too.
+  private func seekStarted(_ start: SeekStart) {
+    if case .time(let target) = start {
+      if readings.state == .ended { readings.state = .paused }
+      readings.position = target
+    }
+    publishChanges()
+  }
+
+  /// Whether the seek or step that landed (of `origin`) is another view's whose start was shown. Seeks and steps land
+  /// in the order they were sent: the older ones (anyone's) landed or were replaced, and are forgotten with it.
+  func landedOthersSeek(_ origin: CommandOrigin?, _ commandID: Int?) -> Bool {
+    guard let id = origin?.id else { return false }
+    return seeks.landed(id: id, mine: commandID != nil)
+  }
+
+  /// `othersSeek`: another view's seek whose `seek` was shown as it started. mpv's order as a seek lands:
+  /// `playback-restart`; `seeking` false (`core-idle` false while playing); then where it landed (`time-pos` …), when
+  /// that is not the target told as it started, unless a newer seek is under way.
+  func seeked(_ position: MediaTime, duration: MediaTime?, _ commandID: Int?, othersSeek: Bool) {
+    var announced = othersSeek
+    if let commandID { announced = seeks.landed(commandID) }
+    if let duration { readings.duration = duration }
+    if readings.state == .ended { readings.state = .paused }
+    commands.settle(commandID)
+    // A seek whose start was not shown (this client's, sent before the file loaded) is seen as it lands.
+    if !announced { seekShownAsItLands() }
+    replies.event("playback-restart")
+    publishChanges()
+    // A seek that lands while a newer one is under way leaves the newer one's target told, as mpv keeps it.
+    guard readings.seeking == false else { return }
+    readings.position = position
+    publishChanges()
+  }
+
+  /// A seek whose start was not shown, seen as it lands: its `seek`, then `seeking` true until the
+  /// `playback-restart`, as mpv tells every client of a seek.
+  private func seekShownAsItLands() {
+    replies.event("seek")
+    let seeking = readings.seeking
+    readings.seeking = true
+    publishChanges(of: .seeking)
+    readings.seeking = seeking
+  }
+
+  /// This client's seek `commandID` (when its) was replaced by a newer one: mpv answers it with success, too.
+  func superseded(_ commandID: Int?) {
+    if let commandID { seekGone(commandID) }
+    commands.settle(commandID)
+  }
+
+  /// `othersStep`: another view's step whose `seek` was shown as it started; this client's own show theirs after the
+  /// reply, as they land. A step forward is mpv's `frame-step`, which plays one frame and seeks nothing: no `seek`,
+  /// no `playback-restart`, only the changes. mpv plays that frame by unpausing: from paused, observers are told
+  /// `pause` and `core-idle` false, then, with the frame, every change (`time-pos`, `pause` and `core-idle` true …)
+  /// in their order; from playing, the frame's changes only.
+  /// `moved`: whether the step went to another frame. One forward from the end of a file kept open does nothing, as
+  /// mpv's `frame-step` there does nothing.
+  func stepped(
+    _ position: MediaTime, duration: MediaTime?, _ commandID: Int?, othersStep: Bool, forward: Bool, moved: Bool
+  ) {
+    if forward && !moved && readings.state == .ended { return commands.settle(commandID) }
+    let playsFromPause = forward && readings.state == .paused
+    commands.settle(commandID)
+    if playsFromPause {
+      readings.state = .playing
+      publishChanges()
+    }
+    // This client's back step is a seek, as mpv tells it: `seek` and `seeking` true from where playback was, then
+    // `playback-restart`, `seeking` false and where it landed. (Another's was told as it started.)
+    if !forward && !othersStep { seekShownAsItLands() }
+    readings.position = position
+    if let duration { readings.duration = duration }
+    readings.state = .paused
+    if !forward { replies.event("playback-restart") }
+    publishChanges()
+  }
+
+  /// This client's file (`loadfile`, mpv's number `entry`, command `commandID`) failed to open: `end-file` with mpv's
+  /// `fileError`, and `idle` when no file is left.
+  func loadFailed(fileError: String, entry: Int, _ commandID: Int) {
+    sharedOptions.forget(commands.sender(commandID))
+    sharedOptions.failedFileError = fileError
+    // The playlist keeps the entry of a file that failed to open, as mpv's does until a `stop`.
+    if readings.info == nil { readings.keptEntry = readings.loadingPath }
+    readings.loadingPath = nil
+    readings.state = readings.info == nil ? .idle : readings.state
+    replies.event(
+      "end-file",
+      [
+        MPVMember("reason", .string("error")), MPVMember("playlist_entry_id", .integer(entry)),
+        MPVMember("file_error", .string(fileError)),
+      ])
+    if readings.info == nil { replies.event("idle") }
+    // The other clients tell the values back after their own `idle`, as the session goes idle.
+    readValuesAfterFile()
+    publishChanges()
+  }
+
+  /// The session's file, asked for by this client's first command (`learn`).
+  func learned(_ info: MediaInfo, _ commandID: Int?) {
+    guard case .learn = commands.take(commandID) else { return }
+    readings.info = info
+    readings.duration = info.duration
+    if readings.state == .idle { readings.state = .paused }
+    // mpv counts the files it loads from 1: the session's file is the first.
+    if fileNumber == 0 { fileNumber = 1 }
+    sharedOptions.noteEntryNumbered(fileNumber)
+  }
+
+  /// `keepsEntry`: the playlist keeps the file's entry (it played to its end, or `stop keep-playlist` closed it).
+  /// `nextPaused`: whether the next file opens paused, as the interactor decided; `pause` reads it with no file.
+  func closed(_ commandID: Int?, atEnd: Bool, keepsEntry: Bool, nextPaused: Bool) {
+    guard hasFile else {
+      // Nothing was loaded (a `stop` that waited behind a file that then failed to open, which told its `end-file`
+      // and `idle`, or one that clears the entry kept): mpv stops nothing and says nothing more, not even to the
+      // playlist's observers, who hear of the playlist again when the next file is added.
+      if !keepsEntry, readings.keptEntry != nil {
+        readings.keptEntry = nil
+        observers.keptEntryClearedUntold()
+      }
+      commands.settle(commandID)
+      return
+    }
+    seeks.forgetOthers()
+    let path = readings.currentPath
+    readings = MPVReadings(
+      rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID,
+      pauseOption: nextPaused)
+    if keepsEntry { readings.keptEntry = path }
+    commands.settle(commandID)
+    // A file that played to its end loses its position's properties before `end-file`, as mpv's do: the position and
+    // the picture's size go, and `core-idle` turns true (the rows that change on `endOfFile`). The file's own
+    // (`duration`, `path` …) go after `idle`.
+    if atEnd { observers.publishChanges(readings, on: .endOfFile) }
+    replies.event(
+      "end-file",
+      [MPVMember("reason", .string(atEnd ? "eof" : "stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
+    replies.event("idle")
+    readValuesAfterFile()
+    publishChanges()
+  }
+
+  /// After a file's `idle`: the values a file's own replaced are back (the shared options give them back once,
+  /// whoever asks first), and so is the rate (the status board's), told in one round as mpv restores a file's options.
+  private func readValuesAfterFile() {
+    sharedOptions.restoreBeforeThisFile()
+    readings.stored = sharedOptions.values
+    if let rate = statusBoard?.rateNow() { readings.rate = rate }
+  }
+
+  func shutDown(_ reason: ShutdownReason, _ commandID: Int?) {
+    commands.settle(commandID)
+    // A file loaded, or still opening (a quit that interrupted its open), ends with the session.
+    if hasFile {
+      let why = reason == .ended ? "eof" : "quit"
+      if reason == .ended {
+        // A file that played to its end loses its position's properties before `end-file`, as when it goes idle.
+        readings = MPVReadings(
+          rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID,
+          pauseOption: readings.pauseOption)
+        observers.publishChanges(readings, on: .endOfFile)
+      }
+      replies.event(
+        "end-file", [MPVMember("reason", .string(why)), MPVMember("playlist_entry_id", .integer(fileNumber))])
+    }
+    // mpv tells its clients no `shutdown`: the connection closes after the last event.
+    // Nothing is answered any more: what was held goes out before the end.
+    replies.releaseAll()
+    replies.view?.displayFinish()
+  }
+}
