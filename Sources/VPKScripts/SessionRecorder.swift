@@ -2,8 +2,6 @@
 // `vpk test` can replay it on the virtual clock.
 //
 // It is one more view of the session: attached to the fan-out as a presenter, it sees every typed event; as the
-import VideoPlaybackKit
-
 // fan-out's submission observer, it sees every command any view sends, with its line. Around each command it submits
 // a `mark` of its own (invisible to the other views): the one before says where playback was when the command came,
 // the one after what the command put on screen. From these it writes, in order:
@@ -17,6 +15,8 @@ import VideoPlaybackKit
 //
 // It keeps the replay's position as the script will produce it (`here`), so the waits and the expected positions are
 // the replay's own, exact on the virtual clock.
+
+import VideoPlaybackKit
 
 @MainActor
 package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissionObserver {
