@@ -76,7 +76,7 @@ enum SweptClip: Sendable, CustomStringConvertible {
     let last = try #require(frames.last)
     // (within the media: past its end, the interactor clamps the target before the engine sees it)
     let end = reference.duration ?? .infinity
-    let middles = indexes.map { min(frames[$0].time + frames[$0].duration / 2, end) }
+    let middles = indexes.map(reference.middle(ofFrame:))
     let intoLast = [last.time + last.duration * 0.9, last.time + 1e-6].map { min($0, end) }
     var opened = try await OpenedManager(url)
     defer { opened.manager.shutdown() }
@@ -95,8 +95,7 @@ enum SweptClip: Sendable, CustomStringConvertible {
     let url = try clip.url()
     let reference = try await Task.detached { try ScrubReference(of: url) }.value
     let frames = reference.frames
-    let end = reference.duration ?? .infinity
-    let middle = { (index: Int) in min(frames[index].time + frames[index].duration / 2, end) }
+    let middle = reference.middle(ofFrame:)
     let targets = reference.sweptFrameIndexes(limit: 10).map(middle)
     let tail = frames.indices.suffix(6).map(middle)
     var cold = try await OpenedManager(url, frameCacheBytes: 0)
@@ -138,11 +137,11 @@ enum SweptClip: Sendable, CustomStringConvertible {
     let url = try clip.url()
     let reference = try await Task.detached { try ScrubReference(of: url) }.value
     let frames = reference.frames
-    let end = reference.duration ?? .infinity
-    let middle = { (index: Int) in min(frames[index].time + frames[index].duration / 2, end) }
+    let middle = reference.middle(ofFrame:)
     let targets = reference.sweptFrameIndexes(limit: 10).map(middle)
     let keyframes = frames.filter(\.isKeyframe).prefix(2) + frames.filter(\.isKeyframe).suffix(2)
     // (a keyframe scrub to just after a keyframe: the container's index, not ffmpeg's list, says which are seekable)
+    let end = reference.duration ?? .infinity
     let keyframeTargets = keyframes.map { min($0.time + $0.duration / 2, end) }
     var cold = try await OpenedManager(url, frameCacheBytes: 0)
     defer { cold.manager.shutdown() }

@@ -169,6 +169,12 @@ public struct ScrubReference: Sendable {
     }
   }
 
+  /// The middle of frame `index`, kept within the media (past its end, the interactor clamps a target before the
+  /// engine sees it): a scrub target that lies inside the frame, whatever the rounding of its edges.
+  public func middle(ofFrame index: Int) -> Double {
+    min(frames[index].time + frames[index].duration / 2, duration ?? .infinity)
+  }
+
   /// Display-order indexes of the frames of the first two and the last two GOPs (a GOP here runs from a keyframe
   /// to the frame before the next one, in display order), ascending. With `limit`, a GOP longer than that keeps
   /// only its first and last `limit / 2` frames.
