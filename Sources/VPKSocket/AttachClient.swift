@@ -22,8 +22,6 @@ import VideoPlaybackKit
 package enum AttachClient {
   /// The client id of the `status` that marks the end of what attach sent.
   package static let endMarkerID = "vpk-attach-end"
-  /// The client id of the `status` attach on a terminal sends as it connects, to draw its status line at once.
-  package static let startMarkerID = "vpk-attach-start"
   /// The daemon's lines read and not yet written out, past which attach stops reading the socket.
   static let maxLinesInFlight = 64
 

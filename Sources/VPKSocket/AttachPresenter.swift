@@ -27,8 +27,6 @@ package final class AttachPresenter {
     case .event(let event):
       // The display line names the event, the client id of the command it answers, and its typed fields.
       if event.event == "status" && event.clientID == .string(AttachClient.endMarkerID) { return false }
-      // The status attach asks for as it connects only draws its status line.
-      if event.event == "status" && event.clientID == .string(AttachClient.startMarkerID) { return true }
       if event.event == "shutdown", case .string(let reason)? = event.fields.first(where: { $0.key == "reason" })?.value
       {
         shutdownReason = reason

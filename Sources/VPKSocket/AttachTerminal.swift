@@ -51,9 +51,9 @@ package enum AttachTerminal {
     let reader = CommandReader(fileDescriptor: inputDescriptor, editsTerminal: true, history: options.history)
     defer { reader.restoreTerminal() }
     let send: @Sendable (String) -> Void = { gate.send(ByteBuffer(string: $0)) }
-    // A status whose reply draws the status line at once (it is not shown as an event); AttachClient has asked for
-    // the display format.
-    send(firstLines + #"{"command":"status","id":"\#(AttachClient.startMarkerID)"}"# + "\n")
+    // The daemon draws the status line as it takes the display format AttachClient asked for: nothing is sent for it,
+    // so the first command typed here is this client's #1.
+    if !firstLines.isEmpty { send(firstLines) }
     if reader.editsTerminalInput { view.displayFirstPrompt() }
     let input = Task { @MainActor [weak view] in
       let lines = reader.lines { typed in

@@ -91,6 +91,9 @@ package protocol PlaybackInteractorInput: AnyObject {
   func suspend()
   /// The process continued (`fg`): playback goes on as it was before `suspend` (playing again if it played).
   func resumeAfterSuspend()
+  /// The session's status now, read without a command (a view that joins a running session draws its status line
+  /// from it, and takes no command number for it).
+  func currentStatus() -> PlaybackStatus
 }
 
 // MARK: - Playback manager (the engine)

@@ -146,7 +146,7 @@ private func startRecording(
   guard
     let stop = PlaybackBuilder.attachRecorder(
       to: module, output: output, scriptDirectory: folder, options: options, joining: joining,
-      unrecordedClientIDs: [AttachClient.endMarkerID, AttachClient.startMarkerID])
+      unrecordedClientIDs: [AttachClient.endMarkerID])
   else {
     close(descriptor)
     return .failure(PlaybackError(.badInput, "the session is being recorded already; one recording at a time"))

@@ -84,9 +84,9 @@ struct AttachScreenTests {
     // When a file that is not there is opened, by a path relative to attach's folder
     try terminal.type("open nothere.mp4")
     try terminal.press("Enter")
-    // Then the error names the path tried (attach's first command is its own `status`), and the status line goes back to the daemon's file, where it was
+    // Then the error names the path tried, and the status line goes back to the daemon's file, where it was
     let screen = try terminal.waitForScreen("the error and the kept status line") { screen in
-      screen.contains { $0.hasPrefix("error #3 code=file_not_found") }
+      screen.contains { $0.hasPrefix("error #2 code=file_not_found") }
         && screen.last?.hasPrefix("⏸ 00:00:02.000") == true
     }
     #expect(screen.joined().contains("\(terminal.home.path)/nothere.mp4"), "\(screen)")
@@ -105,12 +105,12 @@ struct AttachScreenTests {
     try terminal.type("5")
     try terminal.waitForScreen("the edited line") { $0.last?.hasSuffix("› scrub 5") == true }
     try terminal.press("Enter")
-    // Then the command is kept above, its reply under it (#2: attach's own `status` as it connected was #1), and the status line shows where the seek landed
+    // Then the command is kept above, its reply under it (#1: the first command typed here), and the status line shows where the seek landed
     var screen = try terminal.waitForScreen("the seek's reply and the status line at 5 s") {
-      $0.contains { $0.hasPrefix("seeked #2 target=5.000") } && $0.last?.hasPrefix("⏸ 00:00:05.000") == true
+      $0.contains { $0.hasPrefix("seeked #1 target=5.000") } && $0.last?.hasPrefix("⏸ 00:00:05.000") == true
     }
     let command = try #require(screen.firstIndex { $0 == "› scrub 5" }, "\(screen)")
-    let reply = try #require(screen.firstIndex { $0.hasPrefix("seeked #2 target=5.000") }, "\(screen)")
+    let reply = try #require(screen.firstIndex { $0.hasPrefix("seeked #1 target=5.000") }, "\(screen)")
     #expect(command < reply, "\(screen)")
     #expect(statusRows(screen).count == 1, "\(screen)")
     // When Up recalls the last line and Enter sends it again, and a bad command follows
@@ -121,7 +121,7 @@ struct AttachScreenTests {
     try terminal.press("Enter")
     // Then both are answered with this client's own ids
     screen = try terminal.waitForScreen("the second seek and the error") {
-      $0.contains { $0.hasPrefix("seeked #3 target=5.000") } && $0.contains { $0.hasPrefix("error #4 ") }
+      $0.contains { $0.hasPrefix("seeked #2 target=5.000") } && $0.contains { $0.hasPrefix("error #3 ") }
     }
     // When Ctrl-D ends the input, attach leaves after the replies, with status 0
     try terminal.press("C-d")

@@ -32,16 +32,15 @@ private func event(
 
 @MainActor
 @Suite struct AttachPresenterTests {
-  @Test func showsEventsAndStatusLinesAsTheyComeButNotItsOwnMarkers() {
+  @Test func showsEventsAndStatusLinesAsTheyComeButNotItsEndMarker() {
     // Given attach's presenter and a view
     let view = ViewSpy()
     let presenter = AttachPresenter()
     presenter.view = view
-    // When the daemon answers the start marker, then sends a status line and an error
+    // When the daemon sends a status line and an error
     #expect(presenter.receive(DisplayLine.statusLine(StatusLineViewModel(forms: ["⏸ 00:00:00.000", "⏸"])).encoded))
-    #expect(presenter.receive(event("status #vpk-attach-start state=paused position=0.000")))
     #expect(presenter.receive(event("error #1 code=unknown_command", severity: .error)))
-    // Then the status line and the error are shown, the marker's reply is not
+    // Then the status line and the error are shown
     #expect(view.shown == [#"status ["⏸ 00:00:00.000", "⏸"]"#, "event error #1 code=unknown_command error"])
     // When the reply to the end marker comes, attach may leave; nothing is shown of it
     #expect(!presenter.receive(event("status #vpk-attach-end state=paused position=0.000")))

@@ -49,4 +49,8 @@ package final class InteractorSpy: PlaybackInteractorInput {
   package func outputClosed() { calls.append(.outputClosed) }
   package func suspend() {}
   package func resumeAfterSuspend() {}
+  /// What `currentStatus()` answers.
+  package var status = PlaybackStatus(
+    state: .idle, position: .zero, duration: nil, rate: 1, framesDecoded: 0, decodeErrors: 0)
+  package func currentStatus() -> PlaybackStatus { status }
 }

@@ -778,6 +778,18 @@ struct PlaybackPresenterStatusLineTests {
     #expect(harness.view.events.count == 2)
   }
 
+  @Test func aViewThatJoinsARunningSessionDrawsItsStatusLineWithoutACommand() {
+    // Given a presenter that has drawn nothing, and a session paused half-way
+    let harness = PresenterHarness()
+    harness.interactor.status = status()
+    // When it joins the session
+    harness.presenter.showJoinedSession()
+    // Then it draws the session's status line at once, shows no event and submits no command
+    #expect(harness.view.statusLines == ["⏸ 00:00:30.000 / 00:01:00.000   50.0%  [█████████░░░░░░░░░]"])
+    #expect(harness.view.events.isEmpty)
+    #expect(harness.interactor.calls.isEmpty)
+  }
+
   @Test func longTimes() {
     // Given times past 99 hours and below zero
     // When formatted as a status line
@@ -1303,6 +1315,9 @@ private final class ImmediateInteractor: PlaybackInteractorInput {
   func outputClosed() {}
   func suspend() {}
   func resumeAfterSuspend() {}
+  func currentStatus() -> PlaybackStatus {
+    PlaybackStatus(state: .idle, position: .zero, duration: nil, rate: 1, framesDecoded: 0, decodeErrors: 0)
+  }
 }
 
 @MainActor

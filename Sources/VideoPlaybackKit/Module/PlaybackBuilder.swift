@@ -156,6 +156,8 @@ public enum PlaybackBuilder {
     }
     presenter.view = view
     fanOut.attach(presenter, as: viewID)
+    // A display client (`vpk attach` on a terminal) shows the session's status line from the start.
+    if format == .display { presenter.showJoinedSession() }
     return PlaybackClient(viewID: viewID, view: view, presenter: presenter, fanOut: fanOut)
   }
 

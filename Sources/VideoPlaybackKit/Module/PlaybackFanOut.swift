@@ -48,6 +48,10 @@ package final class PlaybackFanOut: PlaybackInteractorOutput {
     package func outputClosed() { fanOut?.outputClosed(from: viewID) }
     package func suspend() { fanOut?.interactor.suspend() }
     package func resumeAfterSuspend() { fanOut?.interactor.resumeAfterSuspend() }
+    package func currentStatus() -> PlaybackStatus {
+      fanOut?.interactor.currentStatus()
+        ?? PlaybackStatus(state: .idle, position: .zero, duration: nil, rate: 1, framesDecoded: 0, decodeErrors: 0)
+    }
   }
 
   /// The interactor, held strongly: it holds its output (this) weakly.

@@ -562,7 +562,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
         snapshot: concurrentSnapshot))
   }
 
-  func currentStatus() -> PlaybackStatus {
+  package func currentStatus() -> PlaybackStatus {
     let snapshot = manager?.snapshot() ?? PlaybackSnapshot(position: .zero, framesDecoded: 0, decodeErrors: 0)
     var status = PlaybackStatus(
       state: state, duration: info?.duration, rate: rate, snapshot: snapshot, position: outstandingSeeks.last?.target)

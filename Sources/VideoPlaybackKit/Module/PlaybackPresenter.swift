@@ -131,8 +131,7 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
         ))
       return
     case .status(let status) where !drewStatusLine:
-      // A view that joined a running session (`vpk attach`) has no status line yet: its first `status` draws it.
-      // Later ones leave it to the playback events.
+      // A view with no status line yet draws it from its first `status`. Later ones leave it to the playback events.
       shownRate = status.rate
       redrawStatusLine(state: status.state, position: status.position, duration: status.duration)
     case .status(let status):
@@ -171,6 +170,14 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
   }
 
   // MARK: - Showing
+
+  /// This view joined a running session (`vpk attach`): it draws the session's status line at once, from the status
+  /// read without a command, so the first command its person types is its #1.
+  package func showJoinedSession() {
+    let status = interactor.currentStatus()
+    shownRate = status.rate
+    redrawStatusLine(state: status.state, position: status.position, duration: status.duration)
+  }
 
   private func redrawStatusLine(state: PlaybackState, position: MediaTime, duration: MediaTime?) {
     drewStatusLine = true
