@@ -82,7 +82,7 @@ import VPKTestSupport
     h.manager.land(h.manager.seeks[1])
     // Then the superseded one says so, and the one that landed was not clamped
     #expect(h.output.lines == ["superseded #1 by 2", "seeked #2 10.0 10.0 exact"])
-    #expect(h.interactor.requestedBeforeClamp.isEmpty)
+    #expect(h.interactor.commands.requestedBeforeClamp.isEmpty)
   }
 
   @Test(arguments: [(TimeSpec.seconds(999), 999.0, 60.0), (.percent(150), 90, 60), (.seconds(-3), -3, 0)])

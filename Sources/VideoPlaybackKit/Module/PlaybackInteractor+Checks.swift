@@ -60,7 +60,7 @@ extension PlaybackInteractor {
       guard state == .playing else { return impossible(.pausedAt(position)) }
       until = .positionAtMost(target)
     }
-    sources[id] = numbered.source
+    commands.waitSources[id] = numbered.source
     outstanding.append(.wait(id: id, condition))
     manager.wait(PlaybackWait(id: id, until: until, timeout: timeout))
   }
@@ -91,7 +91,7 @@ extension PlaybackInteractor {
     for (id, condition) in waits {
       failWait(
         PlaybackError(.waitNeverSatisfied(condition, because: .endedFirst(at: position))), commandID: id,
-        source: sources.removeValue(forKey: id))
+        source: commands.waitSources.removeValue(forKey: id))
     }
   }
 
@@ -114,7 +114,7 @@ extension PlaybackInteractor {
         }
       guard satisfied else { continue }
       outstanding.removeAll { if case .wait(id, _) = $0 { true } else { false } }
-      sources[id] = nil
+      commands.waitSources[id] = nil
       emit(.waited(condition, position: position), answering: id)
     }
   }

@@ -24,37 +24,37 @@ extension PlaybackInteractor {
   }
 
   private func on(_ manager: any PlaybackManager, didBecomeReady info: MediaInfo) {
-    guard isCurrent(manager), phase == .loading else { return }
+    guard isCurrent(manager), phase == .loading, let opening = file?.opening else { return }
     openEnded()
     dropKept()
     var info = info
     // The session names its file as written (relative to the script's folder), not as the manager opened it.
     if let path { info.path = path }
-    self.info = info
-    phase = .ready
+    file?.info = info
+    file?.opening = nil
     state = .paused
     // A start given with the command that loads the file comes first; then the session's own, for the file it starts
     // with (or every file). Whoever ran vpk is told at once that the start they asked for is not where playback
     // starts.
     let sessionStart =
-      openCommandID == nil || options.startsEveryFile
+      opening.commandID == nil || options.startsEveryFile
       ? (options.start.map(FileStart.time) ?? options.startBeforeEnd.map(FileStart.beforeEnd))?.resolved(
         duration: info.duration)
       : nil
-    let start = openStart.map { $0.resolved(duration: info.duration) } ?? sessionStart
-    if openStart == nil, let requested = start, requested.clamped(to: info.duration) != requested {
+    let start = opening.start.map { $0.resolved(duration: info.duration) } ?? sessionStart
+    if opening.start == nil, let requested = start, requested.clamped(to: info.duration) != requested {
       let clamp = SessionReport.Clamp(requested: requested, target: requested.clamped(to: info.duration))
       report.startClamped = clamp
       router.noteStartClamped(clamp)
     }
     // The starting rate is told before `ready`, so a view that answers reads on its own thread has it by then. A file
     // that keeps the session's rate and has no video to play backward plays it forward.
-    if loadKeepsSettings {
+    if opening.keepsSettings {
       let turned = rate < 0 && info.video == nil
       if turned { rate = -rate }
       if options.clock != .free {
         if rate != 1 { manager.setRate(rate) }
-        if (rate != 1 && !rateToldAtLoading) || turned { emit(.rate(rate), answering: nil) }
+        if (rate != 1 && !opening.rateToldAtLoading) || turned { emit(.rate(rate), answering: nil) }
       }
     } else if options.startRate != 1 && options.clock != .free {
       rate = options.startRate
@@ -67,14 +67,14 @@ extension PlaybackInteractor {
       startSeek(
         SeekRequest(id: Self.internalSeekID, target: requested.clamped(to: info.duration), mode: options.seekMode))
     }
-    let startsPlaying = loadKeepsSettings ? !opensPaused : options.autoplay
+    let startsPlaying = opening.keepsSettings ? !opensPaused : options.autoplay
     // A file that plays once it is ready is still paused as `ready` goes out: a view that reads the state on its own
     // thread right after `ready` (a client that read `playback-restart`) waits for the play instead of being told
     // paused.
     statusHeld = startsPlaying
     emit(
       .ready(info, position: manager.snapshot().position, start: start?.clamped(to: info.duration)),
-      answering: openCommandID)
+      answering: opening.commandID)
     if startsPlaying {
       state = .playing
       manager.play()
@@ -85,30 +85,29 @@ extension PlaybackInteractor {
   }
 
   private func on(_ manager: any PlaybackManager, didFailToOpen error: PlaybackError) {
-    guard isCurrent(manager), phase == .loading else { return }
+    guard isCurrent(manager), phase == .loading, let opening = file?.opening else { return }
     openEnded()
     // A file with a pause of its own that fails to open leaves the pause it replaced, as it does when it goes; told
     // after the failure, as the pause the next file opens with.
-    let pauseBefore = pauseBeforeThisFile
-    pauseBeforeThisFile = nil
-    _ = restoreRateBeforeThisFile()
-    let commandID = openCommandID
-    let error = explainingComment(in: openSource, namingFileAsWritten(error))
+    let replaced = file?.replaced ?? SessionSettings.Replaced()
+    _ = settings.giveBackRate(replaced)
+    let commandID = opening.commandID
+    let error = explainingComment(in: opening.source, namingFileAsWritten(error))
     tallyFrameCache()
     _ = router.gotoMedia(replacing: manager, wantsNew: false)
     // An `open` that failed leaves the session usable, with the file it had (or idle), as it was.
     restoreKept()
     if let commandID {
-      reportError(error, commandID: commandID, source: openSource)
+      reportError(error, commandID: commandID, source: opening.source)
       // The state the session went back to, for the views that showed the file loading.
       presentState(commandID: nil)
-      if let pauseBefore, self.manager == nil {
+      if let pauseBefore = replaced.opensPaused, self.manager == nil {
         opensPaused = pauseBefore
         emit(.next(paused: opensPaused), answering: nil)
       }
       // The rate the session went back to (the one a file's own replaced, or the kept file's), when `loading` told
       // another.
-      if rate != rateAtLoading { emit(.rate(rate), answering: nil) }
+      if rate != opening.rateAtLoading { emit(.rate(rate), answering: nil) }
       drain()
     } else {
       report.openFailure = error
@@ -141,7 +140,7 @@ extension PlaybackInteractor {
   private func on(_ manager: any PlaybackManager, didFinishSeek result: SeekResult) {
     guard isCurrent(manager), phase == .ready else { return }
     outstanding.removeAll { if case .seek(let request) = $0 { request.id == result.id } else { false } }
-    let requested = requestedBeforeClamp.removeValue(forKey: result.id)
+    let requested = commands.requestedBeforeClamp.removeValue(forKey: result.id)
     if result.id != Self.internalSeekID {
       emit(
         .seeked(
@@ -154,7 +153,7 @@ extension PlaybackInteractor {
   private func on(_ manager: any PlaybackManager, didSupersedeSeek id: Int, by newerID: Int) {
     guard isCurrent(manager), phase == .ready else { return }
     outstanding.removeAll { if case .seek(let request) = $0 { request.id == id } else { false } }
-    requestedBeforeClamp[id] = nil
+    commands.requestedBeforeClamp[id] = nil
     if id != Self.internalSeekID {
       emit(.superseded(newer: origin(of: newerID)), answering: id)
     }
@@ -187,7 +186,7 @@ extension PlaybackInteractor {
       case .wait(_, let condition) = outstanding[index]
     else { return }  // already answered by the end
     outstanding.remove(at: index)
-    let source = sources.removeValue(forKey: result.id)
+    let source = commands.waitSources.removeValue(forKey: result.id)
     switch result.outcome {
     case .satisfied:
       emit(.waited(condition, position: result.position), answering: result.id)

@@ -22,10 +22,11 @@
 //   nothing loaded, or replacing the one loaded, opens with them; `open` beside a loaded file follows the start options.
 //   `loading` says whether the file opens paused and `closed` whether the next will: views show it, and decide nothing.
 //
-// This file holds the session's state, the commands' order and running, open/close and leaving; `+Checks` holds
-// `wait` and `expect`, `+Pictures` `snapshot` and the pictures of failed frame checks, `+ManagerEvents` what the
-// engine reports. It stays one piece past 400 lines because the queue, the outstanding operations and the phase are
-// read by every command's rule: split further, each part would need all of them.
+// The session's state is values: the file loaded (`LoadedFile`, with the one kept while an `open` runs), the settings
+// in their two layers (`SessionSettings`), one `PlaybackState` (the phase derives from it), and the commands queued and
+// under way. This file holds that state, the commands' order and running; `+Playback` the commands that need a file,
+// `+Files` open and close, `+Checks` `wait` and `expect`, `+Pictures` `snapshot` and the pictures of failed frame
+// checks, `+ManagerEvents` what the engine reports, `+Leaving` how the session ends.
 
 @MainActor
 package final class PlaybackInteractor: PlaybackInteractorInput {
@@ -34,14 +35,20 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   /// Where the session goes next, and the one place that makes playback managers.
   let router: any PlaybackRouting
 
-  var manager: (any PlaybackManager)? { didSet { publishStatus() } }
   /// What a `status` now would say, for views that read it from another thread; kept current by `publishStatus()`.
   package let statusBoard = PlaybackStatusBoard()
-  /// The file given when the session started (nil: start idle).
-  let initialPath: String?
   let options: PlaybackOptions
-  /// Relative `open` paths resolve against this folder (a script's folder); nil: the working directory.
-  let baseDirectory: String?
+  /// How the session was started, besides its options.
+  let setup: Setup
+
+  struct Setup {
+    /// The file given when the session started (nil: start idle).
+    let initialPath: String?
+    /// Relative `open` paths resolve against this folder (a script's folder); nil: the working directory.
+    let baseDirectory: String?
+    /// Real seconds `quit` waits for a file that is still opening before interrupting it.
+    let openGrace: Double
+  }
 
   enum Phase { case idle, loading, ready, closed }
   enum Pending {
@@ -80,75 +87,72 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
 
   // The state a `status` reports, and what decides whether it would run at once, is published to `statusBoard` on
   // every change.
-  var phase: Phase = .idle { didSet { publishStatus() } }
-  var info: MediaInfo? { didSet { publishStatus() } }
-  /// The file as the session names it: as the command line or the `open` wrote it. Events show this, so a script's
-  /// transcript is the same in every checkout.
-  var path: String?
-  /// The file as the manager opens it: `path` resolved against `baseDirectory`.
-  var openedPath: String?
+  /// The file loaded, or loading (nil: none).
+  var file: LoadedFile? { didSet { publishStatus() } }
+  /// The file that was loaded when an `open` began, kept until the new file is ready or fails to open.
+  var kept: KeptFile?
+  /// The state of playback: idle with no file, loading while the file opens, then paused, playing or ended.
   var state: PlaybackState = .idle { didSet { publishStatus() } }
-  var rate = 1.0 { didSet { publishStatus() } }
-  /// Whether a file opened with nothing loaded (or replacing the one loaded) opens paused.
-  var opensPaused: Bool { didSet { publishStatus() } }
-  /// Whether the file loading opens with the session's pause and rate (`opensPaused`, `rate`) rather than the start
-  /// options'.
-  var loadKeepsSettings = false
-  /// The `open` whose file is loading (its `ready` or `error` carries this id); nil for the command line's file.
-  var openCommandID: Int?
-  var openSource: SourceLine?
-  /// Where the file loading opens, given with the command that loads it (instead of the session's start position).
-  var openStart: FileStart?
-  /// The pause a file opened with a pause of its own replaced (`replace … paused:`): the next file's again once it
-  /// goes, whatever was done with its own.
-  var pauseBeforeThisFile: Bool?
-  /// The same for a rate of its own (`replace … rate:`).
-  var rateBeforeThisFile: Double?
-  /// The rate changed as the file loading began (its own, or the one a file with a rate of its own replaced), and
-  /// was told right after its `loading`.
-  var rateToldAtLoading = false
+  /// The session has ended: nothing runs any more.
+  var closed = false { didSet { publishStatus() } }
+  var settings: SessionSettings { didSet { publishStatus() } }
   /// What the status board shows is about to change (a file that plays once its `ready` is out): a `status` now waits
   /// its turn.
   var statusHeld = false { didSet { publishStatus() } }
-  /// The rate as the file loading began: a failure to open tells the rate the session goes back to.
-  var rateAtLoading = 1.0
-  var lastCommandID = 0
-  /// Who sent each command still running, by id (forgotten at the command's one reply).
-  var senders: [Int: CommandSender] = [:]
   var queue: [Pending] = [] { didSet { publishStatus() } }
   var outstanding: [Operation] = [] { didSet { publishStatus() } }
+  /// What the session keeps of each command until its reply.
+  var commands = CommandLedger()
   /// An end reported while a step was outstanding (sent behind the seek that met the end): carried out once the
   /// steps are answered, if the last found no frame; dropped by a seek or a new file.
   var endAfterStep: EndReport?
-  var inputHasEnded = false
-  /// The times asked for by seeks that clamped them to the media, by seek id, until each seek is answered.
-  var requestedBeforeClamp: [Int: MediaTime] = [:]
+  var leaving = Leaving()
   /// The last error reported, for `expect error`: its code and whether a command caused it.
   var lastError: (code: PlaybackError.Code, commandID: Int?)?
   var report = SessionReport()
-  let openGrace: Double
-  /// Running while a `quit` waits for the file that is opening.
-  var openGraceTimer: Task<Void, Never>?
-  /// Whether a control-socket client ever submitted a `quit` (then `runQueued` looks for one while a file opens).
-  var clientQuitQueued = false
-  /// The file that was open when an `open` began, kept until the new file is ready (then shut down) or fails to open
-  /// (then the session goes on with it as it was).
-  var kept: KeptMedia?
   /// The process was stopped (^Z) while playing: the clock was paused, and plays again when it continues.
   var suspendedWhilePlaying = false
 
-  /// What the session had open, and how, when an `open` began.
-  struct KeptMedia {
-    let manager: any PlaybackManager
-    let phase: Phase
-    let state: PlaybackState
-    let info: MediaInfo?
-    let path: String?
-    let openedPath: String?
-    let rate: Double
-    /// Its file's own pause and rate replaced these (`pauseBeforeThisFile`, `rateBeforeThisFile`).
-    let pauseBeforeThisFile: Bool?
-    let rateBeforeThisFile: Double?
+  /// The session's phase, from its state: idle, a file loading, a file ready (paused, playing or ended), or closed.
+  var phase: Phase {
+    if closed { return .closed }
+    switch state {
+    case .idle: return .idle
+    case .loading: return .loading
+    case .playing, .paused, .ended: return .ready
+    }
+  }
+  var manager: (any PlaybackManager)? { file?.manager }
+  var info: MediaInfo? { file?.info }
+  var path: String? { file?.path }
+  var rate: Double {
+    get { settings.rate }
+    set { settings.rate = newValue }
+  }
+  var opensPaused: Bool {
+    get { settings.opensPaused }
+    set { settings.opensPaused = newValue }
+  }
+
+  /// What the session keeps of each command until its reply.
+  struct CommandLedger {
+    /// The id the last command was given (ids count from 1; 0 is the session's own seeks').
+    var lastID = 0
+    /// Who sent each command still running, by id (forgotten at the command's one reply).
+    var senders: [Int: CommandSender] = [:]
+    /// The lines of the waits still running, to name them in a failure.
+    var waitSources: [Int: SourceLine] = [:]
+    /// The times asked for by seeks that clamped them to the media, by seek id, until each seek is answered.
+    var requestedBeforeClamp: [Int: MediaTime] = [:]
+  }
+
+  /// What decides when the session leaves.
+  struct Leaving {
+    var inputHasEnded = false
+    /// Whether a control-socket client ever submitted a `quit` (then `runQueued` looks for one while a file opens).
+    var clientQuitQueued = false
+    /// Running while a `quit` waits for the file that is opening.
+    var openGraceTimer: Task<Void, Never>?
   }
 
   /// - Parameters:
@@ -160,12 +164,10 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     openGrace: Double = 2
   ) {
     self.router = router
-    self.openGrace = openGrace
-    self.initialPath = path
+    self.setup = Setup(initialPath: path, baseDirectory: baseDirectory, openGrace: openGrace)
     self.options = options
-    self.baseDirectory = baseDirectory
-    opensPaused = !options.autoplay
-    if options.clock != .free { rate = options.startRate }
+    settings = SessionSettings(
+      opensPaused: !options.autoplay, rate: options.clock != .free ? options.startRate : 1)
     publishStatus()
   }
 
@@ -175,7 +177,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
 
   package func start() {
     guard phase == .idle, state == .idle else { return }
-    if let initialPath {
+    if let initialPath = setup.initialPath {
       load(initialPath, commandID: nil)
     } else {
       drain()
@@ -183,24 +185,24 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   }
 
   @discardableResult package func submit(_ command: Command, source: SourceLine?, from sender: CommandSender?) -> Int {
-    lastCommandID += 1
-    guard phase != .closed else { return lastCommandID }
-    senders[lastCommandID] = sender
-    if command == .quit, let view = sender?.view, view != .primary { clientQuitQueued = true }
-    queue.append(.command(NumberedCommand(id: lastCommandID, command: command, source: source)))
+    commands.lastID += 1
+    guard phase != .closed else { return commands.lastID }
+    commands.senders[commands.lastID] = sender
+    if command == .quit, let view = sender?.view, view != .primary { leaving.clientQuitQueued = true }
+    queue.append(.command(NumberedCommand(id: commands.lastID, command: command, source: source)))
     drain()
-    return lastCommandID
+    return commands.lastID
   }
 
   @discardableResult package func submitInvalid(
     _ error: PlaybackError, source: SourceLine?, from sender: CommandSender?
   ) -> Int {
-    lastCommandID += 1
-    guard phase != .closed else { return lastCommandID }
-    senders[lastCommandID] = sender
-    queue.append(.invalid(id: lastCommandID, error, source))
+    commands.lastID += 1
+    guard phase != .closed else { return commands.lastID }
+    commands.senders[commands.lastID] = sender
+    queue.append(.invalid(id: commands.lastID, error, source))
     drain()
-    return lastCommandID
+    return commands.lastID
   }
 
   package func withdraw(_ id: Int) {
@@ -222,14 +224,14 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     else { return }
     // A wait that is running stops (on the virtual clock, time stops with it).
     outstanding.remove(at: index)
-    sources[id] = nil
+    commands.waitSources[id] = nil
     manager?.cancelWait(id: id)
     emit(.error(cancelled), answering: id)
     drain()
   }
 
   package func inputEnded() {
-    inputHasEnded = true
+    leaving.inputHasEnded = true
     closeIfNothingCanHappen()
   }
 
@@ -260,11 +262,11 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   package func outputClosed() {
     // Nobody is listening any more: stop quietly. Nothing can be shown, so nothing is presented.
     guard phase != .closed else { return }
-    phase = .closed
+    closed = true
     tallyFrameCache()
-    if let kept { tallyFrameCache(of: kept.manager) }
+    if let kept { tallyFrameCache(of: kept.file.manager) }
     manager?.shutdown()
-    kept?.manager.shutdown()
+    kept?.file.manager.shutdown()
     router.closeSession(exitCode: SessionExitCode.success, report: report)
   }
 
@@ -282,10 +284,10 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
       queue.removeFirst()
       run(head)
     }
-    guard phase == .loading, openGraceTimer == nil else { return }
+    guard phase == .loading, leaving.openGraceTimer == nil else { return }
     if case .command(let head)? = queue.first, head.command == .quit {
       waitForOpenThenQuit(head)
-    } else if clientQuitQueued, let quit = queue.lazy.compactMap(clientQuit).first {
+    } else if leaving.clientQuitQueued, let quit = queue.lazy.compactMap(clientQuit).first {
       // (searched only once a client sent a quit: a script's thousands of lines queued behind its first open are
       // not searched at every command)
       waitForOpenThenQuit(quit)
@@ -296,7 +298,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   /// script's or standard input's quit waits its turn, so that every command before it gets its outcome).
   private func clientQuit(_ pending: Pending) -> NumberedCommand? {
     guard case .command(let numbered) = pending, numbered.command == .quit,
-      let view = senders[numbered.id]?.view, view != .primary
+      let view = commands.senders[numbered.id]?.view, view != .primary
     else { return nil }
     return numbered
   }
@@ -307,12 +309,12 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   /// commands queued before a client's quit (which waited for the file) are answered `not_ready` first: a stalled
   /// source cannot keep the session. The grace is that open's: it ends with it (`openEnded`).
   func waitForOpenThenQuit(_ quit: NumberedCommand) {
-    guard openGraceTimer == nil else { return }
-    let grace = openGrace
-    openGraceTimer = Task { @MainActor [weak self] in
+    guard leaving.openGraceTimer == nil else { return }
+    let grace = setup.openGrace
+    leaving.openGraceTimer = Task { @MainActor [weak self] in
       try? await Task.sleep(nanoseconds: UInt64(grace * 1e9))
       guard let self, !Task.isCancelled else { return }
-      self.openGraceTimer = nil
+      self.leaving.openGraceTimer = nil
       guard self.phase == .loading, let index = self.queue.firstIndex(where: { $0.id == quit.id }) else {
         return
       }
@@ -330,7 +332,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
       self.queue.removeFirst(index + 1)
       self.report.commandCount += 1
       // The command line's file never opened: a script must not be told it played.
-      let code = self.openCommandID == nil ? SessionExitCode.mediaUnreadable : SessionExitCode.success
+      let code = self.file?.opening?.commandID == nil ? SessionExitCode.mediaUnreadable : SessionExitCode.success
       self.close(reason: .quit, exitCode: code, commandID: quit.id)
     }
   }
@@ -376,176 +378,6 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     case .expect(let expectation): check(expectation, numbered)
     default: runPlaybackCommand(numbered)
     }
-  }
-
-  /// The commands that need media that opened.
-  func runPlaybackCommand(_ numbered: NumberedCommand) {
-    let id = numbered.id
-    let command = numbered.command
-    guard phase == .ready, let info, let manager else {
-      if phase == .idle, setForNextFile(numbered) { return }
-      reportError(
-        PlaybackError(.noMedia(verb: command.verb, idle: phase == .idle)), commandID: id, source: numbered.source)
-      return
-    }
-    switch command {
-    case .play: play(id: id)
-    case .unpause where state == .ended:
-      // mpv's unpause at the end of a file kept open: it stays there, paused, and nothing moves.
-      presentState(commandID: id)
-    case .unpause: play(id: id)
-    case .pause: pause(id: id)
-    case .toggle: state == .playing ? pause(id: id) : play(id: id)
-    case .scrub(.percent, _) where info.duration == nil:
-      reportError(PlaybackError(.percentOfUnknownDuration), commandID: id, source: numbered.source)
-    case .scrub(let time, let mode):
-      seek(to: time.resolved(duration: info.duration), mode: mode ?? options.seekMode, id: id)
-    case .skip(let delta, let mode):
-      seek(to: expectedPosition() + delta, mode: mode ?? options.seekMode, id: id)
-    case .step(let count):
-      guard info.video != nil else {
-        reportError(PlaybackError(.noVideoToStep), commandID: id, source: numbered.source)
-        return
-      }
-      if state == .playing { manager.pause() }
-      // A step forward from the end has nowhere to go: the session stays at its end (as mpv's frame-step there does
-      // nothing); any other step leaves it paused.
-      let fromEnd = state == .ended && count > 0
-      if !fromEnd { state = .paused }
-      outstanding.append(.step(id: id, fromEnd: fromEnd))
-      // Told before the manager starts it: a step that lands at once is reported after.
-      emit(.seekStarted(.frames(count)), answering: id)
-      manager.step(StepRequest(id: id, count: count))
-    case .scaleRate(let factor):
-      runPlaybackCommand(NumberedCommand(id: id, command: .rate(scaledRate(by: factor)), source: numbered.source))
-    case .rate(let newRate):
-      guard options.clock != .free else {
-        reportError(PlaybackError(.rateOnFreeClock), commandID: id, source: numbered.source)
-        return
-      }
-      guard newRate > 0 || info.video != nil else {
-        reportError(PlaybackError(.noVideoToReverse), commandID: id, source: numbered.source)
-        return
-      }
-      rate = newRate
-      manager.setRate(newRate)
-      emit(.rate(newRate), answering: id)
-    case .info:
-      emit(.info(info), answering: id)
-    case .frame:
-      reportFrame(id: id, info: info, source: numbered.source)
-    case .snapshot(let path):
-      writeSnapshot(to: path, id: id, info: info, source: numbered.source)
-    case .help, .quit, .open, .replace, .close, .status, .mark, .wait, .expect:
-      break
-    }
-  }
-
-  /// The rate there is scaled by `factor`: within what `rate` accepts (as mpv's speed is), in the direction there is.
-  func scaledRate(by factor: Double) -> Double {
-    let range = PlaybackLimits.rate
-    // Rounded to a millionth, so `]` then `[` comes back to the speed there was.
-    let speed = min(max((abs(rate) * factor * 1e6).rounded() / 1e6, range.lowerBound), range.upperBound)
-    return rate < 0 ? -speed : speed
-  }
-
-  /// `play`, `pause`, `toggle` and `rate` with no file loaded: they set what the next file opens with (false: the
-  /// command needs a file). The rate is a speed forward: whether a file can play backward is known once it opens.
-  func setForNextFile(_ numbered: NumberedCommand) -> Bool {
-    let id = numbered.id
-    switch numbered.command {
-    case .play, .unpause: opensPaused = false
-    case .pause: opensPaused = true
-    case .toggle: opensPaused.toggle()
-    case .rate where options.clock == .free:
-      reportError(PlaybackError(.rateOnFreeClock), commandID: id, source: numbered.source)
-      return true
-    case .rate(let newRate) where newRate > 0:
-      rate = newRate
-      emit(.rate(newRate), answering: id)
-      return true
-    case .scaleRate(let factor) where rate > 0:
-      runPlaybackCommand(NumberedCommand(id: id, command: .rate(scaledRate(by: factor)), source: numbered.source))
-      return true
-    default: return false
-    }
-    emit(.next(paused: opensPaused), answering: id)
-    return true
-  }
-
-  /// The pause and rate the file loaded leaves to the next as it goes: paused unless it was playing, so a file kept
-  /// open at its end leaves it paused; `atEnd`, a file that played to its end into idle, playing (one that reached
-  /// its end paused, by a seek, is not `atEnd` here); the rate as it is.
-  /// A file opened with a pause or a rate of its own leaves the one it replaced. True when that changed the rate.
-  @discardableResult
-  func keepSettings(leavingAtEnd atEnd: Bool = false) -> Bool {
-    opensPaused = pauseBeforeThisFile ?? (!atEnd && state != .playing)
-    pauseBeforeThisFile = nil
-    return restoreRateBeforeThisFile()
-  }
-
-  /// The rate a file with a rate of its own replaced is the session's again; true when that changed it.
-  func restoreRateBeforeThisFile() -> Bool {
-    guard let before = rateBeforeThisFile else { return false }
-    rateBeforeThisFile = nil
-    guard before != rate else { return false }
-    rate = before
-    return true
-  }
-
-  func play(id: Int) {
-    if state == .ended {
-      // Play at the end starts over, as a player's play button does. The seek is the interactor's own: the
-      // `state` below is the play's one reply, and the commands after it wait for the seek to land. Playing
-      // backward, it starts over from the last frame.
-      if rate < 0, let end = info?.duration {
-        startSeek(SeekRequest(id: Self.internalSeekID, target: end, mode: .exact))
-      } else {
-        startSeek(SeekRequest(id: Self.internalSeekID, target: .zero, mode: .keyframe))
-      }
-    }
-    state = .playing
-    manager?.play()
-    presentState(commandID: id)
-  }
-
-  func pause(id: Int) {
-    if state == .playing {
-      state = .paused
-      manager?.pause()
-    }
-    presentState(commandID: id)
-  }
-
-  func seek(to target: MediaTime, mode: SeekMode, id: Int) {
-    let duration = info?.duration
-    guard target.seconds.isFinite else {
-      reportError(PlaybackError(.targetNotFinite), commandID: id, source: nil)
-      return
-    }
-    if state == .ended { state = .paused }
-    let clamped = target.clamped(to: duration)
-    if clamped != target { requestedBeforeClamp[id] = target }
-    startSeek(SeekRequest(id: id, target: clamped, mode: mode), announcing: target)
-  }
-
-  /// `announcing`: a command's seek, which every view hears of as it starts (`seekStarted`, with the target as it was
-  /// asked for, which may lie outside the media), before the manager starts it, so a seek that lands at once is
-  /// reported after.
-  func startSeek(_ request: SeekRequest, announcing asked: MediaTime? = nil) {
-    endAfterStep = nil
-    outstanding.append(.seek(request))
-    if let asked { emit(.seekStarted(.time(asked)), answering: request.id) }
-    manager?.seek(request)
-  }
-
-  var outstandingSeeks: [SeekRequest] {
-    outstanding.compactMap { if case .seek(let request) = $0 { request } else { nil } }
-  }
-
-  /// Where playback will be once the seeks already sent have landed.
-  func expectedPosition() -> MediaTime {
-    outstandingSeeks.last?.target ?? manager?.snapshot().position ?? .zero
   }
 
   /// Publishes to `statusBoard` what a `status` submitted now would report, and whether it would run at once: not on
@@ -612,199 +444,20 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
 
   /// `error` as the session tells it: the file named as written where the manager's words name the file it opened.
   func namingFileAsWritten(_ error: PlaybackError) -> PlaybackError {
-    guard let path, let openedPath, path != openedPath, case .message(let text) = error.detail else { return error }
-    return PlaybackError(error.code, text.replacingOccurrences(of: openedPath, with: path))
+    guard let file, file.path != file.openedPath, case .message(let text) = error.detail else { return error }
+    return PlaybackError(error.code, text.replacingOccurrences(of: file.openedPath, with: file.path))
   }
 
   /// Tells the presenter `event`, with the origin of the command it answers (`id`; nil when no command caused it). A
   /// command's sender is forgotten once its one reply is told.
   func emit(_ event: SessionEvent, answering id: Int?) {
-    let origin = id.map { CommandOrigin(id: $0, sender: senders[$0]) }
-    if event.isReply, let id { senders[id] = nil }
+    let origin = id.map { CommandOrigin(id: $0, sender: commands.senders[$0]) }
+    if event.isReply, let id { commands.senders[id] = nil }
     presenter?.present(event, origin: origin)
   }
 
   /// The origin of a command still running (a newer seek that replaced an older one).
   func origin(of id: Int) -> CommandOrigin {
-    CommandOrigin(id: id, sender: senders[id])
-  }
-
-  /// The lines of the waits still running, to name them in a failure.
-  var sources: [Int: SourceLine] = [:]
-
-  // MARK: - Media: open and close
-
-  func resolved(_ path: String) -> String {
-    guard !path.hasPrefix("/"), let baseDirectory else { return path }
-    return (baseDirectory.hasSuffix("/") ? baseDirectory : baseDirectory + "/") + path
-  }
-
-  /// Opens `path`. The router asks the Builder's factory for a new manager while the current one (if any) is kept,
-  /// paused; the new file's `ready` (or `error`) answers `commandID`, and decides which of the two stays.
-  /// The manager opens the path resolved against the script's folder; the session names it as written.
-  /// `keepingCurrent` false (`replace`): the current file is dropped first, and a failure leaves the session idle.
-  func load(
-    _ path: String, commandID: Int?, source: SourceLine? = nil, keepingCurrent: Bool = true, start: FileStart? = nil,
-    paused: Bool? = nil, rate fileSpeed: Double? = nil
-  ) {
-    loadKeepsSettings = !keepingCurrent || manager == nil
-    var rateChanged = false
-    if !keepingCurrent, let current = manager {
-      rateChanged = keepSettings()
-      tallyFrameCache()
-      manager = nil
-      _ = router.gotoMedia(replacing: current, wantsNew: false)
-    } else if let current = manager {
-      if state == .playing { current.pause() }
-      kept = KeptMedia(
-        manager: current, phase: phase, state: state, info: info, path: self.path, openedPath: openedPath, rate: rate,
-        pauseBeforeThisFile: pauseBeforeThisFile, rateBeforeThisFile: rateBeforeThisFile)
-      pauseBeforeThisFile = nil
-      rateBeforeThisFile = nil
-    }
-    manager = router.gotoMedia(replacing: nil, wantsNew: true)
-    guard let manager else {
-      restoreKept()
-      reportError(PlaybackError(.cannotOpenMedia), commandID: commandID, source: nil)
-      if rateChanged { emit(.rate(rate), answering: nil) }
-      return
-    }
-    info = nil
-    self.path = path
-    openedPath = resolved(path)
-    phase = .loading
-    state = .loading
-    if !loadKeepsSettings { rate = 1 }
-    if rate < 0 {
-      // Playing backward belongs to the file it was set for: the next one plays forward, at the same speed.
-      rate = -rate
-      rateChanged = true
-    }
-    openCommandID = commandID
-    openSource = source
-    openStart = start
-    if let paused {
-      // For this file only: the pause it replaces is the next file's again as it goes (`keepSettings`).
-      pauseBeforeThisFile = opensPaused
-      opensPaused = paused
-    }
-    if let fileSpeed, loadKeepsSettings, options.clock != .free {
-      // The same for the rate: set as the file opens, before its `ready`, in the direction there is.
-      rateBeforeThisFile = rate
-      let fileRate = rate < 0 ? -fileSpeed : fileSpeed
-      rateChanged = rateChanged || fileRate != rate
-      rate = fileRate
-    }
-    let opensPlaying = loadKeepsSettings ? !opensPaused : options.autoplay
-    // It names the `open` (not answering it: its `ready` or `error` does), so a view knows which file of its own is
-    // loading.
-    emit(.loading(path: path, paused: !opensPlaying), answering: commandID)
-    rateAtLoading = rate
-    rateToldAtLoading = rateChanged
-    if rateChanged { emit(.rate(rate), answering: nil) }
-    manager.prepare(
-      path: resolved(path),
-      configuration: PlaybackConfiguration(
-        clock: options.clock, progressInterval: options.progressInterval, loops: options.endAction == .loop,
-        startsPlaying: opensPlaying, frameCacheBytes: options.frameCacheBytes))
-  }
-
-  /// Goes back to the file kept when an `open` began, as it was (playing again if it played); idle when there was none.
-  func restoreKept() {
-    guard let kept else {
-      manager = nil
-      info = nil
-      path = nil
-      openedPath = nil
-      phase = .idle
-      state = .idle
-      return
-    }
-    self.kept = nil
-    manager = kept.manager
-    info = kept.info
-    path = kept.path
-    openedPath = kept.openedPath
-    phase = kept.phase
-    state = kept.state
-    rate = kept.rate
-    pauseBeforeThisFile = kept.pauseBeforeThisFile
-    rateBeforeThisFile = kept.rateBeforeThisFile
-    if state == .playing { kept.manager.play() }
-  }
-
-  /// The file kept while the new one opened is done with: the router shuts its manager down.
-  func dropKept() {
-    guard let kept else { return }
-    self.kept = nil
-    tallyFrameCache(of: kept.manager)
-    _ = router.gotoMedia(replacing: kept.manager, wantsNew: false)
-  }
-
-  /// Closes the file: for `close` (`commandID`), or at its end with `--at-end idle` (nil).
-  /// `commandID` nil: the file played to its end (paused there when `pausedAtEnd`).
-  func unload(commandID: Int?, pausedAtEnd: Bool = false) {
-    endAfterStep = nil
-    // With nothing loaded (a file that failed to open, a `close` sent twice) no file leaves its settings: the next
-    // file's pause and rate stay as they are.
-    let rateChanged =
-      phase == .idle ? false : keepSettings(leavingAtEnd: commandID == nil && !pausedAtEnd)
-    tallyFrameCache()
-    manager = router.gotoMedia(replacing: manager, wantsNew: false)
-    manager = nil
-    info = nil
-    path = nil
-    openedPath = nil
-    phase = .idle
-    state = .idle
-    emit(.closed(nextPaused: opensPaused), answering: commandID)
-    // The rate a file with a rate of its own replaced, after the file has gone.
-    if rateChanged { emit(.rate(rate), answering: nil) }
-  }
-
-  // MARK: - Leaving
-
-  /// With input ended, a session that cannot move again leaves: paused, stopped at the end, idle,
-  /// or on the virtual clock (where only a `wait` moves time).
-  func closeIfNothingCanHappen() {
-    guard inputHasEnded, queue.isEmpty, outstanding.isEmpty else { return }
-    switch phase {
-    case .ready where state == .paused || state == .ended || isVirtual:
-      close(reason: .inputEnded, exitCode: SessionExitCode.success, commandID: nil)
-    case .idle:
-      close(reason: .inputEnded, exitCode: SessionExitCode.success, commandID: nil)
-    default:
-      break
-    }
-  }
-
-  /// The file that was opening opened or failed: a quit's grace for it is over.
-  func openEnded() {
-    openGraceTimer?.cancel()
-    openGraceTimer = nil
-  }
-
-  func close(reason: ShutdownReason, exitCode: Int32, commandID: Int?) {
-    guard phase != .closed else { return }
-    openGraceTimer?.cancel()
-    let openInterrupted = phase == .loading
-    // Closing abruptly (a signal) answers the seeks still running: none of them landed.
-    for seek in outstandingSeeks where seek.id != Self.internalSeekID {
-      emit(.superseded(newer: nil), answering: seek.id)
-    }
-    outstanding.removeAll()
-    requestedBeforeClamp.removeAll()
-    let status = currentStatus()
-    phase = .closed
-    tallyFrameCache()
-    if let kept { tallyFrameCache(of: kept.manager) }
-    manager?.shutdown()
-    kept?.manager.shutdown()
-    emit(
-      .shutdown(SessionShutdown(reason: reason, status: status, openInterrupted: openInterrupted)),
-      answering: commandID)
-    let code =
-      exitCode == SessionExitCode.success && !report.failedChecks.isEmpty ? SessionExitCode.checksFailed : exitCode
-    router.closeSession(exitCode: code, report: report)
+    CommandOrigin(id: id, sender: commands.senders[id])
   }
 }

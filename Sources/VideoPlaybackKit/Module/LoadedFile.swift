@@ -1,0 +1,44 @@
+// LoadedFile: one file of the session as a value, from the command that loads it until it goes. The interactor holds
+// the file loaded (or loading) and, while an `open` runs beside it, the one it kept; keeping, restoring and dropping a
+// file are swaps of these values.
+
+/// What a file brings to the session and what it takes away as it goes.
+struct LoadedFile {
+  /// Plays this file; made by the router for it, and shut down by the router as the file goes.
+  let manager: any PlaybackManager
+  /// The file as the session names it: as the command line or the `open` wrote it. Events show this, so a script's
+  /// transcript is the same in every checkout.
+  let path: String
+  /// The file as the manager opens it: `path` resolved against the script's folder.
+  let openedPath: String
+  /// What the file holds, once it is ready (nil while it opens).
+  var info: MediaInfo?
+  /// How the file is being opened, until it is ready (nil after).
+  var opening: Opening?
+  /// The session's settings this file's own replaced, given back as it goes.
+  var replaced = SessionSettings.Replaced()
+
+  /// The command that loads a file, and how it opens.
+  struct Opening {
+    /// The `open` whose `ready` or `error` answers it; nil for the command line's file.
+    var commandID: Int?
+    var source: SourceLine?
+    /// Where the file opens, given with the command that loads it (instead of the session's start position).
+    var start: FileStart?
+    /// The file opens with the session's settings (it was opened with nothing loaded, or replacing the one loaded)
+    /// rather than the start options'.
+    var keepsSettings: Bool
+    /// The rate as the file began to load: a failure to open tells the rate the session goes back to.
+    var rateAtLoading: Double
+    /// The rate changed as the file began to load, and was told right after its `loading`.
+    var rateToldAtLoading: Bool
+  }
+}
+
+/// The file that was loaded when an `open` began, as it was: kept (paused) until the new file is ready, then dropped,
+/// or, should the new one fail to open, loaded again as it was (playing again if it played).
+struct KeptFile {
+  var file: LoadedFile
+  let state: PlaybackState
+  let rate: Double
+}
