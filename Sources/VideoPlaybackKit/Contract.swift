@@ -25,7 +25,7 @@
 
 /// The view's input side: what the command reader and the process forward to the presenter.
 @MainActor
-public protocol PlaybackViewEventHandler: AnyObject {
+package protocol PlaybackViewEventHandler: AnyObject {
   /// The view is ready; the module starts loading its media.
   func onStart()
   func onInputLine(_ line: InputLine)

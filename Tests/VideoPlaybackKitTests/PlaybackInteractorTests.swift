@@ -1826,8 +1826,8 @@ private func expectation(
 
   @Test func failedFrameCheckKeepsAPictureWhenTheSessionAsksForThem() {
     // Given a test session that keeps pictures of failed frame checks, showing a frame
-    let options = PlaybackOptions(
-      autoplay: false, failurePictures: FailurePictures(folder: "out", stem: "checks__seek.vpk"))
+    var options = PlaybackOptions(autoplay: false)
+    options.failurePictures = FailurePictures(folder: "out", stem: "checks__seek.vpk")
     let h = InteractorHarness.ready(options: options)
     h.manager.frame = frame(md5: "abc")
     // When a frame check fails, one passes, and a check of another field fails

@@ -66,11 +66,11 @@ package enum Command: Sendable, Equatable {
 
 /// Where a command came from: its line number in the input (1-based, counting every line) and its
 /// text, so a failure can point at it.
-public struct SourceLine: Sendable, Equatable {
-  public var number: Int
-  public var text: String
+package struct SourceLine: Sendable, Equatable {
+  package var number: Int
+  package var text: String
 
-  public init(number: Int, text: String) {
+  package init(number: Int, text: String) {
     self.number = number
     self.text = text
   }
@@ -90,7 +90,7 @@ package struct NumberedCommand: Sendable, Equatable {
 }
 
 /// The `id` a client gave a JSON command; every event the command causes carries it back.
-public enum ClientID: Sendable, Equatable {
+package enum ClientID: Sendable, Equatable {
   case string(String)
   case number(Double)
 }

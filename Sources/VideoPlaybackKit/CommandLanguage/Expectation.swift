@@ -2,7 +2,7 @@
 // Plain values and pure comparison: the interactor reads the actual value, this decides.
 
 /// The fields `expect` can check, with the kind of value each holds.
-public enum ExpectField: String, Sendable, CaseIterable {
+package enum ExpectField: String, Sendable, CaseIterable {
   case state, position, duration, rate, loops, error, container, path
   case framesDecoded = "frames_decoded"
   case decodeErrors = "decode_errors"
@@ -26,9 +26,9 @@ public enum ExpectField: String, Sendable, CaseIterable {
   case audioSampleRate = "audio.sample_rate"
   case audioChannels = "audio.channels"
 
-  public enum Kind: Sendable { case time, number, string, bool }
+  package enum Kind: Sendable { case time, number, string, bool }
 
-  public var kind: Kind {
+  package var kind: Kind {
     switch self {
     case .position, .duration, .frameTime: .time
     case .rate, .loops, .framesDecoded, .decodeErrors, .cacheFrames, .cacheBytes, .cacheHits, .cacheMisses, .framePTS,
@@ -43,11 +43,11 @@ public enum ExpectField: String, Sendable, CaseIterable {
   }
 
   /// A field of the frame on screen (`frame.md5` …): a failed check on one keeps a picture of the frame (`vpk test`).
-  public var isFrameField: Bool { rawValue.hasPrefix("frame.") }
+  package var isFrameField: Bool { rawValue.hasPrefix("frame.") }
 }
 
 /// The comparison `expect` makes.
-public enum ExpectOperator: String, Sendable, CaseIterable {
+package enum ExpectOperator: String, Sendable, CaseIterable {
   case equal = "=="
   case notEqual = "!="
   case less = "<"
@@ -58,12 +58,12 @@ public enum ExpectOperator: String, Sendable, CaseIterable {
   case approximately = "~"
 
   /// Whether it orders values (numbers and times only).
-  public var isOrdering: Bool { self != .equal && self != .notEqual }
+  package var isOrdering: Bool { self != .equal && self != .notEqual }
 }
 
 /// A value `expect` compares: what the user wrote (after reading it for the field's kind), or
 /// what the session holds. `none` is a field with no value (no video, no frame yet).
-public enum ExpectValue: Sendable, Equatable {
+package enum ExpectValue: Sendable, Equatable {
   case number(Double)
   case string(String)
   case bool(Bool)
@@ -71,11 +71,11 @@ public enum ExpectValue: Sendable, Equatable {
 }
 
 /// The value as written: times may be percentages, resolved against the media's duration.
-public enum ExpectOperand: Sendable, Equatable {
+package enum ExpectOperand: Sendable, Equatable {
   case time(TimeSpec)
   case value(ExpectValue)
 
-  public func resolved(duration: MediaTime?) -> ExpectValue {
+  package func resolved(duration: MediaTime?) -> ExpectValue {
     switch self {
     case .time(let spec): .number(spec.resolved(duration: duration).seconds)
     case .value(let value): value
@@ -83,18 +83,18 @@ public enum ExpectOperand: Sendable, Equatable {
   }
 }
 
-public struct Expectation: Sendable, Equatable {
+package struct Expectation: Sendable, Equatable {
   /// Numbers and times closer than this are equal: the microsecond that JSON events carry.
-  public static let equalityTolerance = 1e-6
+  package static let equalityTolerance = 1e-6
   /// The tolerance of `~` when the line gives none: the millisecond that text events show.
-  public static let defaultApproximateTolerance = 1e-3
+  package static let defaultApproximateTolerance = 1e-3
 
-  public var field: ExpectField
-  public var op: ExpectOperator
-  public var expected: ExpectOperand
-  public var tolerance: Double?
+  package var field: ExpectField
+  package var op: ExpectOperator
+  package var expected: ExpectOperand
+  package var tolerance: Double?
 
-  public init(field: ExpectField, op: ExpectOperator, expected: ExpectOperand, tolerance: Double? = nil) {
+  package init(field: ExpectField, op: ExpectOperator, expected: ExpectOperand, tolerance: Double? = nil) {
     self.field = field
     self.op = op
     self.expected = expected
@@ -102,7 +102,7 @@ public struct Expectation: Sendable, Equatable {
   }
 
   /// Whether `actual` satisfies this expectation against `expected` (already resolved).
-  public func holds(actual: ExpectValue, expected: ExpectValue) -> Bool {
+  package func holds(actual: ExpectValue, expected: ExpectValue) -> Bool {
     switch (actual, expected) {
     case (.number(let a), .number(let e)):
       let slack =

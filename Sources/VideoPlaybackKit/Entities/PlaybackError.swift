@@ -55,8 +55,8 @@ public struct PlaybackError: Error, Sendable, Equatable {
     case cancelled = "cancelled"
   }
 
-  /// What went wrong, beyond its code.
-  public enum Detail: Sendable, Equatable {
+  /// What went wrong, beyond its code (`message` words it).
+  package enum Detail: Sendable, Equatable {
     /// Worded where it arose: by the engine (what FFmpeg found) or the command parser (what is wrong
     /// with the line), which know the particulars.
     case message(String)
@@ -65,7 +65,7 @@ public struct PlaybackError: Error, Sendable, Equatable {
   }
 
   public var code: Code
-  public var detail: Detail
+  package var detail: Detail
 
   public init(_ code: Code, _ message: String) {
     self.code = code
@@ -73,7 +73,7 @@ public struct PlaybackError: Error, Sendable, Equatable {
   }
 
   /// An error of the session's own rules; its code follows from the problem.
-  public init(_ problem: SessionProblem) {
+  package init(_ problem: SessionProblem) {
     self.code = problem.code
     self.detail = .problem(problem)
   }

@@ -35,7 +35,7 @@ public struct PlaybackOptions: Sendable, Equatable {
   public var endAction: EndAction
   public var seekMode: SeekMode
   /// Where the frame on screen is saved when an `expect frame.*` fails (`vpk test`); nil: it is not saved.
-  public var failurePictures: FailurePictures?
+  package var failurePictures: FailurePictures?
   /// Bytes of decoded frames the engine may keep for seeks and backward steps (0: none).
   public var frameCacheBytes: Int
   /// The rate every file starts at (mpv's `--speed`); not on the free clock.
@@ -47,7 +47,7 @@ public struct PlaybackOptions: Sendable, Equatable {
 
   public init(
     autoplay: Bool = true, start: TimeSpec? = nil, clock: ClockKind = .wall, progressInterval: Double? = 1,
-    endAction: EndAction = .exit, seekMode: SeekMode = .exact, failurePictures: FailurePictures? = nil,
+    endAction: EndAction = .exit, seekMode: SeekMode = .exact,
     frameCacheBytes: Int = PlaybackConfiguration.defaultFrameCacheBytes
   ) {
     self.frameCacheBytes = frameCacheBytes
@@ -57,22 +57,21 @@ public struct PlaybackOptions: Sendable, Equatable {
     self.progressInterval = progressInterval
     self.endAction = endAction
     self.seekMode = seekMode
-    self.failurePictures = failurePictures
   }
 }
 
 /// Names the PNGs of the frames on screen when `expect frame.*` checks fail: `<folder>/<stem>.line<N>.png`, N the
 /// script's line (or `.command<N>` for a command with no line).
-public struct FailurePictures: Sendable, Equatable {
-  public var folder: String
-  public var stem: String
+package struct FailurePictures: Sendable, Equatable {
+  package var folder: String
+  package var stem: String
 
-  public init(folder: String, stem: String) {
+  package init(folder: String, stem: String) {
     self.folder = folder
     self.stem = stem
   }
 
-  public func path(for source: SourceLine?, commandID: Int) -> String {
+  package func path(for source: SourceLine?, commandID: Int) -> String {
     let place = source.map { "line\($0.number)" } ?? "command\(commandID)"
     let name = "\(stem).\(place).png"
     guard !folder.isEmpty else { return name }

@@ -59,7 +59,7 @@ public struct PlaybackStatus: Sendable, Equatable {
   /// With no file loaded: whether the next file opens paused (nil: a file is loaded, or it was not told).
   package var opensPaused: Bool?
 
-  public init(
+  package init(
     state: PlaybackState, position: MediaTime, duration: MediaTime?, rate: Double, framesDecoded: Int,
     decodeErrors: Int, loops: Int = 0, latenessP99: Double? = nil, frameCache: FrameCacheReading = FrameCacheReading()
   ) {

@@ -17,7 +17,7 @@ public struct CommandSender: Sendable, Equatable {
   /// The command's ordinal among the commands this view sent.
   public var number: Int
   /// The id the client gave the command (a JSON command's `id`), which its events show instead of `number`.
-  public var clientID: ClientID?
+  package var clientID: ClientID?
 
   package init(view: ViewID, number: Int, clientID: ClientID? = nil) {
     self.view = view
@@ -45,7 +45,7 @@ public struct SeekOutcome: Sendable, Equatable {
   public var requested: MediaTime?
   public var duration: MediaTime?
   /// Whether wall-clock figures are shown (never on the virtual clock, where they would differ from run to run).
-  public var showsTiming: Bool
+  package var showsTiming: Bool
 
   package init(result: SeekResult, requested: MediaTime?, duration: MediaTime?, showsTiming: Bool) {
     self.result = result
@@ -103,11 +103,11 @@ public struct EndReached: Sendable, Equatable {
 
 /// The result of an `expect`: whether it held, the value found, and the line it came from.
 public struct ExpectationOutcome: Sendable, Equatable {
-  public var expectation: Expectation
-  public var expected: ExpectValue
-  public var actual: ExpectValue
+  package var expectation: Expectation
+  package var expected: ExpectValue
+  package var actual: ExpectValue
   public var held: Bool
-  public var source: SourceLine?
+  package var source: SourceLine?
 
   package init(
     expectation: Expectation, expected: ExpectValue, actual: ExpectValue, held: Bool, source: SourceLine?
@@ -128,7 +128,7 @@ public struct SessionMark: Sendable, Equatable {
   /// The frame on screen; nil when there is none (no media, no video, nothing decoded yet).
   public var frame: FrameIdentity?
   /// The line the `mark` came from (a script's line), when it came from one.
-  public var source: SourceLine?
+  package var source: SourceLine?
 
   package init(
     state: PlaybackState, position: MediaTime, rate: Double, frame: FrameIdentity?, source: SourceLine? = nil

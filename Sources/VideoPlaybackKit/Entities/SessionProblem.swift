@@ -1,7 +1,7 @@
 // SessionProblem: what the session's own rules refuse or find, as values. The interactor reports
 // these; Formatting/ProblemText.swift words them for people, so every message is written in one place.
 
-public enum SessionProblem: Sendable, Equatable {
+package enum SessionProblem: Sendable, Equatable {
   /// A playback command arrived with no media loaded (`idle`), or with media that did not open.
   case noMedia(verb: String, idle: Bool)
   /// `scrub N%` on media that does not say how long it is.
@@ -30,7 +30,7 @@ public enum SessionProblem: Sendable, Equatable {
   case expectFailed(ExpectField, ExpectOperator)
 
   /// The stable code scripts match on.
-  public var code: PlaybackError.Code {
+  package var code: PlaybackError.Code {
     switch self {
     case .noMedia: .notReady
     case .percentOfUnknownDuration, .noVideoToStep, .noVideoForFrame, .noVideoForSnapshot, .noFrameYet,
@@ -46,7 +46,7 @@ public enum SessionProblem: Sendable, Equatable {
 }
 
 /// Why a wait can never be satisfied.
-public enum WaitObstacle: Sendable, Equatable {
+package enum WaitObstacle: Sendable, Equatable {
   /// Nothing is loaded.
   case noMedia
   /// Playback is paused (`wait ended`).

@@ -1,7 +1,7 @@
 // What reaches the module from outside through its view: lines of input and signals.
 
 /// One line of input as the command reader saw it.
-public enum InputLine: Sendable, Equatable {
+package enum InputLine: Sendable, Equatable {
   case text(String)
   /// A line longer than the reader's limit; its bytes were discarded.
   case tooLong(byteCount: Int)

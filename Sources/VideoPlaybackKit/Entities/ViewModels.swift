@@ -16,7 +16,7 @@ public struct EventViewModel: Sendable, Equatable {
   public struct Field: Sendable, Equatable {
     public var key: String
     public var value: Value
-    public init(_ key: String, _ value: Value) {
+    package init(_ key: String, _ value: Value) {
       self.key = key
       self.value = value
     }
@@ -42,7 +42,7 @@ public struct EventViewModel: Sendable, Equatable {
   /// terminal view need not print it as a line of its own.
   public var isTransient: Bool
 
-  public init(
+  package init(
     event: String, commandID: Int?, clientID: Value? = nil, fields: [Field], text: String, severity: Severity = .info,
     isTransient: Bool = false
   ) {
@@ -64,7 +64,7 @@ public struct StatusLineViewModel: Sendable, Equatable {
   public var forms: [String]
   /// The full form.
   public var text: String { forms[0] }
-  public init(text: String) { self.forms = [text] }
+  package init(text: String) { self.forms = [text] }
   /// - Parameter forms: longest first; an empty list reads as one empty line.
-  public init(forms: [String]) { self.forms = forms.isEmpty ? [""] : forms }
+  package init(forms: [String]) { self.forms = forms.isEmpty ? [""] : forms }
 }

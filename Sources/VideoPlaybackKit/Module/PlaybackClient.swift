@@ -4,7 +4,7 @@
 @MainActor
 public final class PlaybackClient {
   /// Where the client's lines enter the module.
-  public var eventHandler: any PlaybackViewEventHandler { presenter }
+  package var eventHandler: any PlaybackViewEventHandler { presenter }
 
   private let viewID: PlaybackFanOut.ViewID
   /// Held here: the presenter holds its view weakly.
@@ -23,7 +23,7 @@ public final class PlaybackClient {
 
   /// Whether a command the client sent still owes it a reply (only the mpv dialect keeps count; vpk's own clients
   /// stay connected until they leave).
-  public var owesReplies: Bool { owes() }
+  package var owesReplies: Bool { owes() }
 
   convenience init(
     viewID: PlaybackFanOut.ViewID, view: any PlaybackView, presenter: PlaybackPresenter, fanOut: PlaybackFanOut
@@ -58,7 +58,7 @@ public final class PlaybackClient {
 
   /// Tells this client alone why it is being disconnected (`error`, with no command's id; the mpv dialect has no
   /// such event) and removes it.
-  public func disconnect(_ reason: PlaybackError) {
+  package func disconnect(_ reason: PlaybackError) {
     presenter.present(.error(reason), origin: nil)
     finish()
     detach()
@@ -81,7 +81,7 @@ public final class PlaybackClient {
 
   /// The client sends no more (it shut down its writing side): `close` is called once every command it sent has been
   /// answered.
-  public func inputEnded(then close: @escaping @MainActor () -> Void) {
+  package func inputEnded(then close: @escaping @MainActor () -> Void) {
     fanOut?.whenAnswered(viewID, close)
   }
 
