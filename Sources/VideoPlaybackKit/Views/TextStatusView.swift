@@ -26,6 +26,10 @@ package final class TextStatusView: PlaybackView {
   private var closed = false
   /// Set by `displayFinish`: the session's last event has been shown.
   private var finished = false
+  /// Runs an action after a delay, on the main actor (see `ResizeHold`).
+  private let after: @MainActor (_ delay: Duration, _ action: @escaping @MainActor () -> Void) -> Void
+  /// Draws held while the window's width changes (see `holdsForResize()`).
+  private var hold = ResizeHold()
 
   /// - Parameters:
   ///   - isTerminal: redraw a status line in place and print events above it; when false, write
@@ -33,11 +37,15 @@ package final class TextStatusView: PlaybackView {
   ///   - useColor: colour errors and notices (only used on a terminal).
   ///   - columns: the terminal's width now (nil: unknown, nothing is cut); read again on `displayResize()`.
   ///   - onClosed: called once, when a write first fails (the reader went away).
+  ///   - after: runs an action after a delay (tests give one whose delays they end themselves).
   package init(
     output: any TextOutput, isTerminal: Bool, useColor: Bool, columns: @escaping @MainActor () -> Int? = { nil },
-    onClosed: @escaping @MainActor () -> Void
+    onClosed: @escaping @MainActor () -> Void,
+    after: @escaping @MainActor (_ delay: Duration, _ action: @escaping @MainActor () -> Void) -> Void =
+      ResizeHold.afterDelay
   ) {
     self.output = output
+    self.after = after
     self.isTerminal = isTerminal
     self.useColor = isTerminal && useColor
     self.onClosed = onClosed
@@ -63,14 +71,15 @@ package final class TextStatusView: PlaybackView {
     }
     // The status line redrawn in place shows progress; printing it too would only scroll.
     guard !event.isTransient else { return }
-    let start = lineStart()
-    emit(start + painted(event, text: EventTextLayout.wrapped(event.text, width: columns)) + "\n" + bottomLine())
+    let text = painted(event, text: EventTextLayout.wrapped(event.text, width: columns)) + "\n"
+    guard !holdsForResize() else { return hold.held += text }
+    emit(lineStart() + text + bottomLine())
   }
 
   package func displayStatusLine(_ status: StatusLineViewModel) {
     guard isTerminal, status.forms != statusForms else { return }
     statusForms = status.forms
-    emit(lineStart() + bottomLine())
+    draw()
   }
 
   /// Shows what is being typed after the status line, and each submitted command above it, so the
@@ -82,14 +91,14 @@ package final class TextStatusView: PlaybackView {
     switch input {
     case .editing(let before, let after):
       typed = (before, after)
-      emit(lineStart() + bottomLine())
+      draw()
     case .submitted(let text):
       typed = ("", "")
-      emit(lineStart() + Self.prompt + text + "\n" + bottomLine())
+      draw(above: Self.prompt + text + "\n")
     case .closed:
       // Nothing more is read: no prompt that would take keys in vain.
       typed = nil
-      emit(lineStart() + bottomLine())
+      draw()
     }
   }
 
@@ -98,20 +107,21 @@ package final class TextStatusView: PlaybackView {
   package func displayFirstPrompt() {
     guard isTerminal, !finished else { return }
     typed = ("", "")
-    emit(lineStart() + Self.hint + "\n" + bottomLine())
+    draw(above: Self.hint + "\n")
   }
 
-  /// The window changed size: redraws the last line to fit the new width (see `lineStart()`).
+  /// The window changed size: the last line is drawn again to fit the new width once the width has been still for a
+  /// while (see `holdsForResize()`).
   package func displayResize() {
     guard isTerminal else { return }
-    emit(lineStart() + bottomLine())
+    startHolding()
   }
 
   /// The process is about to stop (^Z): clears the last line and resets colours, so the shell's
   /// prompt starts on a clean line.
   package func displaySuspend() {
     guard isTerminal else { return }
-    let start = lineStart()
+    let start = lineStart() + endHolding()
     cursorColumn = 0
     lineColumns = 0
     emit(start + (useColor ? Self.reset : ""))
@@ -121,7 +131,7 @@ package final class TextStatusView: PlaybackView {
   /// the last line again.
   package func displayContinue() {
     guard isTerminal else { return }
-    emit(lineStart() + bottomLine())
+    draw()
   }
 
   /// Clears the status line rather than printing it again: the last event (`shutdown`) already says
@@ -129,7 +139,7 @@ package final class TextStatusView: PlaybackView {
   package func displayFinish() {
     guard isTerminal else { return }
     finished = true
-    var text = lineStart()
+    var text = lineStart() + endHolding()
     if useColor { text += Self.reset }
     statusForms = nil
     typed = nil
@@ -151,15 +161,66 @@ package final class TextStatusView: PlaybackView {
   /// the new width with the cursor on one of them: the draw goes up to the row the old line began on
   /// and clears to the end of the screen, so no piece of it is left above, on screen or in the
   /// scrollback.
-  private func lineStart() -> String {
+  ///
+  /// How many rows that is depends on the width when the terminal reads the draw, which a window's edge being dragged
+  /// can change after vpk read it: too many rows up would clear events printed above, too few would leave a piece of
+  /// the old line. So while the width changes, draws are held (see `holdsForResize()`).
+  ///
+  /// - Parameter rowsAt: the width to count the old line's rows at, when it is not the width read (the widest the
+  ///   window may have: fewer rows up rather than too many).
+  private func lineStart(rowsAt: Int? = nil) -> String {
     let now = readColumns()
     guard now != columns else { return Self.clearLine }
     columns = now
     guard let now, now > 0 else { return "\r\u{1B}[J" }
+    let width = max(now, rowsAt ?? now)
     // A cursor after the last character of a line that fills its last row stays on that row.
-    let row = cursorColumn > 0 && cursorColumn == lineColumns ? (cursorColumn - 1) / now : cursorColumn / now
+    let row = cursorColumn > 0 && cursorColumn == lineColumns ? (cursorColumn - 1) / width : cursorColumn / width
     return "\r" + (row > 0 ? "\u{1B}[\(row)A" : "") + "\u{1B}[J"
   }
+  /// Draws the last line, after `above` (events, a submitted command), or holds them while the width changes.
+  private func draw(above: String = "") {
+    guard !holdsForResize() else { return hold.held += above }
+    emit(lineStart() + above + bottomLine())
+  }
+
+  /// Whether draws are held because the window's width is changing: it is read, and when it differs from what the last
+  /// draw read, holding starts. A terminal that rewraps its lines rewraps the old line at every resize, and rejoins it
+  /// when the window widens again, so the line left alone is where a draw can find it. Once the width has been still
+  /// for `ResizeHold.settleDelay` (or the hold has lasted `ResizeHold.longest`, so a long drag does not hold output for
+  /// ever), what was held is written under one draw of the line that reads the width once.
+  private func holdsForResize() -> Bool {
+    if hold.isHolding { return true }
+    let now = readColumns()
+    guard now != columns else { return false }
+    startHolding(reading: now)
+    return true
+  }
+
+  /// Starts holding, or starts the wait for the width to settle again.
+  private func startHolding(reading now: Int?? = nil) {
+    let started = hold.start(from: columns, now: now ?? readColumns())
+    let number = hold.number
+    if started.startedHold != nil {
+      after(ResizeHold.longest) { [weak self] in self?.release(hold: number, wait: nil) }
+    }
+    after(ResizeHold.settleDelay) { [weak self] in self?.release(hold: number, wait: started.wait) }
+  }
+
+  /// Ends hold `hold` when it is still on and (for a wait, not the longest hold) no later wait began: writes what was
+  /// held and draws the line.
+  private func release(hold number: Int, wait: Int?) {
+    guard hold.ends(number, wait: wait), !finished else { return }
+    // Past the longest hold the width may still be changing, and a terminal may rewrap before it reports the width
+    // (tmux reports at most one width every quarter second): the rows are counted at the widest width seen.
+    let widest = wait == nil ? hold.widest : nil
+    let held = hold.end()
+    emit(lineStart(rowsAt: widest) + held + bottomLine())
+  }
+
+  /// Stops holding and gives what was held, to be written now.
+  private func endHolding() -> String { hold.end() }
+
   static let prompt = StatusLineLayout.prompt
   /// Shown above the first prompt (`displayFirstPrompt()`).
   static let hint = "type a command, or ? for keys"
