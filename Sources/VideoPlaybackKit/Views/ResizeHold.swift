@@ -5,7 +5,8 @@
 /// the latest (a timer of an earlier one does nothing), and the text held meanwhile (events, submitted commands).
 struct ResizeHold {
   /// How long the width stays the same before a resize is taken to be over. Longer than a terminal may take to report
-  /// a width it rewrapped at (tmux reports one every quarter second at most while resizes keep coming).
+  /// a width it rewrapped at: in tmux, with resizes 0.1–0.3 s apart, 0.2 s was too short (draws made then cleared rows
+  /// at a width tmux no longer had) and 0.4 s is not.
   static let settleDelay: Duration = .milliseconds(400)
   /// The longest a hold lasts, however long the width goes on changing.
   static let longest: Duration = .seconds(5)

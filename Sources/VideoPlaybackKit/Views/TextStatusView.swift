@@ -178,6 +178,7 @@ package final class TextStatusView: PlaybackView {
     let row = cursorColumn > 0 && cursorColumn == lineColumns ? (cursorColumn - 1) / width : cursorColumn / width
     return "\r" + (row > 0 ? "\u{1B}[\(row)A" : "") + "\u{1B}[J"
   }
+
   /// Draws the last line, after `above` (events, a submitted command), or holds them while the width changes.
   private func draw(above: String = "") {
     guard !holdsForResize() else { return hold.held += above }
@@ -211,8 +212,8 @@ package final class TextStatusView: PlaybackView {
   /// held and draws the line.
   private func release(hold number: Int, wait: Int?) {
     guard hold.ends(number, wait: wait), !finished else { return }
-    // Past the longest hold the width may still be changing, and a terminal may rewrap before it reports the width
-    // (tmux reports at most one width every quarter second): the rows are counted at the widest width seen.
+    // Past the longest hold the width may still be changing, and a terminal may rewrap at a width before it reports
+    // it: the rows are counted at the widest width seen.
     let widest = wait == nil ? hold.widest : nil
     let held = hold.end()
     emit(lineStart(rowsAt: widest) + held + bottomLine())
