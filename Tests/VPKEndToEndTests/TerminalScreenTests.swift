@@ -269,6 +269,23 @@ struct TerminalScreenTests {
     try terminal.press("C-c")
   }
 
+  @Test func spaceWithNothingLoadedSaysInWordsWhatItSet() throws {
+    // Given vpk with nothing loaded on a 120-column terminal
+    let terminal = try TmuxTerminal(width: 120)
+    try terminal.type("vpk play --idle")
+    try terminal.press("Enter")
+    try terminal.waitForScreen("the first prompt") { $0.contains("type a command, or ? for keys") }
+    // When Space is pressed on the empty line
+    try terminal.press("Space")
+    // Then the answer keeps its fields and says that nothing is loaded and how the next file will start
+    let screen = try terminal.waitForScreen("the answer") { $0.contains { $0.hasPrefix("next #1 ") } }
+    let answer = try #require(screen.first { $0.hasPrefix("next #1 ") })
+    #expect(
+      answer == "next #1 paused=true (nothing is loaded: open a file with open <path>; it will start paused)",
+      "\(screen)")
+    try terminal.press("C-c")
+  }
+
   @Test(arguments: [20, 30])
   func theNarrowestFormStillShowsThePositionAndTheSpeedWhenItFits(width: Int) throws {
     // Given vpk paused at speed 2 on a terminal `width` columns wide

@@ -95,7 +95,8 @@ public enum PlaybackBuilder {
     let interactor = PlaybackInteractor(path: path, options: options, baseDirectory: baseDirectory, router: router)
     let fanOut = PlaybackFanOut(interactor: interactor, outlivesPrimaryView: hasClients)
     let presenter = PlaybackPresenter(
-      interactor: fanOut.port(for: fanOut.primaryViewID), viewID: fanOut.primaryViewID, sharesSession: hasClients)
+      interactor: fanOut.port(for: fanOut.primaryViewID), viewID: fanOut.primaryViewID, sharesSession: hasClients,
+      wordsForAPerson: format == .text && isTerminal)
     let outputClosed: @MainActor () -> Void = { [weak presenter] in presenter?.onOutputClosed() }
     let view: any PlaybackView
     var terminalView: TextStatusView?

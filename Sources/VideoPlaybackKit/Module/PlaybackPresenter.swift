@@ -37,16 +37,20 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
   private let naming: EventFormatter.Naming
   /// Input lines seen so far, so a command can name its line.
   private var lineNumber = 0
+  /// Whether a person reads the lines at a terminal: a `next` then says in words what it means.
+  private let wordsForAPerson: Bool
 
   /// - Parameters:
   ///   - interactor: the session's business side, which this presenter forwards commands to.
   ///   - maxLineBytes: the command reader's line limit, for the error a longer line gets.
   ///   - viewID: the view this presenter serves (its commands' sender).
   ///   - sharesSession: other views share the session's interactor: their commands' events carry no id here.
+  ///   - wordsForAPerson: a person reads the lines at a terminal (see `NextText`).
   package init(
     interactor: any PlaybackInteractorInput, parser: CommandParser = CommandParser(), maxLineBytes: Int = 65_536,
-    viewID: ViewID, sharesSession: Bool = false
+    viewID: ViewID, sharesSession: Bool = false, wordsForAPerson: Bool = false
   ) {
+    self.wordsForAPerson = wordsForAPerson
     self.interactor = interactor
     self.parser = parser
     self.maxLineBytes = maxLineBytes
@@ -139,7 +143,10 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
     default:
       break
     }
-    if let model = EventFormatter.model(event, origin: origin, naming: naming) { view?.displayEvent(model) }
+    if var model = EventFormatter.model(event, origin: origin, naming: naming) {
+      if wordsForAPerson, case .next(let paused) = event { model.text += NextText.explanation(paused: paused) }
+      view?.displayEvent(model)
+    }
     switch event {
     case .ready(let info, let position, _):
       // A manager that is ready has opened the file and waits, paused, on its first frame (see the Contract).
