@@ -38,11 +38,12 @@ let package = Package(
     // The FFmpeg-backed playback manager: the only code that imports CFFmpeg.
     .target(name: "VPKEngine", dependencies: ["CFFmpeg", "VideoPlaybackKit"]),
     // The control socket (`vpk play --socket`, `vpk attach`): SwiftNIO's Unix-domain sockets, each client a view of
-    // the session. The only code that imports NIO.
+    // the session, in vpk's dialect or in one the app gives (SocketDialect: mpv's, wired in `vpk`). The only code that
+    // imports NIO.
     .target(
       name: "VPKSocket",
       dependencies: [
-        "VideoPlaybackKit", "VPKMPV", "CVPKThreadName",
+        "VideoPlaybackKit",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -50,8 +51,6 @@ let package = Package(
     ),
     // Keeps descriptors 0, 1 and 2 open from before main, so no file opened later can land on them.
     .target(name: "CVPKProcessSetup"),
-    // Names a thread for the kernel (the socket's client threads).
-    .target(name: "CVPKThreadName"),
     // The command-line tool.
     .executableTarget(
       name: "vpk",

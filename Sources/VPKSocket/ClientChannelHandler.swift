@@ -1,15 +1,18 @@
-// ClientChannelHandler: one control-socket client on NIO's event loop. It passes the client's lines on to the main
-// actor in order, and keeps what one client can cost bounded both ways:
+// ClientChannelHandler: one control-socket client on NIO's event loop, whichever dialect it speaks. It passes the
+// client's lines on to the main actor in order, and keeps what one client can cost bounded both ways (the one place
+// these bounds are written, for every dialect):
 //
 // - in: at most `maxLinesInFlight` lines wait for the main actor; past that it stops reading the socket until they
 //   are handled (NIO's read() is held back), so a client that floods commands fills its own socket, not vpk's memory;
 // - out: the channel's write buffer has a high-water mark; when a client reads too slowly for the events it is sent
 //   the channel turns unwritable, and the handler reports it once, and the client is disconnected with a reason.
-//   Writes never wait: the engine and the other clients go on.
+//   Writes never wait: the engine and the other clients go on;
+// - a line's length: CommandLineDecoder, ahead of this handler, holds at most the limit's worth of a line.
 //
-// A line that only reads (an mpv client's `get_property`) may be answered here, on the loop, by the client's
-// presenter (`quickAnswer`), so a read costs no trip through the main actor. Only when no earlier line of the client's
-// is still waiting for the main actor, so replies keep the order of the requests.
+// A line that only reads (an mpv client's `get_property`) may be answered here, on the loop, by the client's dialect
+// (`quickAnswer`, see SocketDialectClient), so a read costs no trip through the main actor; so may a line whose reply
+// comes before its work (an mpv `seek`, answered as queued), which then still goes to the main actor. Only when no
+// earlier line of the client's is still waiting for the main actor, so replies keep the order of the requests.
 //
 // The lines of one read of the socket are reported between `readStarted` and `readCompleted`: an mpv client's
 // presenter answers them all before it sends the events they cause, as mpv does.
@@ -17,10 +20,16 @@
 import NIOCore
 import VideoPlaybackKit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// What a client's connection reports to the main actor, in the order it happened.
 enum ClientChannelEvent: Sendable {
   /// The client connected: `output` makes what the client's view writes to. `lineHandled` must be called once for
-  /// every `.line` that follows, once it is handled. `answerQuickly` gives the transport the client's quick answer
+  /// every `.line` that follows, once it is handled. `answerQuickly` gives the handler the client's quick answer
   /// for reads (see ClientChannelHandler).
   case connected(
     output: @MainActor @Sendable () -> any ClientOutput, lineHandled: @Sendable () -> Void,
@@ -95,6 +104,9 @@ final class ClientChannelHandler: ChannelDuplexHandler {
       if let event = answer.event { batch.write(ByteBuffer(string: event), to: context.channel, isEvent: true) }
       // A line answered here that must still be carried out goes on, and the lines behind it take the long way.
       guard answer.passesLineOn else { return }
+      // Its client, woken by the reply, waits for a processor: it reads the reply before the line's work (a seek,
+      // with every cache cold) takes the cores on the main actor.
+      sched_yield()
     }
     linesInFlight += 1
     if !readStarted {
@@ -138,6 +150,11 @@ final class ClientChannelHandler: ChannelDuplexHandler {
 
   func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
     if let event = event as? ChannelEvent, event == .inputClosed {
+      // The decoder passed on the client's last line (one without `\n`) as its input closed, with no read completing.
+      if readStarted {
+        readStarted = false
+        report(.readCompleted)
+      }
       batch.inputEnded(context.channel)
       report(.inputEnded)
     }

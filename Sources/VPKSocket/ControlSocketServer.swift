@@ -1,7 +1,7 @@
 // ControlSocketServer: `vpk play --socket PATH`. Listens on a Unix-domain socket with SwiftNIO and makes every client
-// a view of the session (through the `attach` the app gives, which calls the Builder). A socket that speaks only
-// mpv's dialect (`--input-ipc-server PATH`) is served as mpv serves it, a thread for each client with plain reads
-// and writes (DescriptorListener, DescriptorClient): mpv's clients time its replies.
+// a view of the session (through the `attach` the app gives, which calls the Builder). The app's other dialect (mpv's
+// JSON IPC, a SocketDialect) is served by the same channels and handlers, under the same bounds: chosen by a
+// client's first line, or from the start on a socket that serves it alone (`--input-ipc-server PATH`).
 //
 // Safety: the path is claimed first (see SocketPath: a stale socket is replaced, a live one or anything that is not
 // a socket is refused); the socket is created with mode 0600 whatever the umask; a client whose user (SO_PEERCRED)
@@ -37,16 +37,16 @@ package final class ControlSocketServer {
     package var maxClients: Int
     package var maxLineBytes: Int
     package var writeBufferBytes: Int
-    /// Every client speaks mpv's JSON IPC from the start (`--input-ipc-server`), instead of the dialect its first
-    /// line chooses.
-    package var speaksMPV: Bool
+    /// Every client speaks the app's other dialect (`start`'s `dialect`: mpv's JSON IPC, `--input-ipc-server`) from
+    /// the start, instead of the dialect its first line chooses.
+    package var dialectOnly: Bool
 
     package init(
       path: String, activatedDescriptor: Int32? = nil, maxClients: Int = ControlSocketServer.defaultMaxClients,
       maxLineBytes: Int = 65_536, writeBufferBytes: Int = ControlSocketServer.defaultWriteBufferBytes,
-      speaksMPV: Bool = false
+      dialectOnly: Bool = false
     ) {
-      self.speaksMPV = speaksMPV
+      self.dialectOnly = dialectOnly
       self.path = path
       self.activatedDescriptor = activatedDescriptor
       self.maxClients = maxClients
@@ -62,10 +62,8 @@ package final class ControlSocketServer {
   /// The main actor's writes to every client, written by the group's one event loop in batches.
   private let batch: ChannelWriteBatch
   private var listener: (any Channel)?
-  /// The listener of a socket that speaks only mpv's dialect.
-  private var descriptorListener: DescriptorListener?
   private var attach: ClientConnection.Attach?
-  private var attachMPV: ClientConnection.AttachMPV?
+  private var dialect: (any SocketDialect)?
   private var record: ClientConnection.Record?
   private var connections: [ObjectIdentifier: ClientConnection] = [:]
   /// The socket file vpk made (device and inode), so `stop()` removes that one and nothing put there since.
@@ -81,29 +79,25 @@ package final class ControlSocketServer {
   /// How many clients are connected.
   package var clientCount: Int { connections.count }
 
-  /// Claims the path and listens. Clients are attached with `attach` from then on; one whose first line is mpv's JSON
-  /// IPC with `attachMPV` (when given), as is every client when the options say the socket speaks mpv's. A client's
-  /// line `record <path>` calls `record` (when given), which starts recording the session there and returns what
-  /// stops it when the client leaves.
+  /// Claims the path and listens. Clients are attached with `attach` from then on; one whose first line `dialect`
+  /// (when given) claims, with `dialect`, as is every client when the options say the socket serves it alone. A
+  /// client's line `record <path>` calls `record` (when given), which starts recording the session there and returns
+  /// what stops it when the client leaves.
   package func start(
     attach: @escaping @MainActor (OutputFormat, any TextOutput) -> PlaybackClient,
-    attachMPV: (@MainActor (any TextOutput) -> PlaybackClient)? = nil,
+    dialect: (any SocketDialect)? = nil,
     record: (@MainActor (String) -> Result<@MainActor () -> Void, PlaybackError>)? = nil
   ) async throws {
     let path = options.path
     if options.activatedDescriptor == nil { try SocketPath.claim(path) }
     self.attach = attach
-    self.attachMPV = attachMPV
+    self.dialect = dialect
     self.record = record
     let report = reporter()
     let batch = self.batch
     let maxLineBytes = options.maxLineBytes
     let log = self.log
     let serverUID = UInt32(getuid())
-    if options.speaksMPV && options.activatedDescriptor == nil {
-      try listenWithThreads(serverUID: serverUID, report: report)
-      return
-    }
     let bootstrap = ServerBootstrap(group: group)
       .serverChannelOption(.backlog, value: 256)
       .childChannelOption(.allowRemoteHalfClosure, value: true)
@@ -139,35 +133,6 @@ package final class ControlSocketServer {
     if lstat(path, &info) == 0 { madeFile = (UInt64(info.st_dev), UInt64(info.st_ino)) }
   }
 
-  /// Listens at the path for clients each served by a thread of its own (DescriptorClient).
-  private func listenWithThreads(
-    serverUID: UInt32, report: @escaping @Sendable (ObjectIdentifier, ClientChannelEvent) -> Void
-  ) throws {
-    let path = options.path
-    // The socket file is made by bind(2) with the umask's mode: 0600 from the start, whatever the caller's umask.
-    let previousMask = umask(0o177)
-    defer { umask(previousMask) }
-    let listener: DescriptorListener
-    do {
-      listener = try DescriptorListener(path: path)
-    } catch {
-      throw ControlSocketError("cannot listen on \(path): \(error)")
-    }
-    chmod(path, 0o600)
-    var info = stat()
-    if lstat(path, &info) == 0 { madeFile = (UInt64(info.st_dev), UInt64(info.st_ino)) }
-    let maxLineBytes = options.maxLineBytes
-    let writeBufferBytes = options.writeBufferBytes
-    listener.start(serverUID: serverUID, log: log) { descriptor in
-      let identity = ConnectionIdentity()
-      DescriptorClient(
-        descriptor: descriptor, maxLineBytes: maxLineBytes, writeBufferBytes: writeBufferBytes,
-        report: { report(ObjectIdentifier(identity), $0) }
-      ).start()
-    }
-    descriptorListener = listener
-  }
-
   /// Stops listening, lets every client's last events go out (a short grace for those that do not read), closes
   /// them and removes the socket file.
   package func stop() async {
@@ -175,7 +140,6 @@ package final class ControlSocketServer {
     stopped = true
     let closingListener: EventLoopFuture<Void>? = listener?.close()
     try? await closingListener?.get()
-    descriptorListener?.stop()
     let outputs = connections.values.map(\.output)
     for output in outputs { output.finish() }
     for output in outputs { await output.closed() }
@@ -242,7 +206,7 @@ package final class ControlSocketServer {
         return
       }
       let connection = ClientConnection(
-        output: output, attach: attach, attachMPV: attachMPV, speaksMPV: options.speaksMPV,
+        output: output, attach: attach, dialect: dialect, dialectOnly: options.dialectOnly,
         record: record, lineHandled: lineHandled, answerQuickly: answerQuickly)
       guard connections.count < options.maxClients else {
         log("refused a client: \(options.maxClients) are connected, the --max-clients limit")
@@ -273,7 +237,3 @@ package final class ControlSocketServer {
     }
   }
 }
-
-/// What names a DescriptorClient's events as its connection's, as NIO's channel names its clients'. It holds
-/// nothing: the client's report holds it, and the client lives until its thread ends.
-private final class ConnectionIdentity: Sendable {}

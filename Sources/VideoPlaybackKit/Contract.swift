@@ -125,7 +125,7 @@ public protocol PlaybackManager: AnyObject {
   func cancelWait(id: Int)
   /// Position and counters now.
   func snapshot() -> PlaybackSnapshot
-  /// `snapshot()` as a function any thread may call (a control-socket client's read, answered on its own thread);
+  /// `snapshot()` as a function any thread may call (a control-socket client's read, answered on the socket's loop);
   /// nil when the manager cannot be read off the main actor. The default is nil.
   func concurrentSnapshot() -> (@Sendable () -> PlaybackSnapshot)?
   /// The frame on screen, with the MD5 of its pixels; nil when there is no video frame.

@@ -160,7 +160,7 @@ struct MPVCommand: AsyncParsableCommand {
     // mpv's --start and --speed hold for every file it loads.
     options.startsEveryFile = true
     options.startRate = line.speed
-    let sockets = line.inputIPCServer.map { [ControlSocketServer.Options(path: $0, speaksMPV: true)] } ?? []
+    let sockets = line.inputIPCServer.map { [ControlSocketServer.Options(path: $0, dialectOnly: true)] } ?? []
     // vpk's text events, where mpv would write its terminal lines.
     guard let output = try? OutputOptions.parse([]) else { preconditionFailure("OutputOptions has defaults") }
     // Standard input is mpv's terminal, not commands: the session reads none (no lines).

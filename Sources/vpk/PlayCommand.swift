@@ -161,7 +161,7 @@ struct PlayCommand: AsyncParsableCommand {
         socket.map { [ControlSocketServer.Options(path: $0, maxClients: maxClients)] } ?? []
       }
     if let inputIPCServer {
-      sockets.append(ControlSocketServer.Options(path: inputIPCServer, maxClients: maxClients, speaksMPV: true))
+      sockets.append(ControlSocketServer.Options(path: inputIPCServer, maxClients: maxClients, dialectOnly: true))
     }
     let code = await runSession(
       file: file, options: options, output: output, access: access.mediaAccess, scriptedInput: nil,

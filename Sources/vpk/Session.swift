@@ -92,7 +92,7 @@ func runSession(
             guard let built else { preconditionFailure("a client connected after the session ended") }
             return PlaybackBuilder.attachClient(to: built, format: format, output: output)
           },
-          attachMPV: { [weak built] output in
+          dialect: MPVSocketDialect { [weak built] output in
             guard let built else { preconditionFailure("a client connected after the session ended") }
             return PlaybackBuilder.attachMPVClient(to: built, output: output, hrSeek: hrSeek)
           },
@@ -104,7 +104,7 @@ func runSession(
         built.restoreTerminal()
         for started in servers { await started.stop() }
         StandardStreams.writeError(
-          "vpk play: \(server.options.speaksMPV ? "--input-ipc-server" : "--socket"): \(error)")
+          "vpk play: \(server.options.dialectOnly ? "--input-ipc-server" : "--socket"): \(error)")
         return socketUnusableExitCode
       }
       socketFileRemovers.withLockedValue { $0.append(server.socketFileRemover) }

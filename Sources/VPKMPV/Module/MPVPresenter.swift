@@ -41,7 +41,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
 
   /// - Parameters:
   ///   - statusBoard: the interactor's status, readable from any thread; with it, `quickReads` answers `get_property`
-  ///     on the client's own thread (nil: every read goes through the interactor).
+  ///     on the socket's event loop (nil: every read goes through the interactor).
   ///   - startsPlaying: whether the session plays the first file it loads (its options' autoplay).
   ///   - hrSeek: mpv's `--hr-seek`: which seeks are exact when the command names no precision.
   ///   - sharedOptions: the stored properties shared with the session's other mpv clients (nil: a set of its own).

@@ -5,14 +5,14 @@ import VideoPlaybackKit
 
 extension PlaybackBuilder {
   /// Adds a client of the control socket that speaks mpv's JSON IPC: the mpv dialect's presenter and view, writing
-  /// to `output` (no greeting: mpv sends none). Used like `attachClient`'s handle. `hrSeek`: mpv's `--hr-seek`, which
-  /// seeks that name no precision are exact.
+  /// to `output` (no greeting: mpv sends none). `hrSeek`: mpv's `--hr-seek`, which seeks that name no precision are
+  /// exact.
   package static func attachMPVClient(
     to module: PlaybackModule, output: any TextOutput, hrSeek: MPVHRSeek = .default
-  ) -> PlaybackClient {
+  ) -> MPVClient {
     let fanOut = module.fanOut
     let viewID = fanOut.makeViewID()
-    // The interactor's status board lets the presenter answer property reads on the client's own thread.
+    // The interactor's status board lets the presenter answer property reads on the socket's event loop.
     // The stored properties (`volume` …) are the session's: one set for all its mpv clients.
     let key = ObjectIdentifier(MPVSharedOptions.self)
     let sharedOptions: MPVSharedOptions
@@ -34,13 +34,51 @@ extension PlaybackBuilder {
     fanOut.attach(presenter, as: viewID)
     // A client that only listens is told of the session's file too (its `end-file` names it).
     presenter.learnSessionFile()
-    return PlaybackClient(
+    let client = PlaybackClient(
       viewID: viewID, view: view, presenter: presenter, fanOut: fanOut,
-      finish: { [weak view] in view?.displayFinish() },
-      owes: { [weak presenter] in presenter?.owesReplies ?? false },
-      quickAnswer: { [quickReads = presenter.quickReads] in quickReads.quickAnswer($0) },
-      linesTogether: { [weak presenter] started in
-        if started { presenter?.linesTogetherStarted() } else { presenter?.linesTogetherEnded() }
-      })
+      finish: { [weak view] in view?.displayFinish() })
+    return MPVClient(client: client, presenter: presenter)
+  }
+}
+
+/// What `attachMPVClient` hands back: the client's place in the session (held for as long as it is connected), and
+/// what its connection asks of the mpv dialect beyond any client's.
+@MainActor
+package final class MPVClient {
+  private let client: PlaybackClient
+  /// Held weakly: `client` holds the presenter.
+  private weak var presenter: MPVPresenter?
+  /// Answers the client's property reads and its seek's reply off the main actor (see MPVQuickReads).
+  package nonisolated let quickReads: MPVQuickReads
+
+  init(client: PlaybackClient, presenter: MPVPresenter) {
+    self.client = client
+    self.presenter = presenter
+    quickReads = presenter.quickReads
+  }
+
+  /// Takes the client's next line.
+  package func receive(_ line: InputLine) {
+    client.eventHandler.onInputLine(line)
+  }
+
+  /// The lines that follow came together, in one read of the connection (true), or have all come (false): the
+  /// events they cause follow all their replies, as mpv writes them.
+  package func linesTogether(_ started: Bool) {
+    if started { presenter?.linesTogetherStarted() } else { presenter?.linesTogetherEnded() }
+  }
+
+  /// Whether a request of the client's still owes it a reply.
+  package var owesReplies: Bool { presenter?.owesReplies ?? false }
+
+  /// Tells the client why it is being disconnected (mpv has no such event: an `error` with no request's id) and
+  /// removes it.
+  package func disconnect(_ reason: PlaybackError) {
+    client.disconnect(reason)
+  }
+
+  /// The client left: what its requests still cause is dropped.
+  package func detach() {
+    client.detach()
   }
 }
