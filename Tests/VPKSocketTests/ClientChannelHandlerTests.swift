@@ -1,5 +1,7 @@
-// The control socket's per-client handler on NIO's EmbeddedChannel: a line that only reads is answered on the loop
-// by the client's quick answer, but only while no earlier line of the client's waits for the main actor.
+// The control socket's per-client handler on NIO's EmbeddedChannel, as every dialect's client has it: a line that
+// only reads is answered on the loop by the client's quick answer, but only while no earlier line of the client's
+// waits for the main actor; and what one client can cost is bounded both ways (lines in flight, the write buffer's
+// mark).
 
 import NIOConcurrencyHelpers
 import NIOCore
@@ -31,8 +33,38 @@ private final class Reports: Sendable {
       }
     }
   }
+  /// The lines reported and the edges of the reads they came in (`[` started, `]` completed), and the other events
+  /// by name.
+  var names: [String] {
+    box.withLockedValue { events in
+      events.map {
+        switch $0 {
+        case .connected: "connected"
+        case .line(.text(let text)): text
+        case .line(.tooLong): "too long"
+        case .line(.invalidUTF8): "not UTF-8"
+        case .readStarted: "["
+        case .readCompleted: "]"
+        case .inputEnded: "input ended"
+        case .overflowed: "overflowed"
+        case .disconnected: "disconnected"
+        }
+      }
+    }
+  }
   var connected: ClientChannelEvent? {
     box.withLockedValue { events in events.first { if case .connected = $0 { true } else { false } } }
+  }
+}
+
+/// Counts the reads the handler passes on toward the socket.
+private final class ReadCounter: ChannelOutboundHandler {
+  typealias OutboundIn = ByteBuffer
+  var reads = 0
+
+  func read(context: ChannelHandlerContext) {
+    reads += 1
+    context.read()
   }
 }
 
@@ -203,5 +235,70 @@ private final class Reports: Sendable {
     // Then only the answer goes out
     #expect(try written(channel) == ["an answer\n"])
     _ = try channel.finish(acceptAlreadyClosed: true)
+  }
+
+  @Test func aClientThatEndsItsInputWithoutANewlineStillHasItsLastLineReadInAReadOfItsOwn() throws {
+    // Given a client framed as the server frames it
+    let channel = EmbeddedChannel()
+    let reports = Reports()
+    let batch = ChannelWriteBatch(eventLoop: channel.embeddedEventLoop)
+    try channel.pipeline.syncOperations.addHandlers(
+      ByteToMessageHandler(CommandLineDecoder(maxLineBytes: 1024)),
+      ClientChannelHandler(report: reports.add, batch: batch)
+    )
+    try channel.connect(to: SocketAddress(unixDomainSocketPath: "/tmp/vpk-handler-test")).wait()
+    // When it sends a line without a newline, then ends its input
+    try channel.writeInbound(ByteBuffer(string: "seek 3"))
+    channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+    channel.embeddedEventLoop.run()
+    // Then the line is passed on, its read ends, and then the end of the input is reported
+    #expect(reports.names == ["connected", "[", "seek 3", "]", "input ended"])
+    _ = try channel.finish(acceptAlreadyClosed: true)
+  }
+
+  @Test func readingStopsWhileTooManyLinesWaitAndGoesOnOnceOneIsHandled() throws {
+    // Given a client whose lines the main actor does not handle
+    let channel = EmbeddedChannel()
+    let reports = Reports()
+    let counter = ReadCounter()
+    let batch = ChannelWriteBatch(eventLoop: channel.embeddedEventLoop)
+    try channel.pipeline.syncOperations.addHandlers(counter, ClientChannelHandler(report: reports.add, batch: batch))
+    try channel.connect(to: SocketAddress(unixDomainSocketPath: "/tmp/vpk-handler-test")).wait()
+    guard case .connected(_, let lineHandled, _) = reports.connected else {
+      throw ControlSocketError("the handler reported no connection")
+    }
+    // When as many lines as may wait have been passed on
+    for index in 0..<ClientChannelHandler.maxLinesInFlight { try channel.writeInbound(InputLine.text("cmd \(index)")) }
+    let reads = counter.reads
+    channel.read()
+    // Then the socket is not read
+    #expect(counter.reads == reads)
+    // When one is handled, the read held back goes on
+    lineHandled()
+    channel.embeddedEventLoop.run()
+    #expect(counter.reads == reads + 1)
+    _ = try channel.finish(acceptAlreadyClosed: true)
+  }
+
+  @MainActor @Test func aClientPastTheMarkIsReportedOnceItsWritesAreDroppedAndOnceGoneTheyFail() throws {
+    // Given a client's output
+    let (channel, reports, _) = try connectedHandler()
+    guard case .connected(let makeOutput, _, _) = reports.connected else {
+      throw ControlSocketError("the handler reported no connection")
+    }
+    let output = makeOutput()
+    // When it leaves its events unread past the write buffer's mark, and stays there
+    channel.isWritable = false
+    channel.pipeline.fireChannelWritabilityChanged()
+    channel.pipeline.fireChannelWritabilityChanged()
+    // Then it is reported once, and what is written for it is dropped (the writes never wait)
+    #expect(reports.names.filter { $0 == "overflowed" } == ["overflowed"])
+    #expect(output.writeEvent("dropped\n"))
+    channel.embeddedEventLoop.run()
+    #expect(try written(channel).isEmpty)
+    // When it is gone, it is reported gone, and writes fail
+    _ = try channel.finish(acceptAlreadyClosed: true)
+    #expect(reports.names.last == "disconnected")
+    #expect(!output.write("to nobody\n"))
   }
 }
