@@ -48,8 +48,29 @@ struct PlayCommand: AsyncParsableCommand {
         vpk play movie.mp4 --record checks/by-hand.vpk
       """)
 
-  @Argument(help: "The media file to play (omit it with --idle).", completion: .file())
-  var file: String?
+  @Argument(
+    help: "The media files to play one after another, or folders of them (omit them with --idle).",
+    completion: .file())
+  var files: [String] = []
+
+  @Option(
+    name: .long, help: ArgumentHelp("Play the files an m3u/m3u8 list names (after any given).", valueName: "file"),
+    completion: .file())
+  var playlist: String?
+
+  @Flag(name: .customLong("loop-playlist"), help: "After the last file, play the first again.")
+  var loopPlaylist = false
+
+  @Flag(name: .long, help: "Play the files in a random order.")
+  var shuffle = false
+
+  @Option(
+    name: .customLong("shuffle-seed"),
+    help: "Seed the random order of --shuffle and the queue shuffle command, for an order that repeats.")
+  var shuffleSeed: UInt64?
+
+  @Option(name: .customLong("start-entry"), help: "Start with the Nth file of the list (from 1).")
+  var startEntry: Int?
 
   @Flag(name: .long, help: "Start with nothing loaded; load media with the open command.")
   var idle = false
@@ -118,8 +139,10 @@ struct PlayCommand: AsyncParsableCommand {
     _ = try startTime()
     _ = try ProgressOption.interval(progress)
     _ = try cache.bytes
-    if file == nil && !idle { throw ValidationError("give a media file to play, or --idle to start with none") }
-    if file != nil && idle { throw ValidationError("--idle starts with nothing loaded; leave out the file or --idle") }
+    let given = !files.isEmpty || playlist != nil
+    if !given && !idle { throw ValidationError("give a media file to play, or --idle to start with none") }
+    if given && idle { throw ValidationError("--idle starts with nothing loaded; leave out the file or --idle") }
+    if let startEntry, startEntry < 1 { throw ValidationError("--start-entry takes an entry number from 1") }
     if maxClients < 1 || maxClients > 10_000 { throw ValidationError("--max-clients takes a number from 1 to 10000") }
   }
 
@@ -137,10 +160,31 @@ struct PlayCommand: AsyncParsableCommand {
     isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 ? .pause : .exit
   }
 
+  /// The session's queue when it plays a list (several files, a folder, --playlist), else nil: one file.
+  private func queue() throws -> PlayQueue? {
+    let paths = try PlaylistInput.paths(arguments: files, listFile: playlist)
+    let isList = paths.count > 1 || paths.count != files.count || playlist != nil
+    guard isList else {
+      if let startEntry, startEntry > 1 { throw ValidationError("--start-entry \(startEntry): there is one file") }
+      return nil
+    }
+    var queue = PlayQueue(
+      paths: paths, loops: loopPlaylist, isList: true, seed: shuffleSeed ?? UInt64.random(in: .min ... .max))
+    if shuffle { queue.shuffle() }
+    if let startEntry {
+      guard startEntry <= queue.count else {
+        throw ValidationError("--start-entry \(startEntry): the list has \(queue.count) files")
+      }
+      try? queue.select(startEntry - 1)
+    }
+    return queue
+  }
+
   func run() async throws {
-    let options = PlaybackOptions(
+    var options = PlaybackOptions(
       autoplay: !paused, start: try startTime(), clock: clock, progressInterval: try ProgressOption.interval(progress),
       endAction: atEnd ?? Self.defaultEndAction(), seekMode: seek, frameCacheBytes: try cache.bytes)
+    options.playlist = try queue()
     // systemd's variables are read and unset before anything else, so nothing vpk starts inherits them.
     let systemd = SystemdHandover.take()
     let activated: Int32?
@@ -164,7 +208,8 @@ struct PlayCommand: AsyncParsableCommand {
       sockets.append(ControlSocketServer.Options(path: inputIPCServer, maxClients: maxClients, dialectOnly: true))
     }
     let code = await runSession(
-      file: file, options: options, output: output, access: access.mediaAccess, scriptedInput: nil,
+      file: options.playlist?.current?.path ?? options.playlist?.entries.first?.path ?? files.first, options: options,
+      output: output, access: access.mediaAccess, scriptedInput: nil,
       sockets: sockets, notifier: systemd.notifySocket.map { SystemdNotifier(address: $0) }, record: record)
     throw ExitCode(code)
   }

@@ -38,6 +38,12 @@ package enum Command: Sendable, Equatable {
   /// Write the frame on screen as a PNG: to this path (as written; relative paths resolve against the session's
   /// folder, a path ending in `/` names a folder), or to the default name in the session's folder (nil).
   case snapshot(String?)
+  /// Play the queue's next entry (`next`), the one before it (`prev`), or entry N, counted from 1 (`goto N`).
+  case next
+  case previous
+  case goto(Int)
+  /// List or edit the queue (`queue`, `queue add PATH` …).
+  case queue(QueueEdit)
 
   /// The verb as the user writes it.
   package var verb: String {
@@ -60,6 +66,10 @@ package enum Command: Sendable, Equatable {
     case .wait: "wait"
     case .expect: "expect"
     case .snapshot: "snapshot"
+    case .next: "next"
+    case .previous: "prev"
+    case .goto: "goto"
+    case .queue: "queue"
     }
   }
 }

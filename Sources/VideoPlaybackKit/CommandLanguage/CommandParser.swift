@@ -1,6 +1,6 @@
 // CommandParser: turns one line of the command language into a Command, or a clear error.
 // This file holds the line's shape and the verbs without arguments; the verbs with arguments have a
-// file each, by grammar (CommandParser+Times, +Arguments, +Wait, +Expect), and JSON lines are
+// file each, by grammar (CommandParser+Times, +Arguments, +Wait, +Expect, +Queue), and JSON lines are
 // JSONCommands. The verbs themselves, with their help, are the table in CommandVerbs.
 //
 //   line     := ws* [ verb (ws+ argument)* ] ws* [ '#' comment ] [CR | LF]*
@@ -63,6 +63,10 @@ package struct CommandParser: Sendable {
     case "snapshot": return parseSnapshot(line)
     case "wait": return parseWait(Array(arguments))
     case "expect": return parseExpect(Array(arguments))
+    case "next": return noArguments(.next, word, arguments)
+    case "prev": return noArguments(.previous, word, arguments)
+    case "goto": return parseGoto(Array(arguments))
+    case "queue": return parseQueue(line, Array(arguments))
     default: return .invalid(Self.unknownCommand(first, lowercased: word))
     }
   }

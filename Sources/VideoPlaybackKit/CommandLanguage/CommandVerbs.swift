@@ -43,6 +43,12 @@ package enum CommandVerbs {
       summary: "write the frame on screen as a PNG (default: <file>-<position>.png)"),
     CommandVerb(name: "open", aliases: [], usage: "open <path>", summary: "load another file"),
     CommandVerb(name: "close", aliases: [], usage: "close", summary: "unload the file and go idle"),
+    CommandVerb(name: "next", aliases: [], usage: "next", summary: "play the queue's next entry"),
+    CommandVerb(name: "prev", aliases: ["previous"], usage: "prev", summary: "play the queue's entry before"),
+    CommandVerb(name: "goto", aliases: [], usage: "goto <N>", summary: "play the queue's entry N (from 1)"),
+    CommandVerb(
+      name: "queue", aliases: [], usage: "queue [add|add-next <path> | remove <N> | move <N> <M> | clear | shuffle]",
+      summary: "list the queue (the current entry marked), or edit it"),
     CommandVerb(
       name: "wait", aliases: [], usage: "wait <s> | ended | paused | seeked | position >= <t>",
       summary: "let time pass, or until… [timeout <s>]"),
@@ -59,9 +65,9 @@ package enum CommandVerbs {
   /// Words users of other players type, mapped to the verb that does that here. Only suggested,
   /// never accepted: `seek 10` is an error that points at `scrub`.
   package static let synonyms: [String: String] = [
-    "seek": "scrub", "goto": "scrub", "jump": "skip", "jmp": "skip", "forward": "skip", "back": "skip",
+    "seek": "scrub", "jump": "skip", "jmp": "skip", "forward": "skip", "back": "skip",
     "resume": "play", "start": "play", "unpause": "play", "stop": "pause", "q": "quit", "?": "help",
-    "screenshot": "snapshot", "shot": "snapshot",
+    "screenshot": "snapshot", "shot": "snapshot", "playlist": "queue",
   ]
 
   /// The verb a (lower-cased) word names, by its name or an alias.

@@ -25,6 +25,9 @@ package enum ExpectField: String, Sendable, CaseIterable {
   case audioCodec = "audio.codec"
   case audioSampleRate = "audio.sample_rate"
   case audioChannels = "audio.channels"
+  /// The queue's current entry (from 1), and how many entries it holds.
+  case entry
+  case queueCount = "queue.count"
 
   package enum Kind: Sendable { case time, number, string, bool }
 
@@ -33,7 +36,7 @@ package enum ExpectField: String, Sendable, CaseIterable {
     case .position, .duration, .frameTime: .time
     case .rate, .loops, .framesDecoded, .decodeErrors, .cacheFrames, .cacheBytes, .cacheHits, .cacheMisses, .framePTS,
       .frameWidth, .frameHeight, .videoWidth,
-      .videoHeight, .videoFPS, .audioSampleRate, .audioChannels:
+      .videoHeight, .videoFPS, .audioSampleRate, .audioChannels, .entry, .queueCount:
       .number
     case .state, .error, .container, .path, .frameMD5, .framePixelFormat, .videoCodec, .videoPixelFormat,
       .audioCodec:

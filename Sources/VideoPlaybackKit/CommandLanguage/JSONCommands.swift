@@ -69,6 +69,15 @@ extension CommandParser {
       }
       return (.command(verb == "open" ? .open(path) : .snapshot(path)), clientID)
     }
+    // `queue add` and `queue add-next` take their path as it is, as `open` does.
+    if verb == "queue", words.count == 2, ["add", "add-next"].contains(Self.asciiLowercased(words[0])) {
+      let path = words[1]
+      guard !path.isEmpty, !path.unicodeScalars.contains(where: { $0.value == 0 || $0 == "\n" || $0 == "\r" }) else {
+        return (.invalid(Self.bad("queue \(words[0]) needs a file path without control characters")), clientID)
+      }
+      let edit: QueueEdit = Self.asciiLowercased(words[0]) == "add" ? .add(path) : .addNext(path)
+      return (.command(.queue(edit)), clientID)
+    }
     if let spaced = words.first(where: { $0.isEmpty || $0.contains(where: { $0 == " " || $0 == "\t" || $0 == "#" }) }) {
       return (.invalid(Self.bad("argument \(Self.quoted(spaced)) may not be empty or hold spaces or #")), clientID)
     }

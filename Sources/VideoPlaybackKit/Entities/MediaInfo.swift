@@ -47,6 +47,8 @@ public struct MediaInfo: Sendable, Equatable {
   public var audio: AudioStreamInfo?
   /// The whole description as the playing file's headers give it (tags, streams, chapters, size); nil when the
   /// engine did not read it.
+  /// Where the file stands in the session's queue, as `info` tells it when the session plays a list (nil: one file).
+  package var entry: QueuePosition?
   package var details: MediaDescription?
 
   public init(

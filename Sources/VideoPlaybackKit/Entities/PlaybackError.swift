@@ -53,6 +53,12 @@ public struct PlaybackError: Error, Sendable, Equatable {
     /// The caller withdrew the command (a Swift task awaiting it was cancelled) before it was answered: it did not
     /// run, or its wait stopped.
     case cancelled = "cancelled"
+    /// `goto`, `queue remove` or `queue move` named an entry number outside the queue.
+    case noSuchEntry = "no_such_entry"
+    /// `next`, `prev` or `goto` with nothing in the queue.
+    case queueEmpty = "queue_empty"
+    /// `next` at the last entry (or `prev` at the first) of a queue that does not loop.
+    case queueEnd = "queue_end"
   }
 
   /// What went wrong, beyond its code (`message` words it).

@@ -44,6 +44,9 @@ public struct PlaybackOptions: Sendable, Equatable {
   package var startsEveryFile = false
   /// A start given as seconds before the end (mpv's `--start=-5`), used where `start` is nil.
   package var startBeforeEnd: Double?
+  /// The files to play one after another (several files, a folder or a list file on the command line); nil: the one
+  /// file the session starts with, if any.
+  package var playlist: PlayQueue?
 
   public init(
     autoplay: Bool = true, start: TimeSpec? = nil, clock: ClockKind = .wall, progressInterval: Double? = 1,

@@ -58,6 +58,8 @@ public struct PlaybackStatus: Sendable, Equatable {
   public var frameCache: FrameCacheReading
   /// With no file loaded: whether the next file opens paused (nil: a file is loaded, or it was not told).
   package var opensPaused: Bool?
+  /// Where the current entry stands in the queue, when the session plays a list (nil: it plays one file).
+  package var entry: QueuePosition?
 
   package init(
     state: PlaybackState, position: MediaTime, duration: MediaTime?, rate: Double, framesDecoded: Int,

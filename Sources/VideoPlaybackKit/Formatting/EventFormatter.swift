@@ -148,10 +148,12 @@ enum EventFormatter {
       line.integer("cache_hits", status.frameCache.hits)
       line.integer("cache_misses", status.frameCache.misses)
       if let lateness = status.latenessP99 { line.decimal("late_p99_ms", lateness, decimals: 3) }
+      describe(status.entry, into: &line)
       return line.model
     case .info(let info):
       var line = builder()
       describe(info, into: &line, withBitRates: true)
+      describe(info.entry, into: &line)
       return line.model
     case .frame(let frame):
       var line = builder()

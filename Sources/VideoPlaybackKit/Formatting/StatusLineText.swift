@@ -31,8 +31,9 @@ package enum StatusLineText {
   /// The status line in every form, longest first, for a view to pick the longest that fits its
   /// width: the full line; without the bar; without the percentage; the glyph, the position and the
   /// speed; the glyph and the position. Shorter forms that would repeat a longer one are left out.
+  /// `entry`: the queue's entry playing (`2/3 ep2.mp4`), shown after each form before the forms without it.
   package static func forms(
-    state: PlaybackState, position: MediaTime, duration: MediaTime?, rate: Double = 1
+    state: PlaybackState, position: MediaTime, duration: MediaTime?, rate: Double = 1, entry: String? = nil
   ) -> [String] {
     let full = line(state: state, position: position, duration: duration, rate: rate)
     var forms = [full]
@@ -49,6 +50,7 @@ package enum StatusLineText {
     let position = "\(glyph(state, rate: rate)) \(NumberText.clock(position.seconds))"
     if let speed = speedText(rate) { forms.append(position + "  " + speed) }
     forms.append(position)
+    if let entry { forms = forms.map { $0 + "  " + entry } + forms }
     var unique: [String] = []
     for form in forms where !unique.contains(form) { unique.append(form) }
     return unique
@@ -79,5 +81,12 @@ package enum StatusLineText {
   package static func fileName(_ path: String) -> String {
     let name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init)
     return name ?? path
+  }
+}
+
+extension StatusLineText {
+  /// The queue's entry as the status line shows it: `2/3 ep2.mp4`.
+  package static func entry(_ entry: EntryStarted) -> String {
+    "\(entry.index)/\(entry.count) \(TextQuoting.escapingControls(fileName(entry.path)))"
   }
 }

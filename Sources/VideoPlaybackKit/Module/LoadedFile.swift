@@ -17,6 +17,8 @@ struct LoadedFile {
   var opening: Opening?
   /// The session's settings this file's own replaced, given back as it goes.
   var replaced = SessionSettings.Replaced()
+  /// The id of the queue's entry this file plays (nil: a file `open` loaded beside the queue).
+  var entryID: Int?
 
   /// The command that loads a file, and how it opens.
   struct Opening {
@@ -32,6 +34,9 @@ struct LoadedFile {
     var rateAtLoading: Double
     /// The rate changed as the file began to load, and was told right after its `loading`.
     var rateToldAtLoading: Bool
+    /// The entry whose failure to open began the run of failures this entry is skipped to after (nil: the entry
+    /// before it opened, or it was asked for): the queue stops skipping when it comes round to it again.
+    var failedSince: Int? = nil
   }
 }
 

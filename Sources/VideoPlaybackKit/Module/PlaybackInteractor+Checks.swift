@@ -175,6 +175,8 @@ extension PlaybackInteractor {
     case .audioCodec: return string(info?.audio?.codec)
     case .audioSampleRate: return number(info?.audio?.sampleRate)
     case .audioChannels: return number(info?.audio?.channels)
+    case .entry: return number(playlist.currentIndex.map { $0 + 1 })
+    case .queueCount: return number(playlist.count)
     case .framePTS, .frameTime, .frameMD5, .frameKey, .frameWidth, .frameHeight, .framePixelFormat:
       guard info?.video != nil, let frame = manager?.currentFrame() else { return .none }
       switch field {

@@ -13,9 +13,10 @@ extension PlaybackInteractor {
   /// The manager opens the path resolved against the script's folder; the session names it as written.
   /// `keepingCurrent` false (`replace`): the current file is dropped first, and a failure leaves the session idle.
   /// `paused` and `fileSpeed`: the file's own settings, which the session's are given back in place of as it goes.
+  /// `entryID`: the queue's entry the file plays; `failedSince`: see `LoadedFile.Opening`.
   func load(
     _ path: String, commandID: Int?, source: SourceLine? = nil, keepingCurrent: Bool = true, start: FileStart? = nil,
-    paused: Bool? = nil, rate fileSpeed: Double? = nil
+    paused: Bool? = nil, rate fileSpeed: Double? = nil, entryID: Int? = nil, failedSince: Int? = nil
   ) {
     let keepsSettings = !keepingCurrent || file == nil
     var rateChanged = false
@@ -37,6 +38,7 @@ extension PlaybackInteractor {
       return
     }
     var loading = LoadedFile(manager: manager, path: path, openedPath: resolved(path))
+    loading.entryID = entryID
     state = .loading
     if !keepsSettings { rate = 1 }
     if rate < 0 {
@@ -54,7 +56,7 @@ extension PlaybackInteractor {
     let opensPlaying = keepsSettings ? !opensPaused : options.autoplay
     loading.opening = LoadedFile.Opening(
       commandID: commandID, source: source, start: start, keepsSettings: keepsSettings, rateAtLoading: rate,
-      rateToldAtLoading: rateChanged)
+      rateToldAtLoading: rateChanged, failedSince: failedSince)
     file = loading
     // It names the `open` (not answering it: its `ready` or `error` does), so a view knows which file of its own is
     // loading.
@@ -63,7 +65,8 @@ extension PlaybackInteractor {
     manager.prepare(
       path: loading.openedPath,
       configuration: PlaybackConfiguration(
-        clock: options.clock, progressInterval: options.progressInterval, loops: options.endAction == .loop,
+        clock: options.clock, progressInterval: options.progressInterval,
+        loops: options.endAction == .loop && !playlist.isList,
         startsPlaying: opensPlaying, frameCacheBytes: options.frameCacheBytes))
   }
 

@@ -93,10 +93,16 @@ extension PlaybackInteractor {
     _ = settings.giveBackRate(replaced)
     let commandID = opening.commandID
     let error = explainingComment(in: opening.source, namingFileAsWritten(error))
+    let entryID = file?.entryID
     tallyFrameCache()
     _ = router.gotoMedia(replacing: manager, wantsNew: false)
     // An `open` that failed leaves the session usable, with the file it had (or idle), as it was.
     restoreKept()
+    if let entryID, playlist.isList {
+      // An entry of a list is reported and skipped.
+      reportError(error, commandID: commandID, source: opening.source)
+      return skipFailedEntry(entryID, failedSince: opening.failedSince)
+    }
     if let commandID {
       reportError(error, commandID: commandID, source: opening.source)
       // The state the session went back to, for the views that showed the file loading.
@@ -239,6 +245,8 @@ extension PlaybackInteractor {
           position: position, duration: info?.duration, loops: loops, direction: direction,
           action: options.endAction)),
       answering: nil)
+    // An entry of a list that ends gives way to the next; `--at-end` applies at the end of the list.
+    if nextEntryAfterEnd(at: position) { return }
     switch options.endAction {
     case .exit:
       state = .ended

@@ -55,12 +55,14 @@ extension PlaybackInteractor {
       manager.setRate(newRate)
       emit(.rate(newRate), answering: id)
     case .info:
+      var info = info
+      info.entry = entryPosition
       emit(.info(info), answering: id)
     case .frame:
       reportFrame(id: id, info: info, source: numbered.source)
     case .snapshot(let path):
       writeSnapshot(to: path, id: id, info: info, source: numbered.source)
-    case .help, .quit, .open, .replace, .close, .status, .mark, .wait, .expect:
+    case .help, .quit, .open, .replace, .close, .status, .mark, .wait, .expect, .next, .previous, .goto, .queue:
       break
     }
   }

@@ -21,12 +21,16 @@
 //   set what the next file opens with; a file closed (or replaced) leaves them as it had them. A file opened with
 //   nothing loaded, or replacing the one loaded, opens with them; `open` beside a loaded file follows the start options.
 //   `loading` says whether the file opens paused and `closed` whether the next will: views show it, and decide nothing.
+// - The session plays a queue of files (`+Queue`): when an entry ends the next one loads, and `--at-end` applies only
+//   at the end of the list (`loop`, or `--loop-playlist`, goes back to the first entry). An entry that fails to open
+//   is reported and the next one loads. `open` plays a file beside the queue, which goes on after it.
 //
 // The session's state is values: the file loaded (`LoadedFile`, with the one kept while an `open` runs), the settings
 // in their two layers (`SessionSettings`), one `PlaybackState` (the phase derives from it), and the commands queued and
 // under way. This file holds that state, the commands' order and running; `+Playback` the commands that need a file,
 // `+Files` open and close, `+Checks` `wait` and `expect`, `+Pictures` `snapshot` and the pictures of failed frame
-// checks, `+ManagerEvents` what the engine reports, `+Leaving` how the session ends.
+// checks, `+ManagerEvents` what the engine reports, `+Leaving` how the session ends, `+Queue` the list of files played
+// one after another and its commands.
 
 @MainActor
 package final class PlaybackInteractor: PlaybackInteractorInput {
@@ -42,8 +46,6 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   let setup: Setup
 
   struct Setup {
-    /// The file given when the session started (nil: start idle).
-    let initialPath: String?
     /// Relative `open` paths resolve against this folder (a script's folder); nil: the working directory.
     let baseDirectory: String?
     /// Real seconds `quit` waits for a file that is still opening before interrupting it.
@@ -112,6 +114,8 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   var report = SessionReport()
   /// The process was stopped (^Z) while playing: the clock was paused, and plays again when it continues.
   var suspendedWhilePlaying = false
+  /// The files the session plays one after another (`+Queue`); the command line's one file is a queue of one.
+  var playlist: PlayQueue
 
   /// The session's phase, from its state: idle, a file loading, a file ready (paused, playing or ended), or closed.
   var phase: Phase {
@@ -164,8 +168,9 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     openGrace: Double = 2
   ) {
     self.router = router
-    self.setup = Setup(initialPath: path, baseDirectory: baseDirectory, openGrace: openGrace)
+    self.setup = Setup(baseDirectory: baseDirectory, openGrace: openGrace)
     self.options = options
+    playlist = options.playlist ?? PlayQueue(paths: path.map { [$0] } ?? [])
     settings = SessionSettings(
       opensPaused: !options.autoplay, rate: options.clock != .free ? options.startRate : 1)
     publishStatus()
@@ -177,8 +182,8 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
 
   package func start() {
     guard phase == .idle, state == .idle else { return }
-    if let initialPath = setup.initialPath {
-      load(initialPath, commandID: nil)
+    if !playlist.isEmpty {
+      loadEntry(at: playlist.currentIndex ?? 0, commandID: nil)
     } else {
       drain()
     }
@@ -376,6 +381,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     case .mark: emit(.mark(currentMark(source: numbered.source)), answering: id)
     case .wait(let condition, let timeout): wait(for: condition, timeout: timeout, numbered)
     case .expect(let expectation): check(expectation, numbered)
+    case .next, .previous, .goto, .queue: runQueueCommand(numbered)
     default: runPlaybackCommand(numbered)
     }
   }
@@ -399,6 +405,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     var status = PlaybackStatus(
       state: state, duration: info?.duration, rate: rate, snapshot: snapshot, position: outstandingSeeks.last?.target)
     status.opensPaused = phase == .idle ? opensPaused : nil
+    status.entry = entryPosition
     return status
   }
 

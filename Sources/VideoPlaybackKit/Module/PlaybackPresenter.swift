@@ -26,6 +26,8 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
   /// View state: the position and duration the status line shows, for a redraw by a `rate` event.
   private var shownPosition: MediaTime = .zero
   private var shownDuration: MediaTime?
+  /// View state: the queue's entry the status line names (`2/3 ep2.mp4`), from the last `entry` event.
+  private var shownEntry: String?
   /// Whether this presenter has drawn a status line yet.
   private var drewStatusLine = false
   /// This view, named as the sender of the commands it submits.
@@ -176,6 +178,11 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
     }
   }
 
+  package func present(queue event: QueueEvent, origin: CommandOrigin?) {
+    if case .entry(let entry) = event { shownEntry = StatusLineText.entry(entry) }
+    view?.displayEvent(EventFormatter.model(event, origin: origin, naming: naming))
+  }
+
   // MARK: - Showing
 
   /// This view joined a running session (`vpk attach`): it draws the session's status line at once, from the status
@@ -193,6 +200,7 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
     shownDuration = duration
     view?.displayStatusLine(
       StatusLineViewModel(
-        forms: StatusLineText.forms(state: state, position: position, duration: duration, rate: shownRate)))
+        forms: StatusLineText.forms(
+          state: state, position: position, duration: duration, rate: shownRate, entry: shownEntry)))
   }
 }

@@ -1,0 +1,39 @@
+// The queue's events as lines: `entry index=2 count=3 id=2 path=b.mp4` when an entry starts, and the answer to every
+// `queue` command, `queue #N count=3 current=2` followed (in text) by one line per entry, the current one marked `>`.
+
+extension EventFormatter {
+  static func model(_ event: QueueEvent, origin: CommandOrigin?, naming: Naming) -> EventViewModel {
+    let named = origin.map(naming.name)
+    switch event {
+    case .entry(let entry):
+      var line = EventBuilder(
+        event: event.name, commandID: named?.number, clientID: named?.clientID, severity: .notice)
+      line.integer("index", entry.index)
+      line.integer("count", entry.count)
+      line.integer("id", entry.id)
+      line.string("path", entry.path)
+      return line.model
+    case .listed(let listing):
+      var line = EventBuilder(event: event.name, commandID: named?.number, clientID: named?.clientID)
+      line.integer("count", listing.entries.count)
+      if let current = listing.current { line.integer("current", current) } else { line.none("current") }
+      var model = line.model
+      model.fields.append(EventViewModel.Field("ids", .list(listing.entries.map { .integer($0.id) })))
+      model.fields.append(EventViewModel.Field("paths", .list(listing.entries.map { .string($0.path) })))
+      // One indented line per entry: `> 2 id=2 b.mp4` for the current one.
+      let entries = listing.entries.enumerated().map { offset, entry in
+        let mark = offset + 1 == listing.current ? ">" : " "
+        return "\(mark) \(offset + 1) id=\(entry.id) path=\(TextQuoting.value(entry.path))"
+      }
+      model.text = ([model.text] + entries).joined(separator: "\n")
+      return model
+    }
+  }
+
+  /// Where the entry stands in the queue, as `status` and `info` add it: `entry=2 entries=3`.
+  static func describe(_ position: QueuePosition?, into line: inout EventBuilder) {
+    guard let position else { return }
+    if let index = position.index { line.integer("entry", index) } else { line.none("entry") }
+    line.integer("entries", position.count)
+  }
+}

@@ -1,0 +1,162 @@
+// PlayQueue: the session's list of files as a value. Entries keep their id from the moment they are added, whatever
+// edits move them; indexes are 0-based here (the command language and the events count from 1). The interactor holds
+// one and decides what plays; this decides only what the list holds and which entry comes next.
+
+/// The files a session plays one after another, the one playing, and how the list goes on at its end.
+package struct PlayQueue: Sendable, Equatable {
+  /// One file of the list.
+  package struct Entry: Sendable, Equatable {
+    /// Stays with the entry whatever edits move it (1, 2, 3 … in the order entries were added).
+    package let id: Int
+    /// The file as written (the command line, the list file resolved against its folder, `queue add`).
+    package let path: String
+    /// The title the file's tags give, once it has been opened (nil: none known).
+    package var title: String?
+  }
+
+  /// Why an edit or a move cannot be made.
+  package enum Refusal: Error, Sendable, Equatable {
+    /// An index outside 0 ..< count.
+    case noSuchEntry(index: Int, count: Int)
+    /// Nothing to go to: the list is empty.
+    case empty
+    /// No entry after the last (or before the first) and the list does not loop.
+    case noEntry(after: Bool)
+  }
+
+  package private(set) var entries: [Entry] = []
+  /// The entry playing (or last played); nil before any has started, or once the list was cleared.
+  package private(set) var currentIndex: Int?
+  /// After the last entry comes the first again (`--loop-playlist`).
+  package var loops: Bool
+  /// The session plays a list: started with several files, a folder or a list file, or edited by a `queue` command.
+  /// Only then do its events name the entries.
+  package var isList: Bool
+  private var lastID = 0
+  private var random: SplitMix64
+
+  /// - Parameters:
+  ///   - seed: seeds the shuffles (`--shuffle-seed`), so that a test gets the same order every run.
+  package init(paths: [String] = [], loops: Bool = false, isList: Bool = false, seed: UInt64 = 0) {
+    self.loops = loops
+    self.isList = isList
+    random = SplitMix64(seed: seed)
+    for path in paths { append(path) }
+  }
+
+  package var count: Int { entries.count }
+  package var isEmpty: Bool { entries.isEmpty }
+  package var current: Entry? { currentIndex.map { entries[$0] } }
+
+  /// The index of the entry with `id`, if it is still in the list.
+  package func index(ofID id: Int) -> Int? { entries.firstIndex { $0.id == id } }
+
+  /// Adds `path` at the end; returns the new entry.
+  @discardableResult package mutating func append(_ path: String) -> Entry {
+    insert(path, at: entries.count)
+  }
+
+  /// Adds `path` right after the current entry (at the front when none is current).
+  @discardableResult package mutating func insertNext(_ path: String) -> Entry {
+    insert(path, at: currentIndex.map { $0 + 1 } ?? 0)
+  }
+
+  private mutating func insert(_ path: String, at index: Int) -> Entry {
+    lastID += 1
+    let entry = Entry(id: lastID, path: path)
+    entries.insert(entry, at: index)
+    if let current = currentIndex, index <= current { currentIndex = current + 1 }
+    return entry
+  }
+
+  /// Makes the entry at `index` the current one.
+  package mutating func select(_ index: Int) throws(Refusal) {
+    try check(index)
+    currentIndex = index
+  }
+
+  /// Removes the entry at `index`. Removing the current entry leaves none current: the interactor decides what plays.
+  @discardableResult package mutating func remove(at index: Int) throws(Refusal) -> Entry {
+    try check(index)
+    let removed = entries.remove(at: index)
+    if let current = currentIndex {
+      if index == current {
+        currentIndex = nil
+      } else if index < current {
+        currentIndex = current - 1
+      }
+    }
+    return removed
+  }
+
+  /// Moves the entry at `from` to `to` (its index once moved); the current entry stays current wherever it goes.
+  package mutating func move(from: Int, to: Int) throws(Refusal) {
+    try check(from)
+    try check(to)
+    let currentID = current?.id
+    let entry = entries.remove(at: from)
+    entries.insert(entry, at: to)
+    currentIndex = currentID.flatMap(index(ofID:))
+  }
+
+  /// Empties the list.
+  package mutating func clear() {
+    entries.removeAll()
+    currentIndex = nil
+  }
+
+  /// Puts the entries in a random order (the seeded generator's next, Fisher–Yates); the current entry stays current.
+  package mutating func shuffle() {
+    let currentID = current?.id
+    guard entries.count > 1 else { return }
+    for index in stride(from: entries.count - 1, to: 0, by: -1) {
+      let other = Int(random.next() % UInt64(index + 1))
+      entries.swapAt(index, other)
+    }
+    currentIndex = currentID.flatMap(index(ofID:))
+  }
+
+  /// The title the file's tags give to the entry with `id`.
+  package mutating func setTitle(_ title: String?, ofID id: Int) {
+    guard let index = index(ofID: id) else { return }
+    entries[index].title = title
+  }
+
+  /// The index after `index` (after the current entry when nil): the first again after the last when the list loops.
+  package func index(after index: Int?) throws(Refusal) -> Int {
+    guard !entries.isEmpty else { throw .empty }
+    guard let from = index ?? currentIndex else { return 0 }
+    if from + 1 < entries.count { return from + 1 }
+    guard loops else { throw .noEntry(after: true) }
+    return 0
+  }
+
+  /// The index before the current entry: the last after the first when the list loops.
+  package func indexBefore() throws(Refusal) -> Int {
+    guard !entries.isEmpty else { throw .empty }
+    guard let from = currentIndex else { return 0 }
+    if from > 0 { return from - 1 }
+    guard loops else { throw .noEntry(after: false) }
+    return entries.count - 1
+  }
+
+  private func check(_ index: Int) throws(Refusal) {
+    guard !entries.isEmpty else { throw .empty }
+    guard entries.indices.contains(index) else { throw .noSuchEntry(index: index, count: entries.count) }
+  }
+}
+
+/// SplitMix64 (Steele, Lea and Flood): a small generator whose sequence a seed fixes, for shuffles a test can repeat.
+package struct SplitMix64: RandomNumberGenerator, Sendable, Equatable {
+  private var state: UInt64
+
+  package init(seed: UInt64) { state = seed }
+
+  package mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

@@ -1,0 +1,158 @@
+// The queue's rules: which entry plays when one starts, ends or fails to open, and the commands that move through the
+// list and edit it (`next`, `prev`, `goto N`, `queue …`). The list itself is a `PlayQueue` value; indexes are 1-based
+// in commands and events, 0-based in the value.
+
+extension PlaybackInteractor {
+  /// Where the current entry stands in the list, for `status`, `info` and the status line: nil unless the session
+  /// plays a list.
+  var entryPosition: QueuePosition? {
+    guard playlist.isList else { return nil }
+    return QueuePosition(index: playlist.currentIndex.map { $0 + 1 }, count: playlist.count)
+  }
+
+  /// Makes the entry at `index` current and loads it, dropping the file loaded: `commandID`, the `next`, `prev` or
+  /// `goto` it answers (its `ready` or `error` does, as `open`'s does), nil when the queue moves on by itself.
+  func loadEntry(at index: Int, commandID: Int?, source: SourceLine? = nil, failedSince: Int? = nil) {
+    guard (try? playlist.select(index)) != nil, let entry = playlist.current else { return }
+    if playlist.isList {
+      emit(
+        queue: .entry(EntryStarted(index: index + 1, count: playlist.count, id: entry.id, path: entry.path)),
+        answering: commandID)
+    }
+    load(
+      entry.path, commandID: commandID, source: source, keepingCurrent: false, entryID: entry.id,
+      failedSince: failedSince)
+  }
+
+  /// The index of the entry after `index` (after the current one when nil), the list going round when it loops
+  /// (`--loop-playlist`, or `--at-end loop`, which applies at the end of the list).
+  func entryIndex(after index: Int?) -> Int? {
+    var list = playlist
+    list.loops = list.loops || options.endAction == .loop
+    return try? list.index(after: index)
+  }
+
+  /// The entry playing ended: the next one loads, or (true) there is none and `--at-end` decides what follows.
+  func nextEntryAfterEnd(at position: MediaTime) -> Bool {
+    guard playlist.isList, file?.entryID != nil || playlist.currentIndex != nil,
+      let next = entryIndex(after: nil)
+    else { return false }
+    answerWaitsSatisfiedByEnd(position: position)
+    // The file goes: the waits its end does not satisfy never will be.
+    failWaitsEndedFirst(at: position)
+    loadEntry(at: next, commandID: nil)
+    drain()
+    return true
+  }
+
+  /// An entry of a list failed to open (its error is told): the next one loads, unless the list has come round to
+  /// where the failures began, or has no next; then the session is idle, and ends with `--at-end exit`.
+  func skipFailedEntry(_ entryID: Int, failedSince: Int?) {
+    let since = failedSince ?? entryID
+    if let next = entryIndex(after: playlist.index(ofID: entryID) ?? playlist.currentIndex),
+      playlist.entries[next].id != since
+    {
+      loadEntry(at: next, commandID: nil, failedSince: since)
+      return drain()
+    }
+    presentState(commandID: nil)
+    if options.endAction == .exit {
+      close(reason: .ended, exitCode: SessionExitCode.success, commandID: nil)
+    } else {
+      drain()
+    }
+  }
+
+  // MARK: - Commands
+
+  func runQueueCommand(_ numbered: NumberedCommand) {
+    let id = numbered.id
+    do throws(PlayQueue.Refusal) {
+      switch numbered.command {
+      case .next:
+        loadEntry(at: try next(), commandID: id, source: numbered.source)
+      case .previous:
+        loadEntry(at: try playlist.indexBefore(), commandID: id, source: numbered.source)
+      case .goto(let number):
+        var list = playlist
+        try list.select(number - 1)
+        loadEntry(at: number - 1, commandID: id, source: numbered.source)
+      case .queue(let edit):
+        try self.edit(edit, commandID: id, source: numbered.source)
+      default:
+        break
+      }
+    } catch {
+      reportError(refusalError(error, numbered.command), commandID: id, source: numbered.source)
+    }
+  }
+
+  /// `next`: the entry after the current one; at the end of a list that does not loop, none.
+  private func next() throws(PlayQueue.Refusal) -> Int {
+    var list = playlist
+    list.loops = list.loops || options.endAction == .loop
+    return try list.index(after: nil)
+  }
+
+  private func edit(_ edit: QueueEdit, commandID: Int, source: SourceLine?) throws(PlayQueue.Refusal) {
+    switch edit {
+    case .list:
+      break
+    case .add(let path):
+      playlist.append(path)
+    case .addNext(let path):
+      playlist.insertNext(path)
+    case .remove(let number):
+      guard number - 1 != playlist.currentIndex else {
+        return reportError(
+          PlaybackError(
+            .unavailable,
+            "entry \(number) is playing and stays in the queue; go to another (next, goto N) before removing it"),
+          commandID: commandID, source: source)
+      }
+      try playlist.remove(at: number - 1)
+    case .move(let from, let to):
+      try playlist.move(from: from - 1, to: to - 1)
+    case .clear:
+      playlist.clear()
+    case .shuffle:
+      playlist.shuffle()
+    }
+    // An edit makes the session's queue a list: from now on its events name the entries.
+    if edit != .list { playlist.isList = true }
+    emit(queue: .listed(queueListing), answering: commandID)
+  }
+
+  /// Tells the presenter a queue event, as `emit` tells a session event: a reply forgets its command's sender.
+  func emit(queue event: QueueEvent, answering id: Int?) {
+    let origin = id.map { CommandOrigin(id: $0, sender: commands.senders[$0]) }
+    if event.isReply, let id { commands.senders[id] = nil }
+    presenter?.present(queue: event, origin: origin)
+  }
+
+  /// The queue as `queue` lists it.
+  var queueListing: QueueListing {
+    QueueListing(
+      entries: playlist.entries.map { QueueListing.Entry(id: $0.id, path: $0.path, title: $0.title) },
+      current: playlist.currentIndex.map { $0 + 1 })
+  }
+
+  /// A refusal as the command that met it tells it.
+  private func refusalError(_ refusal: PlayQueue.Refusal, _ command: Command) -> PlaybackError {
+    switch refusal {
+    case .empty:
+      PlaybackError(.queueEmpty, "the queue is empty; add files with queue add PATH")
+    case .noSuchEntry(let index, let count):
+      PlaybackError(
+        .noSuchEntry,
+        "\(command.verb) \(index + 1): the queue has \(count) \(count == 1 ? "entry" : "entries"), numbered 1 to \(count)"
+      )
+    case .noEntry(let after):
+      PlaybackError(
+        .queueEnd,
+        after
+          ? "there is no entry after the last; goto 1, or play with --loop-playlist"
+          : "there is no entry before the first; goto N, or play with --loop-playlist")
+    }
+  }
+}

@@ -1,0 +1,75 @@
+// PlaylistInput: the files `vpk play` is given, as the session's queue. Several files play one after another; a
+// folder gives its media files in natural order (`ep2` before `ep10`); `--playlist FILE` reads an m3u/m3u8 list whose
+// relative entries are relative to the list's folder. URLs in a list are kept as written: opening them is refused as a
+// single URL is (unless --allow-network), and the queue skips to the next entry.
+
+import ArgumentParser
+import Foundation
+import VideoPlaybackKit
+
+enum PlaylistInput {
+  /// The extensions of the files a folder gives (lower-cased).
+  static let mediaExtensions: Set<String> = [
+    "mp4", "m4v", "mkv", "webm", "mov", "avi", "ts", "m2ts", "mts", "mpg", "mpeg", "flv", "ogv", "ogg", "wmv",
+    "3gp", "mp3", "m4a", "aac", "flac", "wav", "opus", "y4m", "nut",
+  ]
+
+  /// The entries `arguments` and `listFile` give, in order: each argument as written, a folder as its media files.
+  static func paths(arguments: [String], listFile: String?) throws -> [String] {
+    var paths: [String] = []
+    for argument in arguments {
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue {
+        let files = try folder(argument)
+        guard !files.isEmpty else { throw ValidationError("\(argument) holds no media files (by their extension)") }
+        paths += files
+      } else {
+        paths.append(argument)
+      }
+    }
+    if let listFile { paths += try list(listFile) }
+    return paths
+  }
+
+  /// A folder's media files (not its subfolders'), in natural order.
+  static func folder(_ path: String) throws -> [String] {
+    let names: [String]
+    do {
+      names = try FileManager.default.contentsOfDirectory(atPath: path)
+    } catch {
+      throw ValidationError("cannot read the folder \(path)")
+    }
+    let prefix = path.hasSuffix("/") ? path : path + "/"
+    return naturalOrder(
+      names.filter { !$0.hasPrefix(".") && mediaExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+    ).map { prefix + $0 }
+  }
+
+  /// Names in natural order: runs of digits compare as numbers (`ep2` before `ep10`), then as written.
+  static func naturalOrder(_ names: [String]) -> [String] {
+    names.sorted { a, b in
+      let order = a.compare(b, options: [.numeric, .caseInsensitive])
+      return order == .orderedSame ? a < b : order == .orderedAscending
+    }
+  }
+
+  /// The entries of an m3u/m3u8 list: every line that is not blank or a `#` comment (`#EXTM3U`, `#EXTINF` …);
+  /// relative paths resolved against the list's folder, URLs as written.
+  static func list(_ path: String) throws -> [String] {
+    guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+    else { throw ValidationError("cannot read the playlist \(path)") }
+    let folder = (path as NSString).deletingLastPathComponent
+    var entries: [String] = []
+    for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+      let line = rawLine.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\u{FEFF}", with: "")
+      guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+      if line.hasPrefix("/") || line.contains("://") || folder.isEmpty {
+        entries.append(line)
+      } else {
+        entries.append(folder + "/" + line)
+      }
+    }
+    guard !entries.isEmpty else { throw ValidationError("the playlist \(path) names no files") }
+    return entries
+  }
+}

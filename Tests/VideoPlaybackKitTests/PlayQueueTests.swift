@@ -1,0 +1,95 @@
+// PlayQueueTests: the session's list of files as a value: ids that stay with entries, the current entry through
+// edits, what comes next at the ends, and shuffles a seed repeats.
+
+import Testing
+
+@testable import VideoPlaybackKit
+
+@Suite struct PlayQueueTests {
+  @Test func entriesKeepTheirIdsThroughEdits() throws {
+    // Given a list of three files, the second playing
+    var queue = PlayQueue(paths: ["a.mp4", "b.mp4", "c.mp4"])
+    try queue.select(1)
+    // When the first is removed and a file is added after the current one
+    try queue.remove(at: 0)
+    queue.insertNext("d.mp4")
+    // Then b is still current, with its id, and d (id 4) comes next
+    #expect(queue.entries.map(\.path) == ["b.mp4", "d.mp4", "c.mp4"])
+    #expect(queue.entries.map(\.id) == [2, 4, 3])
+    #expect(queue.current?.id == 2)
+    #expect(try queue.index(after: nil) == 1)
+  }
+
+  @Test func movingKeepsTheCurrentEntryCurrent() throws {
+    // Given a, b, c with c playing
+    var queue = PlayQueue(paths: ["a.mp4", "b.mp4", "c.mp4"])
+    try queue.select(2)
+    // When c moves to the front
+    try queue.move(from: 2, to: 0)
+    // Then c is current at its new index
+    #expect(queue.entries.map(\.path) == ["c.mp4", "a.mp4", "b.mp4"])
+    #expect(queue.currentIndex == 0)
+  }
+
+  @Test func removingTheCurrentEntryLeavesNoneCurrent() throws {
+    // Given a, b with b playing
+    var queue = PlayQueue(paths: ["a.mp4", "b.mp4"])
+    try queue.select(1)
+    // When b is removed
+    let removed = try queue.remove(at: 1)
+    // Then nothing is current, and the next entry is the first
+    #expect(removed.path == "b.mp4")
+    #expect(queue.currentIndex == nil)
+    #expect(try queue.index(after: nil) == 0)
+  }
+
+  @Test func theEndsOfTheListRefuseUnlessItLoops() throws {
+    // Given a, b with b playing, not looping
+    var queue = PlayQueue(paths: ["a.mp4", "b.mp4"])
+    try queue.select(1)
+    // Then there is nothing after b
+    #expect(throws: PlayQueue.Refusal.noEntry(after: true)) { try queue.index(after: nil) }
+    // When the list loops, a comes after b; and before a, b
+    queue.loops = true
+    #expect(try queue.index(after: nil) == 0)
+    try queue.select(0)
+    #expect(try queue.indexBefore() == 1)
+  }
+
+  @Test func indexesOutsideTheListAndAnEmptyListAreRefused() {
+    // Given a list of two
+    var queue = PlayQueue(paths: ["a.mp4", "b.mp4"])
+    // Then index 2 is refused, naming the count
+    #expect(throws: PlayQueue.Refusal.noSuchEntry(index: 2, count: 2)) { try queue.select(2) }
+    #expect(throws: PlayQueue.Refusal.noSuchEntry(index: -1, count: 2)) { try queue.move(from: 0, to: -1) }
+    // When it is cleared, every move is refused as empty
+    queue.clear()
+    #expect(throws: PlayQueue.Refusal.empty) { try queue.index(after: nil) }
+    #expect(throws: PlayQueue.Refusal.empty) { try queue.remove(at: 0) }
+  }
+
+  @Test func aSeedRepeatsTheShuffleAndTheCurrentEntryStaysCurrent() throws {
+    // Given two lists of ten with the same seed, the fourth playing
+    let paths = (1...10).map { "ep\($0).mp4" }
+    var first = PlayQueue(paths: paths, seed: 42)
+    var second = PlayQueue(paths: paths, seed: 42)
+    try first.select(3)
+    try second.select(3)
+    // When both are shuffled
+    first.shuffle()
+    second.shuffle()
+    // Then they are in the same order, a new one, and ep4 is still current
+    #expect(first.entries == second.entries)
+    #expect(first.entries.map(\.path) != paths)
+    #expect(Set(first.entries.map(\.path)) == Set(paths))
+    #expect(first.current?.path == "ep4.mp4")
+  }
+
+  @Test func splitMix64GivesItsPublishedSequence() {
+    // Given the generator seeded with 0 (the reference implementation's first outputs)
+    var generator = SplitMix64(seed: 0)
+    // Then its first two values are the reference's
+    #expect(generator.next() == 0xE220_A839_7B1D_CDAF)
+    #expect(generator.next() == 0x6E78_9E6A_A1B9_65F4)
+  }
+}
