@@ -85,9 +85,9 @@ import Testing
     #expect(first.current?.path == "ep4.mp4")
   }
 
-  @Test func splitMix64GivesItsPublishedSequence() {
+  @Test func theShuffleGeneratorIsSplitMix64() {
     // Given the generator seeded with 0 (the reference implementation's first outputs)
-    var generator = SplitMix64(seed: 0)
+    var generator = ShuffleGenerator(seed: 0)
     // Then its first two values are the reference's
     #expect(generator.next() == 0xE220_A839_7B1D_CDAF)
     #expect(generator.next() == 0x6E78_9E6A_A1B9_65F4)

@@ -33,14 +33,14 @@ package struct PlayQueue: Sendable, Equatable {
   /// Only then do its events name the entries.
   package var isList: Bool
   private var lastID = 0
-  private var random: SplitMix64
+  private var random: ShuffleGenerator
 
   /// - Parameters:
   ///   - seed: seeds the shuffles (`--shuffle-seed`), so that a test gets the same order every run.
   package init(paths: [String] = [], loops: Bool = false, isList: Bool = false, seed: UInt64 = 0) {
     self.loops = loops
     self.isList = isList
-    random = SplitMix64(seed: seed)
+    random = ShuffleGenerator(seed: seed)
     for path in paths { append(path) }
   }
 
@@ -146,8 +146,8 @@ package struct PlayQueue: Sendable, Equatable {
   }
 }
 
-/// SplitMix64 (Steele, Lea and Flood): a small generator whose sequence a seed fixes, for shuffles a test can repeat.
-package struct SplitMix64: RandomNumberGenerator, Sendable, Equatable {
+/// The shuffles' generator, SplitMix64 (Steele, Lea and Flood): a small generator whose sequence a seed fixes, for shuffles a test can repeat.
+package struct ShuffleGenerator: RandomNumberGenerator, Sendable, Equatable {
   private var state: UInt64
 
   package init(seed: UInt64) { state = seed }
