@@ -81,10 +81,11 @@ private func id(_ value: Int) -> JSONValue { .number(Double(value)) }
     try signalAndMissingFile(checker)
     try infoOnOddMedia(checker)
     try testRunnerTranscripts(checker)
+    try queueSession(checker)
     try checker.validate()
 
     let defined = Set(eventNames(in: checker.schema))
-    #expect(defined.count == 21)
+    #expect(defined.count == 23)
     #expect(
       checker.seen == defined,
       "made but not in the schema: \(checker.seen.subtracting(defined).sorted()); in the schema but never made: \(defined.subtracting(checker.seen).sorted())"
@@ -338,6 +339,23 @@ private func id(_ value: Int) -> JSONValue { .number(Double(value)) }
       default: #expect(info["bitrate"]?.int != nil && info["fps"]?.double == 30)
       }
     }
+  }
+
+  /// A list of two files: the entries' `entry` events and the answers to `queue` commands.
+  private func queueSession(_ checker: ProtocolChecker) throws {
+    let first = try TestMedia.url(for: .mpeg4).path
+    let second = try TestMedia.url(for: .h264BFrames).path
+    let result = try VPKProcess.run(
+      ["play", first, second, "--json", "--clock", "virtual", "--progress", "off", "--at-end", "pause"],
+      input: .text(
+        #"{"command":"queue","args":["add","\#(first)"],"id":"q"}"# + "\nnext\nstatus\ninfo\nqueue clear\nquit\n"))
+    #expect(result.status == 0)
+    let events = try checker.check(result.stdoutLines, "queue")
+    #expect(events.named("entry").map { $0["index"]?.int } == [1, 2])
+    #expect(events.named("queue").first?["id"] == .string("q"))
+    #expect(events.named("queue").first?["count"]?.int == 3)
+    #expect(events.named("status").first?["entry"]?.int == 2)
+    #expect(events.named("info").first?["entries"]?.int == 3)
   }
 
   /// `vpk test --json --transcript DIR`: each script's transcript is the same JSON-lines protocol.

@@ -240,9 +240,13 @@ func session(_ url: URL, _ commands: [String], options: [String] = [], timeout: 
     let missing = try VPKProcess.run(["play", "/nonexistent/clip.mp4"], input: .closed)
     #expect(missing.status == 3)
     #expect(missing.events("error").first?.fields["code"] == "file_not_found")
-    let directory = try VPKProcess.run(["play", NSTemporaryDirectory()], input: .closed)
-    #expect(directory.status == 3)
-    #expect(directory.events("error").first?.fields["code"] == "not_a_file")
+    // A folder plays its media files: one with none is refused as vpk's command line is.
+    let empty = FileManager.default.temporaryDirectory.appendingPathComponent("vpk-empty-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: empty) }
+    let directory = try VPKProcess.run(["play", empty.path], input: .closed)
+    #expect(directory.status == 64)
+    #expect(directory.stderr.contains("holds no media files"))
   }
 
   @Test func truncatedFilePlaysToWhereItStops() throws {

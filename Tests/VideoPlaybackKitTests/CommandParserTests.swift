@@ -65,11 +65,12 @@ private func parseError(_ line: String) -> PlaybackError? {
     #expect(
       CommandVerbs.names == [
         "play", "pause", "toggle", "scrub", "skip", "step", "rate", "status", "info", "frame", "mark", "snapshot",
-        "open", "close", "wait", "expect", "help", "quit",
+        "open", "close", "next", "prev", "goto", "queue", "wait", "expect", "help", "quit",
       ])
     // Every listed verb parses (with an argument where one is needed).
     let arguments = [
       "scrub": " 1", "skip": " 1", "rate": " 2", "open": " clip.mp4", "wait": " 1", "expect": " state == paused",
+      "goto": " 2",
     ]
     for verb in CommandVerbs.names {
       let line = verb + (arguments[verb] ?? "")

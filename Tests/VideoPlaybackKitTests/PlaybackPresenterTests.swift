@@ -511,6 +511,10 @@ struct PlaybackPresenterEventTests {
           snapshot [path]                                        write the frame on screen as a PNG (default: <file>-<position>.png)
           open <path>                                            load another file
           close                                                  unload the file and go idle
+          next                                                   play the queue's next entry
+          prev                                                   play the queue's entry before
+          goto <N>                                               play the queue's entry N (from 1)
+          queue [add|add-next|remove|move|clear|shuffle]         list the queue, or edit it: add <path>, add-next <path>, remove <N>, move <N> <M>
           wait <s> | ended | paused | seeked | position >= <t>   let time pass, or until… [timeout <s>]
           expect <field> <op> <value> [±tol]                     check state, position, frame.md5 …
           help                                                   show this list and the keys
@@ -531,7 +535,8 @@ struct PlaybackPresenterEventTests {
         .init(
           "commands",
           .string(
-            "play pause toggle scrub skip step rate status info frame mark snapshot open close wait expect help quit"))
+            "play pause toggle scrub skip step rate status info frame mark snapshot open close next prev goto queue wait "
+              + "expect help quit"))
       ])
   }
 

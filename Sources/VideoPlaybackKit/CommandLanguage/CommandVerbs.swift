@@ -47,8 +47,8 @@ package enum CommandVerbs {
     CommandVerb(name: "prev", aliases: ["previous"], usage: "prev", summary: "play the queue's entry before"),
     CommandVerb(name: "goto", aliases: [], usage: "goto <N>", summary: "play the queue's entry N (from 1)"),
     CommandVerb(
-      name: "queue", aliases: [], usage: "queue [add|add-next <path> | remove <N> | move <N> <M> | clear | shuffle]",
-      summary: "list the queue (the current entry marked), or edit it"),
+      name: "queue", aliases: [], usage: "queue [add|add-next|remove|move|clear|shuffle]",
+      summary: "list the queue, or edit it: add <path>, add-next <path>, remove <N>, move <N> <M>"),
     CommandVerb(
       name: "wait", aliases: [], usage: "wait <s> | ended | paused | seeked | position >= <t>",
       summary: "let time pass, or until… [timeout <s>]"),
@@ -79,7 +79,7 @@ package enum CommandVerbs {
   static var spellings: [String] { names + all.flatMap(\.aliases).sorted() }
 
   /// The verb the user most likely meant: a known synonym, else the nearest verb or alias within
-  /// edit distance 2 (the first in `help` order on a tie).
+  /// edit distance 2 (1 for a word of three letters or fewer; the first in `help` order on a tie).
   package static func suggestion(for word: String) -> String? {
     if let verb = synonyms[word] { return verb }
     let scalars = Array(word.unicodeScalars.prefix(12))
@@ -87,7 +87,8 @@ package enum CommandVerbs {
     var best: (verb: String, distance: Int)?
     for candidate in spellings {
       let distance = editDistance(scalars, Array(candidate.unicodeScalars))
-      if distance <= 2, distance < (best?.distance ?? Int.max) {
+      // A word of three letters or fewer two edits away keeps one letter of its own: no guess (`foo` is not `goto`).
+      if distance <= (scalars.count <= 3 ? 1 : 2), distance < (best?.distance ?? Int.max) {
         best = (candidate, distance)
       }
     }

@@ -1,4 +1,4 @@
-// The queue's events as lines: `entry index=2 count=3 id=2 path=b.mp4` when an entry starts, and the answer to every
+// The queue's events as lines: `entry index=2 count=3 entry_id=2 path=b.mp4` when an entry starts, and the answer to every
 // `queue` command, `queue #N count=3 current=2` followed (in text) by one line per entry, the current one marked `>`.
 
 extension EventFormatter {
@@ -10,7 +10,8 @@ extension EventFormatter {
         event: event.name, commandID: named?.number, clientID: named?.clientID, severity: .notice)
       line.integer("index", entry.index)
       line.integer("count", entry.count)
-      line.integer("id", entry.id)
+      // (`entry_id`: in JSON, `id` is the command's)
+      line.integer("entry_id", entry.id)
       line.string("path", entry.path)
       return line.model
     case .listed(let listing):

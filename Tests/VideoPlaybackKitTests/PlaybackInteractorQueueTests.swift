@@ -1,0 +1,158 @@
+// PlaybackInteractorQueueTests: the queue's rules in the interactor, with fake managers: an entry's end loads the
+// next, `--at-end` applies at the end of the list, a file that fails to open is skipped, and the queue's commands
+// answer or refuse with stable codes while the session goes on.
+
+import Testing
+import VPKTestSupport
+
+@testable import VideoPlaybackKit
+
+@MainActor
+@Suite struct PlaybackInteractorQueueTests {
+  /// A session playing the list `paths` (the first entry's manager is the harness's own).
+  static func list(
+    _ paths: [String] = ["a.mp4", "b.mp4", "c.mp4"], endAction: EndAction = .exit, loops: Bool = false
+  ) -> InteractorHarness {
+    var options = PlaybackOptions(autoplay: true, endAction: endAction)
+    options.playlist = PlayQueue(paths: paths, loops: loops, isList: true)
+    let harness = InteractorHarness(options: options, path: paths.first)
+    harness.interactor.start()
+    harness.manager.becomeReady(path: paths[0])
+    return harness
+  }
+
+  @Test func anEntrysEndLoadsTheNextAndAtEndAppliesAtTheEndOfTheList() throws {
+    // Given a list of three playing its first entry, with --at-end exit
+    let h = Self.list()
+    #expect(h.output.lines.first == "entry #0 1/3 id 1 a.mp4")
+    // When the first entry ends
+    h.manager.reachEnd(at: 60)
+    // Then the second loads, playing, and the session goes on
+    let second = try #require(h.router.made.first)
+    #expect(second.preparedPath == "b.mp4")
+    #expect(second.configuration?.startsPlaying == true)
+    #expect(h.output.lines.suffix(2) == ["entry #0 2/3 id 2 b.mp4", "loading b.mp4"])
+    #expect(h.router.exitCodes.isEmpty)
+    // When the second and third end
+    second.becomeReady(path: "b.mp4")
+    second.reachEnd(at: 60)
+    let third = try #require(h.router.made.last)
+    third.becomeReady(path: "c.mp4")
+    third.reachEnd(at: 60)
+    // Then --at-end exit applies at the end of the list
+    #expect(h.router.exitCodes == [SessionExitCode.success])
+    #expect(h.output.lines.last?.hasPrefix("shutdown #0 ended") == true)
+  }
+
+  @Test func loopPlaylistGoesBackToTheFirstEntry() throws {
+    // Given a list of two that loops, playing its second entry
+    let h = Self.list(["a.mp4", "b.mp4"], loops: true)
+    h.manager.reachEnd(at: 60)
+    let second = try #require(h.router.made.first)
+    second.becomeReady(path: "b.mp4")
+    // When the second ends
+    second.reachEnd(at: 60)
+    // Then the first loads again
+    #expect(h.router.made.last?.preparedPath == "a.mp4")
+    #expect(h.output.lines.contains("entry #0 1/2 id 1 a.mp4"))
+    #expect(h.router.exitCodes.isEmpty)
+  }
+
+  @Test func anEntryThatFailsToOpenIsReportedAndSkipped() throws {
+    // Given a list whose second file cannot be opened
+    let h = Self.list()
+    h.manager.reachEnd(at: 60)
+    let second = try #require(h.router.made.first)
+    // When its open fails
+    second.failToOpen(.fileNotFound)
+    // Then the error is told, with no command, and the third entry loads
+    #expect(h.output.lines.contains("error #0 file_not_found"))
+    #expect(h.router.made.last?.preparedPath == "c.mp4")
+    #expect(h.output.lines.contains("entry #0 3/3 id 3 c.mp4"))
+    #expect(h.router.exitCodes.isEmpty)
+  }
+
+  @Test func aListWhoseEntriesAllFailEndsWithoutGoingRound() throws {
+    // Given a looping list of two whose files all fail, with --at-end exit
+    var options = PlaybackOptions(autoplay: true, endAction: .exit)
+    options.playlist = PlayQueue(paths: ["a.mp4", "b.mp4"], loops: true, isList: true)
+    let h = InteractorHarness(options: options, path: "a.mp4")
+    h.interactor.start()
+    // When both fail
+    h.manager.failToOpen(.notMedia)
+    try #require(h.router.made.first).failToOpen(.notMedia)
+    // Then the session ends once the list has come round, trying each once
+    #expect(h.router.made.count == 1)
+    #expect(h.router.exitCodes.count == 1)
+  }
+
+  @Test func nextPrevAndGotoAnswerWithTheEntrysReady() throws {
+    // Given a list of three playing its first
+    let h = Self.list()
+    // When `goto 3` is sent
+    let id = h.interactor.submit(.goto(3))
+    let third = try #require(h.router.made.first)
+    third.becomeReady(path: "c.mp4")
+    // Then entry 3 started for it and its ready answers it
+    #expect(h.output.lines.contains("entry #\(id) 3/3 id 3 c.mp4"))
+    #expect(h.output.lines.contains("ready #\(id) c.mp4"))
+    // When `next` is sent at the last entry
+    let next = h.interactor.submit(.next)
+    // Then it is refused, and the session goes on
+    #expect(h.output.lines.last == "error #\(next) queue_end")
+    // When `prev` is sent
+    h.interactor.submit(.previous)
+    #expect(h.router.made.last?.preparedPath == "b.mp4")
+  }
+
+  @Test func badEntryNumbersAndAnEmptyQueueAreRefusedWithStableCodes() {
+    // Given a list of three
+    let h = Self.list()
+    // When entries outside it are named
+    let goto = h.interactor.submit(.goto(4))
+    let remove = h.interactor.submit(.queue(.remove(9)))
+    let playing = h.interactor.submit(.queue(.remove(1)))
+    // Then each is refused with its code
+    #expect(h.output.lines.contains("error #\(goto) no_such_entry"))
+    #expect(h.output.lines.contains("error #\(remove) no_such_entry"))
+    #expect(h.output.lines.contains("error #\(playing) unavailable"))
+    // When the queue is cleared and next is sent
+    h.interactor.submit(.queue(.clear))
+    let next = h.interactor.submit(.next)
+    // Then it is refused as empty, and the file plays on
+    #expect(h.output.lines.last == "error #\(next) queue_empty")
+    #expect(h.interactor.state == .playing)
+  }
+
+  @Test func queueEditsAnswerWithTheQueueAndMakeASingleFileAList() throws {
+    // Given a session on one file
+    var options = PlaybackOptions(autoplay: true, endAction: .exit)
+    options.playlist = nil
+    let h = InteractorHarness(options: options, path: "a.mp4")
+    h.interactor.start()
+    h.manager.becomeReady(path: "a.mp4")
+    #expect(!h.output.lines.contains { $0.hasPrefix("entry") })
+    // When a file is added, another added next, and the last moved first
+    h.interactor.submit(.queue(.add("c.mp4")))
+    h.interactor.submit(.queue(.addNext("b.mp4")))
+    let move = h.interactor.submit(.queue(.move(3, 1)))
+    // Then each answers with the queue as it left it
+    #expect(h.output.lines.last == "queue #\(move) c.mp4 a.mp4 b.mp4 current 2")
+    #expect(h.interactor.actualValue(of: .queueCount) == .number(3))
+    #expect(h.interactor.actualValue(of: .entry) == .number(2))
+    // And status tells where the entry stands
+    #expect(h.interactor.currentStatus().entry == QueuePosition(index: 2, count: 3))
+    // When the file ends, the entry after it plays
+    h.manager.reachEnd(at: 60)
+    #expect(h.output.lines.last == "loading b.mp4")
+  }
+
+  @Test func aSingleFileSessionSaysNothingOfAQueue() {
+    // Given a session on one file
+    let h = InteractorHarness.ready()
+    // Then status carries no entry, and the end exits as before
+    #expect(h.interactor.currentStatus().entry == nil)
+    h.manager.reachEnd(at: 60)
+    #expect(h.router.exitCodes == [SessionExitCode.success])
+  }
+}
