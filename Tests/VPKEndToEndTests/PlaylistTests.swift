@@ -23,7 +23,7 @@ import VPKTestSupport
     let script = """
       expect entry == 1
       expect queue.count == 3
-      wait ended
+      wait entry 3
       expect entry == 3
       goto 9
       queue
@@ -51,6 +51,7 @@ import VPKTestSupport
     #expect(lines.contains("queue #6 count=3 current=3"))
     #expect(lines.contains("> 3 id=3 path=\(c)"))
     #expect(lines.filter { $0.hasPrefix("expect") && $0.contains("result=pass") }.count == 3)
+    #expect(lines.contains("waited #3 condition=\"entry 3\" position=0.000"))
     #expect(lines.contains { $0.hasPrefix("status #8") && $0.hasSuffix("entry=3 entries=3") })
   }
 

@@ -188,7 +188,7 @@ struct JSONLinesViewTests {
         == #"{"event":"error","id":7,"code":"unknown_command","message":"no \\ such\tcommand"}"#)
     #expect(
       lines[5]
-        == #"{"event":"help","id":8,"commands":"play pause toggle scrub skip step rate status info frame mark snapshot open close wait expect help quit"}"#
+        == #"{"event":"help","id":8,"commands":"play pause toggle scrub skip step rate status info frame mark snapshot open close next prev goto queue wait expect help quit"}"#
     )
   }
 

@@ -86,6 +86,29 @@ import VPKTestSupport
     #expect(h.router.exitCodes.count == 1)
   }
 
+  @Test func waitEntryGoesThroughTheEntriesBeforeItAndFailsWhenTheListEndsFirst() throws {
+    // Given a list of three playing its first, --at-end pause
+    let h = Self.list(endAction: .pause)
+    // When a script waits for entry 3
+    let id = h.interactor.submit(.wait(.entry(3), timeout: nil))
+    // Then the first entry plays to its end for it
+    #expect(h.manager.waits.last?.until == .ended)
+    h.manager.reachEnd(at: 60)
+    let second = try #require(h.router.made.first)
+    second.becomeReady(path: "b.mp4")
+    // And the wait goes on through the second
+    #expect(second.waits.last == PlaybackWait(id: id, until: .ended, timeout: nil))
+    #expect(!h.output.lines.contains { $0.hasPrefix("waited") })
+    second.reachEnd(at: 60)
+    let third = try #require(h.router.made.last)
+    third.becomeReady(path: "c.mp4")
+    // Then it is satisfied as the third is ready
+    #expect(h.output.lines.last == "waited #\(id) entry 3 at 0.0")
+    // When a script waits for an entry behind, or one past the end
+    let behind = h.interactor.submit(.wait(.entry(1), timeout: nil))
+    #expect(h.output.lines.last == "error #\(behind) wait_impossible")
+  }
+
   @Test func nextPrevAndGotoAnswerWithTheEntrysReady() throws {
     // Given a list of three playing its first
     let h = Self.list()

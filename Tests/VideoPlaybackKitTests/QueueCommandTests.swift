@@ -35,6 +35,16 @@ import Testing
     #expect(error.message.contains(message), "\(error.message)")
   }
 
+  @Test func waitEntryTakesAnEntryNumberAndATimeout() {
+    #expect(parser.parse("wait entry 3") == .command(.wait(.entry(3), timeout: nil)))
+    #expect(parser.parse("wait entry 2 timeout 5") == .command(.wait(.entry(2), timeout: 5)))
+    guard case .invalid(let error) = parser.parse("wait entry 0") else {
+      Issue.record("wait entry 0 parsed")
+      return
+    }
+    #expect(error.message.contains("wait entry takes one entry number"))
+  }
+
   @Test func jsonQueueAddTakesItsPathAsItIs() {
     // Given a JSON queue add whose path holds spaces and a #
     let parsed = parser.parseInput(#"{"command": "queue", "args": ["add", "my # clip.mp4"], "id": 7}"#)

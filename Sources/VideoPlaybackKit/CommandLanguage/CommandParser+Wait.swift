@@ -1,11 +1,11 @@
 // The grammar of `wait`: a time, or a condition, with an optional timeout.
 //
-//   wait (seconds | ended | paused | seeked | position ('>=' | '<=') time) [timeout seconds]
+//   wait (seconds | ended | paused | seeked | position ('>=' | '<=') time | entry N) [timeout seconds]
 
 extension CommandParser {
   func parseWait(_ arguments: [String]) -> ParsedLine {
     let usage =
-      "wait 2.5, wait ended, wait paused, wait seeked or wait position >= 1:30 (<= playing backward), each with an optional timeout 10"
+      "wait 2.5, wait ended, wait paused, wait seeked or wait position >= 1:30 (<= playing backward) or wait entry 3, each with an optional timeout 10"
     var words = arguments[...]
     var timeout: Double?
     if let index = words.firstIndex(where: { Self.asciiLowercased($0) == "timeout" }) {
@@ -29,6 +29,13 @@ extension CommandParser {
     case "ended": condition = .ended
     case "paused": condition = .paused
     case "seeked": condition = .seeked
+    case "entry":
+      let usage = "wait entry takes one entry number, counted from 1: wait entry 3"
+      guard words.count == 2 else { return .invalid(Self.bad(usage)) }
+      switch Self.entryNumber(words[words.startIndex + 1], usage: usage) {
+      case .failure(let error): return .invalid(error)
+      case .success(let number): condition = .entry(number)
+      }
     case "position":
       let afterWord = glued ? [String(String.UnicodeScalarView(first.unicodeScalars.dropFirst(8)))] : []
       var rest = (afterWord + words.dropFirst()).joined(separator: " ")

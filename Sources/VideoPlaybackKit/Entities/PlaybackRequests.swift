@@ -74,6 +74,8 @@ public enum WaitCondition: Sendable, Equatable {
   case position(TimeSpec)
   /// `wait position <= T`: playing backward (a negative rate).
   case positionAtMost(TimeSpec)
+  /// `wait entry N`: the queue's entry N (from 1) has started and is ready.
+  case entry(Int)
 
   /// The condition as the command language writes it (`ended`, `position >= 12.5`, `2.5`).
   public var description: String {
@@ -86,6 +88,7 @@ public enum WaitCondition: Sendable, Equatable {
     case .position(.percent(let percent)): "position >= \(Self.number(percent))%"
     case .positionAtMost(.seconds(let seconds)): "position <= \(Self.number(seconds))"
     case .positionAtMost(.percent(let percent)): "position <= \(Self.number(percent))%"
+    case .entry(let number): "entry \(number)"
     }
   }
 

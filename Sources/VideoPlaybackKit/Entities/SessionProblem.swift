@@ -65,4 +65,8 @@ package enum WaitObstacle: Sendable, Equatable {
   case wholeLoopWithout
   /// The position waited for is past the end of the media, which ends here.
   case pastTheEnd(MediaTime)
+  /// The queue's entry waited for is behind the one playing, and the list does not loop.
+  case entryBehind
+  /// The list ended (or none of its entries after the one playing opened) before the entry waited for.
+  case listEndedFirst
 }

@@ -56,6 +56,8 @@ package enum ProblemText {
     case .endedFirst(let position): "the media ended first, at \(NumberText.seconds(position.seconds))"
     case .wholeLoopWithout: "a whole pass of the looping media went by without it"
     case .pastTheEnd(let end): "the media ends at \(NumberText.seconds(end.seconds)) s"
+    case .entryBehind: "that entry is behind the one playing and the queue does not loop; goto it instead"
+    case .listEndedFirst: "the queue ended first"
     }
   }
 }

@@ -51,6 +51,21 @@ extension PlaybackInteractor {
       }
       guard state == .playing else { return impossible(.pausedAt(position)) }
       until = .position(target)
+    case .entry(let number):
+      guard (1...max(playlist.count, 1)).contains(number), !playlist.isEmpty else {
+        return reportError(
+          PlaybackError(
+            .noSuchEntry,
+            "wait entry \(number): the queue has \(playlist.count) entries, numbered 1 to \(playlist.count)"),
+          commandID: id, source: numbered.source)
+      }
+      if playlist.currentIndex == number - 1 { return satisfied() }
+      guard state == .playing else { return impossible(.paused) }
+      if let current = playlist.currentIndex, number - 1 < current, !playlist.loops, options.endAction != .loop {
+        return impossible(.entryBehind)
+      }
+      // The entries before it play to their ends: the wait is armed again as each starts (`resumeEntryWaits`).
+      until = .ended
     case .positionAtMost(let spec):
       if case .percent = spec, info?.duration == nil {
         return impossible(.unknownDuration)
@@ -84,13 +99,54 @@ extension PlaybackInteractor {
     }
   }
 
-  /// Fails the outstanding waits: the file ended (and goes) before they were satisfied.
-  func failWaitsEndedFirst(at position: MediaTime) {
-    let waits = outstanding.compactMap { if case .wait(let id, let condition) = $0 { (id, condition) } else { nil } }
-    outstanding.removeAll { if case .wait = $0 { true } else { false } }
+  /// Fails the outstanding waits: the file ended (and goes) before they were satisfied. `keepingEntryWaits`: the
+  /// queue's next entry loads, and `wait entry` goes on through it.
+  func failWaitsEndedFirst(at position: MediaTime, keepingEntryWaits: Bool = false) {
+    func failing(_ operation: Operation) -> Bool {
+      guard case .wait(_, let condition) = operation else { return false }
+      if case .entry = condition { return !keepingEntryWaits }
+      return true
+    }
+    let waits = outstanding.compactMap {
+      if failing($0), case .wait(let id, let condition) = $0 { (id, condition) } else { nil }
+    }
+    outstanding.removeAll(where: failing)
     for (id, condition) in waits {
       failWait(
         PlaybackError(.waitNeverSatisfied(condition, because: .endedFirst(at: position))), commandID: id,
+        source: commands.waitSources.removeValue(forKey: id))
+    }
+  }
+
+  /// The waits for an entry of the queue: what they wait for, by id.
+  var entryWaits: [(id: Int, number: Int)] {
+    outstanding.compactMap { if case .wait(let id, .entry(let number)) = $0 { (id, number) } else { nil } }
+  }
+
+  /// An entry of the queue is ready: the waits for it are satisfied, the others wait for its end.
+  func resumeEntryWaits(position: MediaTime) {
+    for (id, number) in entryWaits {
+      if playlist.currentIndex == number - 1 {
+        outstanding.removeAll { if case .wait(id, _) = $0 { true } else { false } }
+        commands.waitSources[id] = nil
+        emit(.waited(.entry(number), position: position), answering: id)
+      } else if state == .playing, let manager {
+        manager.wait(PlaybackWait(id: id, until: .ended, timeout: nil))
+      } else {
+        outstanding.removeAll { if case .wait(id, _) = $0 { true } else { false } }
+        failWait(
+          PlaybackError(.waitNeverSatisfied(.entry(number), because: .paused)), commandID: id,
+          source: commands.waitSources.removeValue(forKey: id))
+      }
+    }
+  }
+
+  /// The queue ended before the entries waited for: their waits fail.
+  func failEntryWaits() {
+    for (id, number) in entryWaits {
+      outstanding.removeAll { if case .wait(id, _) = $0 { true } else { false } }
+      failWait(
+        PlaybackError(.waitNeverSatisfied(.entry(number), because: .listEndedFirst)), commandID: id,
         source: commands.waitSources.removeValue(forKey: id))
     }
   }

@@ -81,6 +81,7 @@ extension PlaybackInteractor {
     }
     statusHeld = false
     if startsPlaying { presentState(commandID: nil) }
+    resumeEntryWaits(position: manager.snapshot().position)
     drain()
   }
 
@@ -191,6 +192,10 @@ extension PlaybackInteractor {
       let index = outstanding.firstIndex(where: { if case .wait(result.id, _) = $0 { true } else { false } }),
       case .wait(_, let condition) = outstanding[index]
     else { return }  // already answered by the end
+    if case .entry = condition {
+      // The end of the entry playing moves the queue on (`nextEntryAfterEnd`); only a timeout ends the wait here.
+      guard case .timedOut = result.outcome else { return }
+    }
     outstanding.remove(at: index)
     let source = commands.waitSources.removeValue(forKey: result.id)
     switch result.outcome {
@@ -247,6 +252,7 @@ extension PlaybackInteractor {
       answering: nil)
     // An entry of a list that ends gives way to the next; `--at-end` applies at the end of the list.
     if nextEntryAfterEnd(at: position) { return }
+    failEntryWaits()
     switch options.endAction {
     case .exit:
       state = .ended

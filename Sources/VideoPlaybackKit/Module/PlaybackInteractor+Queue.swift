@@ -39,7 +39,7 @@ extension PlaybackInteractor {
     else { return false }
     answerWaitsSatisfiedByEnd(position: position)
     // The file goes: the waits its end does not satisfy never will be.
-    failWaitsEndedFirst(at: position)
+    failWaitsEndedFirst(at: position, keepingEntryWaits: true)
     loadEntry(at: next, commandID: nil)
     drain()
     return true
@@ -56,6 +56,7 @@ extension PlaybackInteractor {
       return drain()
     }
     presentState(commandID: nil)
+    failEntryWaits()
     if options.endAction == .exit {
       close(reason: .ended, exitCode: SessionExitCode.success, commandID: nil)
     } else {
