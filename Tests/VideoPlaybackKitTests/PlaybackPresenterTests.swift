@@ -619,6 +619,18 @@ struct PlaybackPresenterEventTests {
     #expect(harness.view.statusLines == ["… loading clip one.mp4"])
   }
 
+  @Test func anEntryShowsItsLineAndTheStatusLineNamesIt() {
+    // Given a presenter
+    let harness = PresenterHarness()
+    // When an entry of a list starts, then plays
+    harness.presenter.present(
+      queue: .entry(EntryStarted(index: 2, count: 3, id: 2, path: "/media/ep2.mp4")), origin: nil)
+    harness.presenter.present(.state(.playing, position: time(1), duration: time(10)), origin: nil)
+    // Then the entry has its line, and the status line names it after the times
+    #expect(harness.view.texts.first == "entry index=2 count=3 entry_id=2 path=/media/ep2.mp4")
+    #expect(harness.view.statusLines.last?.hasSuffix("]  2/3 ep2.mp4") == true)
+  }
+
   @Test func loadingEscapesControlCharactersInTheName() {
     // Given a presenter
     let harness = PresenterHarness()

@@ -72,11 +72,11 @@ import Testing
     // Given the queue as a command left it
     let listing = EventFormatter.model(
       .listed(
-        QueueListing(entries: [.init(id: 1, path: "a.mp4"), .init(id: 3, path: "b.mp4")], current: 2)),
+        QueueListing(entries: [.init(id: 1, path: "a.mp4", title: "The A"), .init(id: 3, path: "b.mp4")], current: 2)),
       origin: CommandOrigin(id: 4, sender: nil), naming: naming)
     // Then the header counts, and the current entry is marked
-    #expect(listing.text == "queue #4 count=2 current=2\n  1 id=1 path=a.mp4\n> 2 id=3 path=b.mp4")
-    #expect(listing.fields.map(\.key) == ["count", "current", "ids", "paths"])
+    #expect(listing.text == "queue #4 count=2 current=2\n  1 id=1 path=a.mp4 title=\"The A\"\n> 2 id=3 path=b.mp4")
+    #expect(listing.fields.map(\.key) == ["count", "current", "ids", "paths", "titles"])
   }
 
   @Test func statusTellsTheEntryOnlyWhenThereIsAList() {

@@ -1,5 +1,6 @@
-// The queue's events as lines: `entry index=2 count=3 entry_id=2 path=b.mp4` when an entry starts, and the answer to every
-// `queue` command, `queue #N count=3 current=2` followed (in text) by one line per entry, the current one marked `>`.
+// The queue's events as lines: `entry index=2 count=3 entry_id=2 path=b.mp4` when an entry starts, and the answer
+// to every `queue` command, `queue #N count=3 current=2` followed (in text) by one line per entry, the current one
+// marked `>`, with the title its tags gave once it has been opened.
 
 extension EventFormatter {
   static func model(_ event: QueueEvent, origin: CommandOrigin?, naming: Naming) -> EventViewModel {
@@ -21,10 +22,13 @@ extension EventFormatter {
       var model = line.model
       model.fields.append(EventViewModel.Field("ids", .list(listing.entries.map { .integer($0.id) })))
       model.fields.append(EventViewModel.Field("paths", .list(listing.entries.map { .string($0.path) })))
+      model.fields.append(
+        EventViewModel.Field("titles", .list(listing.entries.map { $0.title.map { .string($0) } ?? .null })))
       // One indented line per entry: `> 2 id=2 b.mp4` for the current one.
       let entries = listing.entries.enumerated().map { offset, entry in
         let mark = offset + 1 == listing.current ? ">" : " "
-        return "\(mark) \(offset + 1) id=\(entry.id) path=\(TextQuoting.value(entry.path))"
+        let title = entry.title.map { " title=" + TextQuoting.value($0) } ?? ""
+        return "\(mark) \(offset + 1) id=\(entry.id) path=\(TextQuoting.value(entry.path))" + title
       }
       model.text = ([model.text] + entries).joined(separator: "\n")
       return model
