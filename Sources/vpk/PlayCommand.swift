@@ -1,5 +1,5 @@
-// `vpk play`: one session on a file (or idle), steered by standard input and, with --socket, by the clients of a
-// control socket.
+// `vpk play`: one session on a file, a queue of them (several files, a folder, an m3u list) or none (idle), steered by
+// standard input and, with --socket, by the clients of a control socket.
 
 import ArgumentParser
 import Foundation
@@ -16,6 +16,11 @@ struct PlayCommand: AsyncParsableCommand {
       waits for it. A query (status, info, frame) waits for earlier seeks to
       land. When standard input ends, playback goes on to the end (or stops at
       once if paused) and vpk exits.
+
+      Several files, a folder (its media files in natural order) or
+      --playlist LIST play one after another: next, prev, goto N and queue
+      (add, add-next, remove, move, clear, shuffle) move through and edit the
+      list, and --at-end applies at the end of the list.
 
       With --socket PATH, vpk also listens on a Unix-domain socket there:
       every client sends the same commands and gets JSON lines back (its own
@@ -46,6 +51,8 @@ struct PlayCommand: AsyncParsableCommand {
         vpk play movie.mp4 --json --progress 0.5
         vpk play --idle --socket /tmp/vpk.sock </dev/null
         vpk play movie.mp4 --record checks/by-hand.vpk
+        vpk play ep1.mp4 ep2.mp4 ep3.mp4 --at-end pause
+        vpk play ~/Videos/series --shuffle --loop-playlist
       """)
 
   @Argument(

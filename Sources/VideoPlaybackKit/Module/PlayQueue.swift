@@ -146,7 +146,8 @@ package struct PlayQueue: Sendable, Equatable {
   }
 }
 
-/// The shuffles' generator, SplitMix64 (Steele, Lea and Flood): a small generator whose sequence a seed fixes, for shuffles a test can repeat.
+/// The shuffles' generator, SplitMix64 (Steele, Lea and Flood): a small generator whose sequence a seed fixes, for
+/// shuffles a test can repeat.
 package struct ShuffleGenerator: RandomNumberGenerator, Sendable, Equatable {
   private var state: UInt64
 

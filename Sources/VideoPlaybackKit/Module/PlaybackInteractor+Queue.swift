@@ -146,8 +146,8 @@ extension PlaybackInteractor {
     case .noSuchEntry(let index, let count):
       PlaybackError(
         .noSuchEntry,
-        "\(command.verb) \(index + 1): the queue has \(count) \(count == 1 ? "entry" : "entries"), numbered 1 to \(count)"
-      )
+        "\(command.verb) \(index + 1): the queue has \(count) \(count == 1 ? "entry" : "entries"), "
+          + "numbered 1 to \(count)")
     case .noEntry(let after):
       PlaybackError(
         .queueEnd,
