@@ -5,7 +5,7 @@
 extension CommandParser {
   func parseWait(_ arguments: [String]) -> ParsedLine {
     let usage =
-      "wait 2.5, wait ended, wait paused, wait seeked or wait position >= 1:30 (<= playing backward) or wait entry 3, each with an optional timeout 10"
+      "wait 2.5, wait ended, wait paused, wait seeked or wait position >= 1:30 (<= playing backward), each with an optional timeout 10"
     var words = arguments[...]
     var timeout: Double?
     if let index = words.firstIndex(where: { Self.asciiLowercased($0) == "timeout" }) {
