@@ -71,6 +71,12 @@ extension SessionRecorder {
       return ["# \(text)  (typed; the waits around it replay its time)"]
     case .open, .replace:
       return lines + openLines(entry)
+    case .next, .previous, .goto:
+      // The replay has no queue: the entry the command loaded is opened by its path.
+      let note = entry.error.map { "refused: \($0.code.rawValue)" } ?? "the replay opens the entry it loaded"
+      return lines + ["# \(text)  (\(note))"] + openLines(entry)
+    case .queue:
+      return lines + ["# \(text)  (the replay has no queue: what the queue did is recorded as the files it opened)"]
     case .play, .toggle:
       paused = pauses
       guard !pauses else {

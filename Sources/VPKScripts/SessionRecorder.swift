@@ -77,7 +77,7 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
 
     var isOpen: Bool {
       switch kind {
-      case .command(_, .open), .initialOpen: true
+      case .command(_, .open), .command(_, .next), .command(_, .previous), .command(_, .goto), .initialOpen: true
       default: false
       }
     }
@@ -290,7 +290,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
 extension Command {
   var isOpen: Bool {
     switch self {
-    case .open, .replace: true
+    // `next`, `prev` and `goto` load an entry of the queue: they are recorded as the `open` of the file they loaded.
+    case .open, .replace, .next, .previous, .goto: true
     default: false
     }
   }

@@ -199,6 +199,31 @@ import VPKTestSupport
     #expect(replay.status == 0, "\(replay.stdout)\n\(recorded)")
   }
 
+  @Test func aQueueSessionIsRecordedAsTheFilesItOpenedAndReplaysGreen() throws {
+    // Given a queue of two files, recorded while its commands move through it
+    let folder = try ScriptFolder()
+    defer { folder.remove() }
+    try FileManager.default.copyItem(atPath: folder.path("clip.mp4"), toPath: folder.path("other.mp4"))
+    let script = folder.path("queue.vpk")
+    let live = try VPKProcess.run(
+      [
+        "play", folder.path("clip.mp4"), folder.path("other.mp4"), "--paused", "--clock", "virtual", "--record", script,
+      ],
+      input: .text("next\nscrub 2\nprev\nqueue\nnext\nnext\nquit\n"))
+    #expect(live.status == 0, "\(live.stderr)")
+    // Then each command that moved through the queue is the open of the file it loaded, and the queue's own commands
+    // are comments (the replay has no queue)
+    let recorded = try String(contentsOfFile: script, encoding: .utf8)
+    let lines = recorded.split(separator: "\n").map(String.init)
+    #expect(lines.filter { $0 == "open other.mp4" }.count == 2, "\(recorded)")
+    #expect(lines.filter { $0 == "open clip.mp4" }.count == 2, "\(recorded)")
+    #expect(lines.contains { $0.hasPrefix("# next  (refused: queue_end)") }, "\(recorded)")
+    #expect(lines.contains { $0.hasPrefix("# queue  (") }, "\(recorded)")
+    // When vpk test replays it, it passes
+    let replay = try VPKProcess.run(["test", script])
+    #expect(replay.status == 0, "\(replay.stdout)\n\(recorded)")
+  }
+
   @Test func aRecordFileThatCannotBeWrittenStopsVPKBeforeAnythingPlays() throws {
     // Given a --record path in a folder that does not exist
     let folder = try ScriptFolder()
