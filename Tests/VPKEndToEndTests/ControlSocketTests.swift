@@ -297,6 +297,9 @@ private func residentKiB(of pid: Int32) throws -> Int {
 
   /// An `--input-ipc-server` socket's clients leave no descriptor behind, and no thread (the socket serves them all
   /// on its one event loop).
+  /// The threads a daemon's pools may start on demand between two counts, whatever its clients do.
+  static let poolGrowth = 2
+
   @Test func threadsAndDescriptorsComeBackAfterThousandsOfMPVConnections() throws {
     let folder = try SocketFolder()
     defer { folder.remove() }
@@ -345,10 +348,11 @@ private func residentKiB(of pid: Int32) throws -> Int {
     let before = settled()
     // When 2,000 more clients come and go, 40 of them hostile
     try churn(2000)
-    // Then no thread or descriptor of theirs is left, and the daemon still answers
-    let after = settled(target: before)
+    // Then no thread or descriptor of theirs is left, and the daemon still answers. Dispatch's and the runtime's pools
+    // start a worker on demand (one more, once, on a busy machine): a thread per client would add thousands.
+    let after = settled(target: (before.descriptors, before.threads + Self.poolGrowth))
     #expect(after.descriptors <= before.descriptors, "descriptors \(before.descriptors) -> \(after.descriptors)")
-    #expect(after.threads <= before.threads, "threads \(before.threads) -> \(after.threads)")
+    #expect(after.threads <= before.threads + Self.poolGrowth, "threads \(before.threads) -> \(after.threads)")
     calm.send(#"{"command": ["quit"]}"#)
     #expect(try daemon.waitForExit().status == 0)
   }
