@@ -33,6 +33,30 @@ final class ManualDelays {
   }
 }
 
+/// A terminal view on a window whose width the test changes, with the view's waits ended by the test.
+@MainActor
+struct ResizableTerminal {
+  let output = CapturedTextOutput()
+  let width: TextStatusViewWidthTests.Width
+  let delays = ManualDelays()
+  let view: TextStatusView
+
+  init(columns: Int) {
+    let width = TextStatusViewWidthTests.Width(columns)
+    self.width = width
+    view = TextStatusView(
+      output: output, isTerminal: true, useColor: false, columns: { width.columns }, onClosed: {},
+      after: delays.after)
+  }
+
+  /// The window is resized to `columns`, and stays that wide until the view takes the width as settled.
+  func resize(to columns: Int) {
+    width.columns = columns
+    view.displayResize()
+    delays.endAll(ResizeHold.settleDelay)
+  }
+}
+
 @MainActor
 @Suite("Text status view on a window of known width")
 struct TextStatusViewWidthTests {
@@ -47,70 +71,50 @@ struct TextStatusViewWidthTests {
 
   @Test func theStatusLineIsCutToTheWindowAndRefittedOnAResize() {
     // Given a terminal view 40 columns wide
-    let output = CapturedTextOutput()
-    let width = Width(40)
-    let delays = ManualDelays()
-    let view = TextStatusView(
-      output: output, isTerminal: true, useColor: false, columns: { width.columns }, onClosed: {}, after: delays.after)
+    let terminal = ResizableTerminal(columns: 40)
+    let output = terminal.output, view = terminal.view
     // When the status line is shown
     view.displayStatusLine(full)
     // Then the form without the bar is drawn
     #expect(output.writes.last == clear + drawn("⏸ 00:00:07.000 / 00:00:30.000   23.3%"))
     // When the window grows to 120 columns
-    width.columns = 120
-    view.displayResize()
-    delays.endAll(ResizeHold.settleDelay)
+    terminal.resize(to: 120)
     // Then, once the width has settled, the line is redrawn whole, clearing to the end of the screen
     #expect(output.writes.last == "\r\u{1B}[J" + drawn("⏸ 00:00:07.000 / 00:00:30.000   23.3%  [████░░░░░░░░░░░░░░]"))
     // When it shrinks to 20 columns below where the cursor was (column 59)
-    width.columns = 20
-    view.displayResize()
-    delays.endAll(ResizeHold.settleDelay)
+    terminal.resize(to: 20)
     // Then the redraw goes up the rows a rewrapping terminal split the old line into, and clears them
     #expect(output.writes.last == "\r\u{1B}[2A\u{1B}[J" + drawn("⏸ 00:00:07.000"))
   }
 
   @Test func aLineThatFillsItsLastRowLeavesTheCursorOnThatRow() {
     // Given a terminal view 120 columns wide showing a 40-column line, the cursor after it
-    let output = CapturedTextOutput()
-    let width = Width(120)
-    let delays = ManualDelays()
-    let view = TextStatusView(
-      output: output, isTerminal: true, useColor: false, columns: { width.columns }, onClosed: {}, after: delays.after)
+    let terminal = ResizableTerminal(columns: 120)
+    let output = terminal.output, view = terminal.view
     let forty = String(repeating: "x", count: 40)
     view.displayStatusLine(StatusLineViewModel(forms: [forty, "short"]))
     // When the window narrows to 20 columns (the old line makes two full rows)
-    width.columns = 20
-    view.displayResize()
-    delays.endAll(ResizeHold.settleDelay)
+    terminal.resize(to: 20)
     // Then the redraw goes up one row, not two: the cursor waits at the end of the second row
     #expect(output.writes.last == "\r\u{1B}[1A\u{1B}[J" + drawn("short"))
   }
 
   @Test func aCursorInsideTheTypedCommandIsOnTheRowItsColumnFalls() {
     // Given a terminal view 120 columns wide with the cursor at column 40, inside a typed command
-    let output = CapturedTextOutput()
-    let width = Width(120)
-    let delays = ManualDelays()
-    let view = TextStatusView(
-      output: output, isTerminal: true, useColor: false, columns: { width.columns }, onClosed: {}, after: delays.after)
+    let terminal = ResizableTerminal(columns: 120)
+    let output = terminal.output, view = terminal.view
     view.displayStatusLine(StatusLineViewModel(text: String(repeating: "x", count: 32)))
     view.displayTypedInput(.editing(before: "abcd", after: "efgh"))
     // When the window narrows to 20 columns
-    width.columns = 20
-    view.displayResize()
-    delays.endAll(ResizeHold.settleDelay)
+    terminal.resize(to: 20)
     // Then the redraw goes up from the third row of the old line, where column 40 falls
     #expect(output.writes.last?.hasPrefix("\r\u{1B}[2A\u{1B}[J") == true, "\(output.writes)")
   }
 
   @Test func aRedrawBeforeTheResizeIsReportedWaitsForTheWidthToSettle() {
     // Given a terminal view 120 columns wide showing its full line (59 columns)
-    let output = CapturedTextOutput()
-    let width = Width(120)
-    let delays = ManualDelays()
-    let view = TextStatusView(
-      output: output, isTerminal: true, useColor: false, columns: { width.columns }, onClosed: {}, after: delays.after)
+    let terminal = ResizableTerminal(columns: 120)
+    let output = terminal.output, width = terminal.width, delays = terminal.delays, view = terminal.view
     view.displayStatusLine(full)
     // When the window narrows to 20 columns and the line changes before the resize is reported
     width.columns = 20
@@ -129,11 +133,8 @@ struct TextStatusViewWidthTests {
 
   @Test func eventsDuringAResizeAreHeldAndWrittenUnderOneDrawOnceTheWidthSettles() {
     // Given a terminal view 120 columns wide showing its full line (59 columns) and a prompt
-    let output = CapturedTextOutput()
-    let width = Width(120)
-    let delays = ManualDelays()
-    let view = TextStatusView(
-      output: output, isTerminal: true, useColor: false, columns: { width.columns }, onClosed: {}, after: delays.after)
+    let terminal = ResizableTerminal(columns: 120)
+    let output = terminal.output, width = terminal.width, delays = terminal.delays, view = terminal.view
     view.displayStatusLine(full)
     let before = output.writes.count
     // When the window narrows to 40, a command is submitted and answered, and the window narrows again to 20
@@ -156,11 +157,8 @@ struct TextStatusViewWidthTests {
 
   @Test func aHoldThatLastsTooLongCountsTheOldLinesRowsAtTheWidestWidthSeen() {
     // Given a terminal view 120 columns wide showing its full line (59 columns), its width still changing
-    let output = CapturedTextOutput()
-    let width = Width(120)
-    let delays = ManualDelays()
-    let view = TextStatusView(
-      output: output, isTerminal: true, useColor: false, columns: { width.columns }, onClosed: {}, after: delays.after)
+    let terminal = ResizableTerminal(columns: 120)
+    let output = terminal.output, width = terminal.width, delays = terminal.delays, view = terminal.view
     view.displayStatusLine(full)
     width.columns = 20
     view.displayResize()
@@ -177,11 +175,8 @@ struct TextStatusViewWidthTests {
 
   @Test func finishingDuringAResizeWritesWhatWasHeld() {
     // Given a terminal view whose width is changing, with an event held
-    let output = CapturedTextOutput()
-    let width = Width(60)
-    let delays = ManualDelays()
-    let view = TextStatusView(
-      output: output, isTerminal: true, useColor: false, columns: { width.columns }, onClosed: {}, after: delays.after)
+    let terminal = ResizableTerminal(columns: 60)
+    let output = terminal.output, width = terminal.width, delays = terminal.delays, view = terminal.view
     view.displayStatusLine(StatusLineViewModel(text: "⏸ x"))
     width.columns = 50
     view.displayResize()
