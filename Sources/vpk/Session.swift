@@ -84,6 +84,8 @@ func runSession(
         return socketUnusableExitCode
       }
     }
+    // The session's mpv clients share its stored options (`volume` …).
+    let mpvClients = MPVClients()
     for server in servers {
       // Listening before the session starts: a path that cannot be used stops vpk before anything plays.
       do {
@@ -94,7 +96,7 @@ func runSession(
           },
           dialect: MPVSocketDialect { [weak built] output in
             guard let built else { preconditionFailure("a client connected after the session ended") }
-            return PlaybackBuilder.attachMPVClient(to: built, output: output, hrSeek: hrSeek)
+            return PlaybackBuilder.attachMPVClient(to: built, sharing: mpvClients, output: output, hrSeek: hrSeek)
           },
           record: { [weak built] path in
             guard let built else { return .failure(PlaybackError(.badInput, "the session has ended")) }

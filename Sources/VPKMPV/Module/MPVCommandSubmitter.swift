@@ -237,6 +237,16 @@ final class MPVCommandSubmitter {
   private func perform(_ change: MPVPropertySpec.Change, on property: MPVProperty, pending owed: Pending) {
     switch change {
     case .submit(let command): commands.submit(command, owed)
+    case .submitUnlessEnded(let command):
+      if !commands.onlyReadsPending {
+        // Where the session will stand once the commands before it have run is known from a `status` after them.
+        commands.startAdjusting()
+        commands.submit(.status, .unlessEnded(command, then: owed))
+      } else if readings.state == .ended {
+        answerUnchanged(owed)
+      } else {
+        commands.submit(command, owed)
+      }
     case .seek(let target, let reference):
       // mpv's setters (`add` too) seek to a time (`time-pos`, `playback-time`) or a share (`percent-pos`): absolute.
       let absolute: MPVSeekReference =
@@ -251,6 +261,11 @@ final class MPVCommandSubmitter {
       if case .reply(let ticket, let withData) = owed { replies.reply(ticket, .success, data: withData ? .null : nil) }
       sharedOptions.store(value, as: property)
     }
+  }
+
+  /// A change that changes nothing: its reply, at once.
+  private func answerUnchanged(_ owed: Pending) {
+    if case .reply(let ticket, let withData) = owed { replies.reply(ticket, .success, data: withData ? .null : nil) }
   }
 
   /// `add` / `cycle` once the value now is known: what the property's entry says, as `set` would do it.
@@ -284,6 +299,9 @@ final class MPVCommandSubmitter {
     case .adjust(let ticket, _, _):
       if let ticket { replies.reply(ticket, .commandFailed) }
       commands.runDeferred()
+    case .unlessEnded(_, let then):
+      if case .reply(let ticket, _) = then { replies.reply(ticket, .commandFailed) }
+      commands.runDeferred()
     case .observe(let ticket, _, _, _, _): replies.reply(ticket, .commandFailed)
     case .load(let entry): mirror.loadFailed(fileError: Self.fileError(error), entry: entry, commandID)
     case .silent, .learn: break
@@ -294,6 +312,14 @@ final class MPVCommandSubmitter {
   func answer(_ status: PlaybackStatus, _ commandID: Int?) {
     mirror.readings.read(status)
     guard let commandID, let owed = commands.pending[commandID] else { return }
+    if case .unlessEnded(let command, let then) = owed {
+      publisher.holding {
+        commands.take(commandID)
+        if status.state == .ended { answerUnchanged(then) } else { commands.submit(command, then) }
+        commands.runDeferred()
+      }
+      return publisher.publish()
+    }
     if case .adjust(let ticket, let property, let delta) = owed {
       // Its change, then the requests that came behind it, before any quick read is answered.
       publisher.holding {
@@ -308,7 +334,7 @@ final class MPVCommandSubmitter {
     case .get(let ticket, let property, let asString, let path):
       replies.deliver(
         ticket, [readings.replyToRead(property, path: path, asString: asString, requestID: ticket.requestID)])
-    case .adjust:
+    case .adjust, .unlessEnded:
       break
     case .observe(let ticket, let observerID, let property, let path, let asString):
       startObserving(ticket, id: observerID, property, path: path, asString: asString)

@@ -17,6 +17,9 @@ final class MPVPendingCommands {
     /// `add` / `cycle`, which need the value now: a `status` first, then the command that sets it (nil: a text line,
     /// unanswered).
     case adjust(Ticket?, MPVProperty, by: Double?)
+    /// A command that changes nothing at the end of a file kept open, sent while this client's commands before it are
+    /// under way: a `status` first, then the command unless the session is at the end; what it owes either way.
+    indirect case unlessEnded(Command, then: Pending)
     /// `observe_property`: its first `property-change` is the value now, from a `status`.
     case observe(Ticket, id: Int, MPVProperty, path: String?, asString: Bool)
     /// `loadfile` (mpv's number for the file), answered at once; a failure to open is reported as `end-file` with
@@ -58,6 +61,17 @@ final class MPVPendingCommands {
 
   /// The sender of this client's command `number`.
   func sender(_ number: Int) -> CommandSender { CommandSender(view: viewID, number: number) }
+
+  /// Whether nothing of this client's under way can move playback: only reads of the session (`get_property`, an
+  /// observer's first value, the session's file).
+  var onlyReadsPending: Bool {
+    pending.values.allSatisfy {
+      switch $0 {
+      case .get, .observe, .learn: true
+      case .reply, .adjust, .unlessEnded, .load, .silent: false
+      }
+    }
+  }
 
   /// Whether nothing of this client's is under way but loads (answered already).
   var onlyLoadsPending: Bool {

@@ -5,26 +5,25 @@ import VideoPlaybackKit
 
 extension PlaybackBuilder {
   /// Adds a client of the control socket that speaks mpv's JSON IPC: the mpv dialect's presenter and view, writing
-  /// to `output` (no greeting: mpv sends none). `hrSeek`: mpv's `--hr-seek`, which seeks that name no precision are
-  /// exact.
+  /// to `output` (no greeting: mpv sends none). `clients`: what the session's mpv clients share (one per session).
+  /// `hrSeek`: mpv's `--hr-seek`, which seeks that name no precision are exact.
   package static func attachMPVClient(
-    to module: PlaybackModule, output: any TextOutput, hrSeek: MPVHRSeek = .default
+    to module: PlaybackModule, sharing clients: MPVClients, output: any TextOutput, hrSeek: MPVHRSeek = .default
   ) -> MPVClient {
     let fanOut = module.fanOut
     let viewID = fanOut.makeViewID()
-    // The interactor's status board lets the presenter answer property reads on the socket's event loop.
     // The stored properties (`volume` …) are the session's: one set for all its mpv clients.
-    let key = ObjectIdentifier(MPVSharedOptions.self)
     let sharedOptions: MPVSharedOptions
-    if let shared = module.sharedByClients[key] as? MPVSharedOptions {
+    if let shared = clients.sharedOptions {
       sharedOptions = shared
     } else {
       // It hears the session's events itself, ahead of every mpv client's presenter (a file's own values come back
       // as it goes whoever is connected then).
       sharedOptions = MPVSharedOptions()
-      module.sharedByClients[key] = sharedOptions
+      clients.sharedOptions = sharedOptions
       fanOut.attach(sharedOptions, as: fanOut.makeViewID())
     }
+    // The interactor's status board lets the presenter answer property reads on the socket's event loop.
     let presenter = MPVPresenter(
       interactor: fanOut.port(for: viewID), clientName: sharedOptions.nextClientName(), viewID: viewID,
       statusBoard: module.statusBoard, startsPlaying: module.startsPlaying, hrSeek: hrSeek,
@@ -39,6 +38,15 @@ extension PlaybackBuilder {
       finish: { [weak view] in view?.displayFinish() })
     return MPVClient(client: client, presenter: presenter)
   }
+}
+
+/// What a session's mpv clients share: the stored properties (`volume` …), made as the first one is attached. The
+/// session's owner holds one per session and gives it to each `attachMPVClient`.
+@MainActor
+package final class MPVClients {
+  fileprivate var sharedOptions: MPVSharedOptions?
+
+  package init() {}
 }
 
 /// What `attachMPVClient` hands back: the client's place in the session (held for as long as it is connected), and

@@ -16,6 +16,9 @@ package struct MPVPropertySpec: Sendable {
     case submit(Command)
     /// Seek as mpv's `seek <target> <reference>` does, at mpv's default precision.
     case seek(Double, MPVSeekReference)
+    /// Submit this command, unless the session stands at the end of a file kept open once the commands before it
+    /// have run: there it changes nothing (mpv's `--keep-open`, where unpausing at the end stays there).
+    case submitUnlessEnded(Command)
     /// Set the property to this value, as `set` does.
     case set(MPVValue)
     /// Keep this value as the property's (a stored property: MPVStoredOptions), for every mpv client.

@@ -13,7 +13,7 @@ package enum MPVPropertyTable {
     case .pause:
       MPVPropertySpec(
         property: property, kind: .flag, read: { .bool($0.info != nil ? $0.state != .playing : $0.pauseOption) },
-        write: .flag { pause, _ in .submit(pause ? .pause : .unpause) }, cycle: toggle,
+        write: .flag { pause, _ in pause ? .submit(.pause) : .submitUnlessEnded(.play) }, cycle: toggle,
         changesOn: [.pauseAtEnd],
         docs: .init(
           note: "true while not playing; without a file, whether the next file opens paused",

@@ -2,10 +2,8 @@
 
 /// One command of the command language (stdin and scripts).
 package enum Command: Sendable, Equatable {
+  /// Play; at the end of a file kept open, start over.
   case play
-  /// Play, but at the end of a file kept open there stay at the end, paused (mpv's `pause` set to no, which its
-  /// `--keep-open` sets again at once); `play` starts over there. Not in the language: the mpv dialect submits it.
-  case unpause
   case pause
   case toggle
   case scrub(TimeSpec, SeekMode?)
@@ -48,7 +46,7 @@ package enum Command: Sendable, Equatable {
   /// The verb as the user writes it.
   package var verb: String {
     switch self {
-    case .play, .unpause: "play"
+    case .play: "play"
     case .pause: "pause"
     case .toggle: "toggle"
     case .scrub: "scrub"

@@ -14,10 +14,6 @@ extension PlaybackInteractor {
     }
     switch command {
     case .play: play(id: id)
-    case .unpause where state == .ended:
-      // mpv's unpause at the end of a file kept open: it stays there, paused, and nothing moves.
-      presentState(commandID: id)
-    case .unpause: play(id: id)
     case .pause: pause(id: id)
     case .toggle: state == .playing ? pause(id: id) : play(id: id)
     case .scrub(.percent, _) where info.duration == nil:
@@ -80,7 +76,7 @@ extension PlaybackInteractor {
   func setForNextFile(_ numbered: NumberedCommand) -> Bool {
     let id = numbered.id
     switch numbered.command {
-    case .play, .unpause: opensPaused = false
+    case .play: opensPaused = false
     case .pause: opensPaused = true
     case .toggle: opensPaused.toggle()
     case .rate where options.clock == .free:

@@ -22,9 +22,6 @@ package final class PlaybackModule {
   package let statusBoard: PlaybackStatusBoard
   /// Whether the session plays each file it loads (its options' `autoplay`).
   package let startsPlaying: Bool
-  /// What the clients of one dialect share for as long as the session runs (the mpv dialect's stored options), kept
-  /// by that dialect's Builder under the shared object's type.
-  package var sharedByClients: [ObjectIdentifier: AnyObject] = [:]
   private let reader: CommandReader?
   private let echo: (@MainActor (InputLine) -> Void)?
   private let showTyped: (@Sendable (TypedInput) -> Void)?

@@ -558,7 +558,7 @@ struct MPVPresenterTests {
     // Then each runs as its JSON form does
     #expect(
       harness.interactor.calls.filter { $0 != .submit(.status) } == [
-        .submit(.info), .submit(.unpause), .submit(.scrub(.seconds(20), .exact)), .submit(.pause), .submit(.rate(1.1)),
+        .submit(.info), .submit(.play), .submit(.scrub(.seconds(20), .exact)), .submit(.pause), .submit(.rate(1.1)),
         .submit(.step(1)), .submit(.step(-1)), .submit(.replace("/media/other file.mp4")), .submit(.close),
         .submit(.quit),
       ])
@@ -727,7 +727,7 @@ struct MPVPresenterTests {
     let harness = MPVHarness()
     harness.loaded()
     harness.send(#"{"command": ["set_property", "pause", false], "request_id": 8}"#)
-    #expect(harness.interactor.calls.last == .submit(.unpause))
+    #expect(harness.interactor.calls.last == .submit(.play))
     harness.presenter.present(
       .state(.playing, position: .zero, duration: MediaTime(seconds: 4)), origin: harness.lastOrigin)
     #expect(harness.view.lines == [#"{"request_id":8,"error":"success"}"#])
@@ -743,7 +743,7 @@ struct MPVPresenterTests {
     harness.loaded()
     harness.send(#"{"command": ["cycle", "pause"]}"#)
     harness.presenter.present(.status(harness.status(.paused)), origin: harness.lastOrigin)
-    #expect(harness.interactor.calls.suffix(2) == [.submit(.status), .submit(.unpause)])
+    #expect(harness.interactor.calls.suffix(2) == [.submit(.status), .submit(.play)])
     harness.presenter.present(
       .state(.playing, position: .zero, duration: MediaTime(seconds: 4)), origin: harness.lastOrigin)
     harness.send(#"{"command": ["add", "speed", 0.5]}"#)
