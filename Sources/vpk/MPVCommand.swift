@@ -146,20 +146,11 @@ struct MPVCommand: AsyncParsableCommand {
       if line.loopsFile { .loop } else if line.keepOpen != .no { .pause } else if line.idle == .yes { .idle } else {
         .exit
       }
-    var start: TimeSpec?
-    var startBeforeEnd: Double?
-    switch line.start {
-    case .time(let time): start = time
-    case .beforeEnd(let seconds): startBeforeEnd = seconds
-    case nil: break
-    }
     var options = PlaybackOptions(
-      autoplay: !line.pause, start: start, clock: .wall, progressInterval: 1, endAction: endAction,
-      seekMode: .exact)
-    options.startBeforeEnd = startBeforeEnd
-    // mpv's --start and --speed hold for every file it loads.
-    options.startsEveryFile = true
-    options.startRate = line.speed
+      autoplay: !line.pause, clock: .wall, progressInterval: 1, endAction: endAction, seekMode: .exact)
+    // mpv's --start and --speed: where every file opens and the speed the session starts at.
+    options.fileStart = line.start
+    options.rate = line.speed
     let sockets = line.inputIPCServer.map { [ControlSocketServer.Options(path: $0, dialectOnly: true)] } ?? []
     // vpk's text events, where mpv would write its terminal lines.
     guard let output = try? OutputOptions.parse([]) else { preconditionFailure("OutputOptions has defaults") }

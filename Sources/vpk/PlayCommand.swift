@@ -85,11 +85,15 @@ struct PlayCommand: AsyncParsableCommand {
   @Flag(name: .long, help: "Start paused on the first frame instead of playing.")
   var paused = false
 
-  // Unconditional, as --progress: `--start -5` is a time (before the start, so clamped), not a missing value.
+  // Unconditional, as --progress: `--start -5` is a time (5 s before the end), not a missing value.
   @Option(
     name: .long, parsing: .unconditional,
-    help: "Where to start: seconds (83.5), m:ss (1:23.5), h:mm:ss, or a percentage (50%).")
+    help:
+      "Where every file starts: seconds (83.5), m:ss (1:23.5), h:mm:ss, a percentage (50%), or before the end (-5).")
   var start: String?
+
+  @Option(name: .long, help: "The speed playback starts at (0.01 to 100; not with --clock free).")
+  var rate: Double?
 
   @Option(
     name: .long,
@@ -144,6 +148,14 @@ struct PlayCommand: AsyncParsableCommand {
 
   func validate() throws {
     _ = try startTime()
+    if let rate {
+      guard PlaybackLimits.rate.contains(rate) else {
+        throw ValidationError(
+          "--rate takes a speed from \(PlaybackLimits.text(PlaybackLimits.rate.lowerBound)) to "
+            + "\(PlaybackLimits.text(PlaybackLimits.rate.upperBound)), e.g. --rate 1.5")
+      }
+      if clock == .free { throw ValidationError("--rate paces a clock; --clock free plays as fast as it decodes") }
+    }
     _ = try ProgressOption.interval(progress)
     _ = try cache.bytes
     let given = !files.isEmpty || playlist != nil
@@ -153,10 +165,12 @@ struct PlayCommand: AsyncParsableCommand {
     if maxClients < 1 || maxClients > 10_000 { throw ValidationError("--max-clients takes a number from 1 to 10000") }
   }
 
-  private func startTime() throws -> TimeSpec? {
+  /// `--start`: a negative time counts back from each file's end.
+  private func startTime() throws -> FileStart? {
     guard let start else { return nil }
     switch CommandParser.parseTime(start, for: "--start") {
-    case .success(let time): return time
+    case .success(.seconds(let seconds)) where seconds < 0 || start.hasPrefix("-"): return .beforeEnd(-seconds)
+    case .success(let time): return .time(time)
     case .failure(let error): throw ValidationError(error.message)
     }
   }
@@ -189,8 +203,10 @@ struct PlayCommand: AsyncParsableCommand {
 
   func run() async throws {
     var options = PlaybackOptions(
-      autoplay: !paused, start: try startTime(), clock: clock, progressInterval: try ProgressOption.interval(progress),
+      autoplay: !paused, clock: clock, progressInterval: try ProgressOption.interval(progress),
       endAction: atEnd ?? Self.defaultEndAction(), seekMode: seek, frameCacheBytes: try cache.bytes)
+    options.fileStart = try startTime()
+    options.rate = rate ?? 1
     options.playlist = try queue()
     // systemd's variables are read and unset before anything else, so nothing vpk starts inherits them.
     let systemd = SystemdHandover.take()

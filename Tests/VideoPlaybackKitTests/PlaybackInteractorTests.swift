@@ -149,35 +149,6 @@ import VPKTestSupport
     #expect(h.output.lines == ["ended 60.0 loops 1", "state #1 playing 0.0", "status #2 playing 0.0"])
   }
 
-  @Test func unpauseAtTheEndStaysThereWithoutASeekAsMPVsKeepOpenDoes() {
-    // Given playback stopped at the end (--at-end pause, mpv's --keep-open)
-    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .pause))
-    h.manager.reachEnd(at: 60)
-    let seeksBefore = h.manager.seeks.count
-    let callsBefore = h.manager.calls.count
-    // When an mpv client unpauses (`unpause`), and a status after it
-    h.interactor.submit(.unpause)
-    h.interactor.submit(.status)
-    // Then nothing is sought or played: its one reply says the session is still ended, at the end
-    #expect(h.manager.seeks.count == seeksBefore)
-    #expect(h.manager.calls.count == callsBefore)
-    #expect(h.output.lines == ["ended 60.0 loops 1", "state #1 ended 60.0", "status #2 ended 60.0"])
-  }
-
-  @Test func unpauseElsewhereIsPlay() {
-    // Given a paused file, and a session with nothing loaded
-    let h = InteractorHarness.ready()
-    let idle = InteractorHarness(path: nil)
-    idle.interactor.start()
-    // When each is sent `unpause`
-    h.interactor.submit(.unpause)
-    idle.interactor.submit(.unpause)
-    // Then the file plays, and the next file opens playing, as `play` does
-    #expect(h.manager.calls.last == "play")
-    #expect(h.output.lines == ["state #1 playing 0.0"])
-    #expect(idle.output.lines == ["next #1 playing"])
-  }
-
   @Test func withNoKnownDurationTimesClampOnlyAtTheStartAndPercentIsAClearError() {
     // Given media that does not say how long it is
     let h = InteractorHarness(options: PlaybackOptions(autoplay: false))
@@ -489,11 +460,10 @@ import VPKTestSupport
     #expect(ends.map(\.action) == [action])
   }
 
-  @Test func startRateAndAStartForEveryFileHoldForFilesOpenedLater() {
-    // Given mpv's --speed=2 and --start=50%, for every file (vpk mpv)
+  @Test func theStartRateAndStartHoldForFilesOpenedLater() {
+    // Given a session started at rate 2 and at the middle of every file (--rate 2 --start 50%)
     var options = PlaybackOptions(autoplay: false, start: .percent(50))
-    options.startRate = 2
-    options.startsEveryFile = true
+    options.rate = 2
     let h = InteractorHarness.ready(options: options)
     // (the first file's start seek lands)
     h.manager.land(h.manager.seeks[0])
@@ -509,9 +479,8 @@ import VPKTestSupport
   }
 
   @Test func aStartGivenWithTheFileComesBeforeTheSessionsAndHoldsForThatFileOnly() {
-    // Given mpv's --start=50% for every file (vpk mpv), the first file's start seek landed
-    var options = PlaybackOptions(autoplay: false, start: .percent(50))
-    options.startsEveryFile = true
+    // Given a session that starts every file at its middle (--start 50%), the first file's start seek landed
+    let options = PlaybackOptions(autoplay: false, start: .percent(50))
     let h = InteractorHarness.ready(options: options)
     h.manager.land(h.manager.seeks[0])
     // When a file replaces it with a start of its own 2 s before its end (`loadfile b.mp4 replace start=-2`)
@@ -682,18 +651,6 @@ import VPKTestSupport
     // Then it opens at no other rate, and no rate is told
     #expect(h.router.made[0].rates.isEmpty)
     #expect(!h.output.events.contains { if case .rate = $0.event { true } else { false } })
-  }
-
-  @Test func withoutStartForEveryFileAnOpenedFileStartsAtItsStart() {
-    // Given --start for the command line's file only (vpk play)
-    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, start: .percent(50)))
-    h.manager.land(h.manager.seeks[0])
-    // When another file is opened
-    h.interactor.submit(.open("b.mp4"))
-    h.router.made[0].becomeReady(duration: 60)
-    // Then it starts at its start, at rate 1
-    #expect(h.router.made[0].seeks.isEmpty)
-    #expect(h.router.made[0].rates.isEmpty)
   }
 
   @Test func acceptingTheEndPausesTheManager() {

@@ -35,11 +35,10 @@ public enum TimeSpec: Sendable, Equatable {
   }
 }
 
-/// Where one file opens (mpv's per-file `start` option, `loadfile … start=…`): a time as a user writes it, or a time
-/// before the end.
+/// Where a file opens: a time as a user writes it, or a time before the end.
 package enum FileStart: Sendable, Equatable {
   case time(TimeSpec)
-  /// Seconds before the end of the media (`start=-5`).
+  /// Seconds before the end of the media (`--start -5`).
   case beforeEnd(Double)
 
   /// The media time this names, for media of the given duration (the start when the duration is unknown).

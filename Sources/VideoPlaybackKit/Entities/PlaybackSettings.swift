@@ -28,7 +28,13 @@ public enum ClockKind: String, Sendable, CaseIterable {
 /// How the session was asked to play.
 public struct PlaybackOptions: Sendable, Equatable {
   public var autoplay: Bool
-  public var start: TimeSpec?
+  /// Where every file the session loads opens, unless the command that loads it gives a start of its own.
+  public var start: TimeSpec? {
+    get { if case .time(let time) = fileStart { time } else { nil } }
+    set { fileStart = newValue.map(FileStart.time) }
+  }
+  /// `start`, or a time before each file's end (`--start -5`).
+  package var fileStart: FileStart?
   public var clock: ClockKind
   /// Media seconds between `progress` events; nil for none.
   public var progressInterval: Double?
@@ -38,12 +44,9 @@ public struct PlaybackOptions: Sendable, Equatable {
   package var failurePictures: FailurePictures?
   /// Bytes of decoded frames the engine may keep for seeks and backward steps (0: none).
   public var frameCacheBytes: Int
-  /// The rate every file starts at (mpv's `--speed`); not on the free clock.
-  package var startRate = 1.0
-  /// Whether `start` applies to every file opened, not only the command line's (mpv's `--start`).
-  package var startsEveryFile = false
-  /// A start given as seconds before the end (mpv's `--start=-5`), used where `start` is nil.
-  package var startBeforeEnd: Double?
+  /// The rate the session starts at (`--rate`), and a file opened beside a loaded one (`open`) opens at; not on the
+  /// free clock.
+  package var rate = 1.0
   /// The files to play one after another (several files, a folder or a list file on the command line); nil: the one
   /// file the session starts with, if any.
   package var playlist: PlayQueue?
@@ -55,7 +58,7 @@ public struct PlaybackOptions: Sendable, Equatable {
   ) {
     self.frameCacheBytes = frameCacheBytes
     self.autoplay = autoplay
-    self.start = start
+    self.fileStart = start.map(FileStart.time)
     self.clock = clock
     self.progressInterval = progressInterval
     self.endAction = endAction

@@ -170,8 +170,9 @@ public enum SessionEvent: Sendable, Equatable {
   case state(PlaybackState, position: MediaTime, duration: MediaTime?)
   case progress(ProgressMark)
   /// A seek or step a command asked for started (the session's own seeks, to `--start` and back to the start on play at
-  /// the end, say nothing). Its `seeked`, `superseded` or `stepped` follows. vpk's text and JSON dialects show no line
-  /// for it; the mpv dialect shows it as mpv's `seek`.
+  /// the end, say nothing): a view shows that the picture is moving to a new place until its `seeked`, `superseded` or
+  /// `stepped`. vpk's text and JSON lines leave it out (the command's own line says it); an app's view and the mpv
+  /// dialect (mpv's `seek` event, its `seeking` property) show it.
   case seekStarted(SeekStart)
   case seeked(SeekOutcome)
   /// A seek that did not land: `newer` replaced it, or (nil) the session closed first.
@@ -194,7 +195,7 @@ public enum SessionEvent: Sendable, Equatable {
   case waited(WaitCondition, position: MediaTime)
   case expectation(ExpectationOutcome)
   /// `close` unloaded the media (or its end did, with `--at-end idle`); the session is idle. `nextPaused`: whether the
-  /// next file opens paused, the pause that outlives the file as mpv's option does (the interactor's rule).
+  /// next file opens paused (the session's pause outlives its files), as `next` says it.
   case closed(nextPaused: Bool)
   case shutdown(SessionShutdown)
 

@@ -34,15 +34,9 @@ extension PlaybackInteractor {
     file?.opening = nil
     if let entryID = file?.entryID { playlist.setTitle(info.details?.tags.value(for: "title"), ofID: entryID) }
     state = .paused
-    // A start given with the command that loads the file comes first; then the session's own, for the file it starts
-    // with (or every file). Whoever ran vpk is told at once that the start they asked for is not where playback
-    // starts.
-    let sessionStart =
-      opening.commandID == nil || options.startsEveryFile
-      ? (options.start.map(FileStart.time) ?? options.startBeforeEnd.map(FileStart.beforeEnd))?.resolved(
-        duration: info.duration)
-      : nil
-    let start = opening.start.map { $0.resolved(duration: info.duration) } ?? sessionStart
+    // A start given with the command that loads the file comes first; then the session's own, for every file. Whoever
+    // ran vpk is told at once that the start they asked for is not where playback starts.
+    let start = (opening.start ?? options.fileStart)?.resolved(duration: info.duration)
     if opening.start == nil, let requested = start, requested.clamped(to: info.duration) != requested {
       let clamp = SessionReport.Clamp(requested: requested, target: requested.clamped(to: info.duration))
       report.startClamped = clamp
@@ -57,8 +51,8 @@ extension PlaybackInteractor {
         if rate != 1 { manager.setRate(rate) }
         if (rate != 1 && !opening.rateToldAtLoading) || turned { emit(.rate(rate), answering: nil) }
       }
-    } else if options.startRate != 1 && options.clock != .free {
-      rate = options.startRate
+    } else if options.rate != 1 && options.clock != .free {
+      rate = options.rate
       manager.setRate(rate)
       emit(.rate(rate), answering: nil)
     }

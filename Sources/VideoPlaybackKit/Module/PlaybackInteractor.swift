@@ -11,7 +11,6 @@
 // - Targets clamp to the media, and the answer says so: a clamped seek's `seeked` carries the time asked for. The
 //   end is explicit and `--at-end` decides what follows.
 // - One command, one reply: `play` at the end starts over with a seek of its own, answered by its `state` alone.
-//   `unpause` (mpv's dialect) at the end stays there, as mpv's `--keep-open` does: its `state` says `ended`.
 // - `wait` and `expect` make a session a test: failed checks are reported and make the exit status 1. A failed
 //   `expect frame.*` keeps a PNG of the frame on screen when the options name where (`vpk test`).
 // - `snapshot` names its file as written (resolved like `open`'s paths), or `<media name>-<position>.png`.
@@ -20,6 +19,7 @@
 // - Pause and rate outlive the file, as mpv's options do: with no file loaded, `play`, `pause`, `toggle` and `rate`
 //   set what the next file opens with; a file closed (or replaced) leaves them as it had them. A file opened with
 //   nothing loaded, or replacing the one loaded, opens with them; `open` beside a loaded file follows the start options.
+// - Every file opens at the session's start (`--start`) unless the command that loads it gives its own.
 //   `loading` says whether the file opens paused and `closed` whether the next will: views show it, and decide nothing.
 // - The session plays a queue of files (`+Queue`): when an entry ends the next one loads, and `--at-end` applies only
 //   at the end of the list (`loop`, or `--loop-playlist`, goes back to the first entry). An entry that fails to open
@@ -172,7 +172,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     self.options = options
     playlist = options.playlist ?? PlayQueue(paths: path.map { [$0] } ?? [])
     settings = SessionSettings(
-      opensPaused: !options.autoplay, rate: options.clock != .free ? options.startRate : 1)
+      opensPaused: !options.autoplay, rate: options.clock != .free ? options.rate : 1)
     publishStatus()
   }
 
