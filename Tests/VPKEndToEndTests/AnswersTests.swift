@@ -30,7 +30,7 @@ import VPKTestSupport
     #expect(objects.map { $0["clamped"] } == [.bool(true), .bool(true), nil, .bool(true)])
   }
 
-  @Test(arguments: [("999", "999.000 s is past the end"), ("-5", "-5.000 s is before the start")])
+  @Test(arguments: [("999", "999.000 s is past the end")])
   func aStartOutsideTheMediaIsToldOnStandardError(start: String, words: String) throws {
     // Given a clip, When vpk starts it at a time outside it
     let url = try TestMedia.url(for: .h264BFrames)
@@ -59,6 +59,30 @@ import VPKTestSupport
     #expect(result.status == 0)
     // and only once
     #expect(result.stderr.components(separatedBy: "past the end").count == 2, "\(result.stderr)")
+  }
+
+  @Test func aNegativeStartCountsBackFromTheEndAndRateSetsTheStartingSpeed() throws {
+    // Given a clip
+    let url = try TestMedia.url(for: .h264BFrames)
+    let duration = try FFprobe.duration(url)
+    // When vpk starts it 2 s before its end, at rate 1.5
+    let result = try VPKProcess.run(
+      ["play", url.path, "--paused", "--clock", "virtual", "--progress", "off", "--start", "-2", "--rate", "1.5"],
+      input: .text("status\n"))
+    // Then it opens there, at that speed, and says nothing on standard error
+    #expect(result.status == 0, "\(result.stderr)")
+    let status = try #require(result.events("status").first, "\(result.stdout)")
+    #expect(abs((status.number("position") ?? -1) - (duration - 2)) < 0.05, "\(result.stdout)")
+    #expect(status.number("rate") == 1.5, "\(result.stdout)")
+    #expect(result.stderr.isEmpty, "\(result.stderr)")
+  }
+
+  @Test(arguments: [["--rate", "0"], ["--rate", "101"], ["--rate", "2", "--clock", "free"]])
+  func aRateOutsideItsRangeOrOnTheFreeClockIsRefusedSayingWhatItTakes(options: [String]) throws {
+    let url = try TestMedia.url(for: .h264BFrames)
+    let result = try VPKProcess.run(["play", url.path] + options, input: .text("quit\n"))
+    #expect(result.status == 64, "\(result.stderr)")
+    #expect(result.stderr.contains("--rate"), "\(result.stderr)")
   }
 
   @Test func aStartWithinTheMediaSaysNothing() throws {
