@@ -29,9 +29,7 @@ private final class MPVSocketClient: SocketDialectClient {
 
   init(_ client: MPVClient) {
     self.client = client
-    quickAnswer = { [quickReads = client.quickReads] line in
-      quickReads.quickAnswer(line).map { QuickAnswer($0.text, event: $0.event, passesLineOn: $0.passesLineOn) }
-    }
+    quickAnswer = { [quickReads = client.quickReads] line in quickReads.quickAnswer(line) }
   }
 
   func receive(_ line: InputLine) { client.receive(line) }

@@ -46,10 +46,10 @@ package final class MPVQuickReads: @unchecked Sendable {
 
   /// What is written at once for `line` when it can be answered now (a property read, or a seek with a file
   /// loaded, which still goes to the presenter to be carried out); nil when the line must go to the presenter.
-  package func quickAnswer(_ line: String) -> MPVQuickAnswer? {
-    if let reply = answer(line) { return MPVQuickAnswer(reply) }
+  package func quickAnswer(_ line: String) -> QuickAnswer? {
+    if let reply = answer(line) { return QuickAnswer(reply) }
     if let reply = answerSeek(line) {
-      return MPVQuickAnswer(reply, event: sendsSeekEvent ? Self.seekEventLine : nil, passesLineOn: true)
+      return QuickAnswer(reply, event: sendsSeekEvent ? Self.seekEventLine : nil, passesLineOn: true)
     }
     return nil
   }
@@ -123,22 +123,5 @@ package final class MPVQuickReads: @unchecked Sendable {
       }
       return false
     }
-  }
-}
-
-/// A line answered off the main actor: what is written for it at once, an event that follows the answer, and whether
-/// the line still goes to the presenter, which then carries it out without answering it again (a `seek`, answered as
-/// queued, with its `seek` event).
-package struct MPVQuickAnswer: Sendable, Equatable {
-  package var text: String
-  /// Written after the answer as an event: dropped when the client ends its input with the line, as mpv drops what
-  /// it has not written when it sees the end.
-  package var event: String?
-  package var passesLineOn: Bool
-
-  package init(_ text: String, event: String? = nil, passesLineOn: Bool = false) {
-    self.text = text
-    self.event = event
-    self.passesLineOn = passesLineOn
   }
 }

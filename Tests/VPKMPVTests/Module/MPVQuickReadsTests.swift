@@ -109,7 +109,7 @@ struct MPVQuickReadsTests {
     #expect(other.view.lines.count == 2)
     #expect(
       quick
-        == MPVQuickAnswer(
+        == QuickAnswer(
           other.view.lines[0] + "\n", event: other.view.lines.last.map { $0 + "\n" }, passesLineOn: true))
     // When the presenter is given the line, Then it scrubs without answering again
     harness.send(request)
