@@ -1,4 +1,5 @@
-// FFmpegPlaybackManager: the PlaybackManager the Builder gets for real playback.
+// FFmpegPlaybackManager: the PlaybackManager the Builder gets for real playback (`package`: apps reach it through
+// `PlaybackBuilder.makePlayer`).
 // A main-actor facade over the engine (EngineHandle): calls post to the engine's mailbox; the engine's
 // events come back through an AsyncStream (in order) and go out as PlaybackManagerEvents on the main actor.
 
@@ -6,8 +7,8 @@ import CFFmpeg
 import VideoPlaybackKit
 
 @MainActor
-public final class FFmpegPlaybackManager: PlaybackManager {
-  public var onEvent: (@MainActor (PlaybackManagerEvent) -> Void)?
+package final class FFmpegPlaybackManager: PlaybackManager {
+  package var onEvent: (@MainActor (PlaybackManagerEvent) -> Void)?
 
   private var engine: EngineHandle?
   private var events: Task<Void, Never>?
@@ -19,12 +20,12 @@ public final class FFmpegPlaybackManager: PlaybackManager {
   /// - Parameter showsFFmpegWarnings: let FFmpeg write its own warnings and errors to standard error
   ///   (`--verbose`); otherwise only fatal ones, since vpk reports what matters as events.
   /// - Parameter access: what a file may make vpk open besides itself (by default: nothing).
-  public init(showsFFmpegWarnings: Bool = false, access: MediaAccess = MediaAccess()) {
+  package init(showsFFmpegWarnings: Bool = false, access: MediaAccess = MediaAccess()) {
     self.access = access
     av_log_set_level(showsFFmpegWarnings ? AV_LOG_WARNING : AV_LOG_FATAL)
   }
 
-  public func prepare(path: String, configuration: PlaybackConfiguration) {
+  package func prepare(path: String, configuration: PlaybackConfiguration) {
     guard engine == nil, !isShutDown else { return }
     let (stream, continuation) = AsyncStream.makeStream(of: EngineEvent.self)
     let engine = EngineHandle(
@@ -40,34 +41,34 @@ public final class FFmpegPlaybackManager: PlaybackManager {
     engine.start()
   }
 
-  public func play() { engine?.post(.play) }
-  public func pause() {
+  package func play() { engine?.post(.play) }
+  package func pause() {
     engine?.post(.pause)
     engine?.awaitClockStopped()
   }
 
-  public func seek(_ request: SeekRequest) {
+  package func seek(_ request: SeekRequest) {
     engine?.post(.seek(request, requestedAt: hostNanoseconds()))
   }
 
-  public func step(_ request: StepRequest) { engine?.post(.step(request)) }
-  public func setRate(_ rate: Double) { engine?.post(.rate(rate)) }
-  public func wait(_ request: PlaybackWait) { engine?.post(.wait(request)) }
-  public func cancelWait(id: Int) { engine?.post(.cancelWait(id)) }
+  package func step(_ request: StepRequest) { engine?.post(.step(request)) }
+  package func setRate(_ rate: Double) { engine?.post(.rate(rate)) }
+  package func wait(_ request: PlaybackWait) { engine?.post(.wait(request)) }
+  package func cancelWait(id: Int) { engine?.post(.cancelWait(id)) }
 
-  public func snapshot() -> PlaybackSnapshot {
+  package func snapshot() -> PlaybackSnapshot {
     engine?.snapshot() ?? PlaybackSnapshot(position: .zero, framesDecoded: 0, decodeErrors: 0)
   }
 
   /// The engine's snapshot is taken under the lock of what it publishes, so any thread may read it.
-  public func concurrentSnapshot() -> (@Sendable () -> PlaybackSnapshot)? {
+  package func concurrentSnapshot() -> (@Sendable () -> PlaybackSnapshot)? {
     guard let engine else { return nil }
     return { engine.snapshot() }
   }
 
-  public func currentFrame() -> FrameIdentity? { engine?.currentFrame() }
+  package func currentFrame() -> FrameIdentity? { engine?.currentFrame() }
 
-  public func writePicture(to path: String) throws(PlaybackError) -> FramePicture? {
+  package func writePicture(to path: String) throws(PlaybackError) -> FramePicture? {
     try engine?.writePicture(to: path)
   }
 
@@ -78,7 +79,7 @@ public final class FFmpegPlaybackManager: PlaybackManager {
   /// Threads of the engine's decoder (for tests).
   var decoderThreads: Int { engine?.decoderThreadCount ?? 0 }
 
-  public func shutdown() {
+  package func shutdown() {
     guard !isShutDown else { return }
     isShutDown = true
     events?.cancel()

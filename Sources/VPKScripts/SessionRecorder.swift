@@ -275,6 +275,10 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     case .shutdown:
       finish()
       return
+    // Nothing of their own to record: an entry's file is noted from its `loading` and `ready`, and a `queue` command
+    // is written as it was typed.
+    case .entry, .queue:
+      break
     default:
       break
     }

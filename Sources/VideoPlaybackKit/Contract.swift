@@ -55,13 +55,6 @@ public protocol PlaybackView: AnyObject {
 package protocol PlaybackInteractorOutput: AnyObject {
   /// `origin`: the command this event answers or was caused by (nil when no command caused it).
   func present(_ event: SessionEvent, origin: CommandOrigin?)
-  /// What the queue says (an entry started, a `queue` command's answer), with the command it answers or was caused by.
-  func present(queue event: QueueEvent, origin: CommandOrigin?)
-}
-
-extension PlaybackInteractorOutput {
-  /// A view that shows no queue (the mpv dialect, the `Player`, a recorder) leaves its events out.
-  package func present(queue event: QueueEvent, origin: CommandOrigin?) {}
 }
 
 /// Sees every command the views submit, around its submission, and every command's reply: a session recorder, which

@@ -624,7 +624,7 @@ struct PlaybackPresenterEventTests {
     let harness = PresenterHarness()
     // When an entry of a list starts, then plays
     harness.presenter.present(
-      queue: .entry(EntryStarted(index: 2, count: 3, id: 2, path: "/media/ep2.mp4")), origin: nil)
+      .entry(EntryStarted(index: 2, count: 3, id: 2, path: "/media/ep2.mp4")), origin: nil)
     harness.presenter.present(.state(.playing, position: time(1), duration: time(10)), origin: nil)
     // Then the entry has its line, and the status line names it after the times
     #expect(harness.view.texts.first == "entry index=2 count=3 entry_id=2 path=/media/ep2.mp4")

@@ -68,15 +68,15 @@ import Testing
     let entry = EventFormatter.model(
       .entry(EntryStarted(index: 2, count: 3, id: 5, path: "my clip.mp4")), origin: nil, naming: naming)
     // Then its line names its number, the count, its id and path
-    #expect(entry.text == #"entry index=2 count=3 entry_id=5 path="my clip.mp4""#)
+    #expect(entry?.text == #"entry index=2 count=3 entry_id=5 path="my clip.mp4""#)
     // Given the queue as a command left it
     let listing = EventFormatter.model(
-      .listed(
+      .queue(
         QueueListing(entries: [.init(id: 1, path: "a.mp4", title: "The A"), .init(id: 3, path: "b.mp4")], current: 2)),
       origin: CommandOrigin(id: 4, sender: nil), naming: naming)
     // Then the header counts, and the current entry is marked
-    #expect(listing.text == "queue #4 count=2 current=2\n  1 id=1 path=a.mp4 title=\"The A\"\n> 2 id=3 path=b.mp4")
-    #expect(listing.fields.map(\.key) == ["count", "current", "ids", "paths", "titles"])
+    #expect(listing?.text == "queue #4 count=2 current=2\n  1 id=1 path=a.mp4 title=\"The A\"\n> 2 id=3 path=b.mp4")
+    #expect(listing?.fields.map(\.key) == ["count", "current", "ids", "paths", "titles"])
   }
 
   @Test func statusTellsTheEntryOnlyWhenThereIsAList() {

@@ -65,14 +65,8 @@ final class InteractorOutputSpy: PlaybackInteractorOutput {
       shutdownStatus = shutdown.status
       lines.append(
         "shutdown #\(id) \(shutdown.reason.text)" + (shutdown.openInterrupted ? " open interrupted" : ""))
-    }
-  }
-
-  func present(queue event: QueueEvent, origin: CommandOrigin?) {
-    let id = origin?.id ?? 0
-    switch event {
     case .entry(let entry): lines.append("entry #\(id) \(entry.index)/\(entry.count) id \(entry.id) \(entry.path)")
-    case .listed(let listing):
+    case .queue(let listing):
       lines.append(
         "queue #\(id) \(listing.entries.map(\.path).joined(separator: " ")) current \(listing.current ?? 0)")
     }

@@ -184,6 +184,9 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     case .closed(let nextPaused):
       mirror.closed(
         mine, atEnd: origin == nil, keepsEntry: sharedOptions.keepsEntry(closedBy: origin), nextPaused: nextPaused)
+    // The mpv dialect shows no playlist: an entry that starts tells its clients nothing beyond its file's own events,
+    // and none of its commands asks for the `queue` listing.
+    case .entry, .queue: break
     case .shutdown(let shutdown): mirror.shutDown(shutdown.reason, mine)
     }
   }

@@ -197,6 +197,11 @@ public enum SessionEvent: Sendable, Equatable {
   /// `close` unloaded the media (or its end did, with `--at-end idle`); the session is idle. `nextPaused`: whether the
   /// next file opens paused (the session's pause outlives its files), as `next` says it.
   case closed(nextPaused: Bool)
+  /// An entry of the session's queue started loading (the queue went on by itself, or `next`, `prev` or `goto`
+  /// asked; that command's `ready` or `error` answers it, not this).
+  case entry(EntryStarted)
+  /// The answer to every `queue` command: the list as the command left it.
+  case queue(QueueListing)
   case shutdown(SessionShutdown)
 
   /// Who is told.
@@ -210,16 +215,17 @@ public enum SessionEvent: Sendable, Equatable {
 
   package var audience: Audience {
     switch self {
-    case .loading, .ready, .state, .progress, .seekStarted, .seeked, .stepped, .rate, .next, .ended, .closed, .shutdown:
+    case .loading, .ready, .state, .progress, .seekStarted, .seeked, .stepped, .rate, .next, .ended, .closed, .entry,
+      .shutdown:
       .everyone
-    case .superseded, .error, .status, .info, .frame, .mark, .snapshot, .help, .waited, .expectation: .sender
+    case .superseded, .error, .status, .info, .frame, .mark, .snapshot, .help, .waited, .expectation, .queue: .sender
     }
   }
 
   /// Whether this is the one reply of the command it carries as its origin (every command gets exactly one).
   package var isReply: Bool {
     switch self {
-    case .loading, .progress, .seekStarted, .ended, .shutdown: false
+    case .loading, .progress, .seekStarted, .ended, .entry, .shutdown: false
     default: true
     }
   }
@@ -248,6 +254,8 @@ public enum SessionEvent: Sendable, Equatable {
     case .waited: "waited"
     case .expectation: "expect"
     case .closed: "closed"
+    case .entry: "entry"
+    case .queue: "queue"
     case .shutdown: "shutdown"
     }
   }

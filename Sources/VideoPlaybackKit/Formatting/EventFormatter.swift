@@ -200,6 +200,12 @@ enum EventFormatter {
         ([line.header] + CommandVerbs.usageLines() + ["keys, on an empty line at a terminal:"]
         + TerminalKeys.usageLines()).joined(separator: "\n")
       return model
+    case .entry(let entry):
+      var line = builder(.notice)
+      describe(entry, into: &line)
+      return line.model
+    case .queue(let listing):
+      return model(listing, line: builder())
     case .shutdown(let shutdown):
       var line = builder(.notice)
       line.string("reason", shutdown.reason.text)

@@ -149,14 +149,6 @@ package final class PlaybackFanOut: PlaybackInteractorOutput {
     if event.isReply, let view = origin?.sender?.view { answered(view) }
   }
 
-  package func present(queue event: QueueEvent, origin: CommandOrigin?) {
-    let sender = event.isReply ? origin?.sender : nil
-    for (id, presenter) in presenters where sender == nil || sender?.view == id {
-      presenter.present(queue: event, origin: origin)
-    }
-    if event.isReply, let view = origin?.sender?.view { answered(view) }
-  }
-
   /// A reply goes to its sender's view (when it is still attached); a shared event, an event no command caused, and a
   /// reply to a command sent without a view, to every view.
   private func audience(of event: SessionEvent, origin: CommandOrigin?) -> [any PlaybackInteractorOutput] {

@@ -16,7 +16,7 @@ extension PlaybackInteractor {
     guard (try? playlist.select(index)) != nil, let entry = playlist.current else { return }
     if playlist.isList {
       emit(
-        queue: .entry(EntryStarted(index: index + 1, count: playlist.count, id: entry.id, path: entry.path)),
+        .entry(EntryStarted(index: index + 1, count: playlist.count, id: entry.id, path: entry.path)),
         answering: commandID)
     }
     load(
@@ -121,14 +121,7 @@ extension PlaybackInteractor {
     }
     // An edit makes the session's queue a list: from now on its events name the entries.
     if edit != .list { playlist.isList = true }
-    emit(queue: .listed(queueListing), answering: commandID)
-  }
-
-  /// Tells the presenter a queue event, as `emit` tells a session event: a reply forgets its command's sender.
-  func emit(queue event: QueueEvent, answering id: Int?) {
-    let origin = id.map { CommandOrigin(id: $0, sender: commands.senders[$0]) }
-    if event.isReply, let id { commands.senders[id] = nil }
-    presenter?.present(queue: event, origin: origin)
+    emit(.queue(queueListing), answering: commandID)
   }
 
   /// The queue as `queue` lists it.

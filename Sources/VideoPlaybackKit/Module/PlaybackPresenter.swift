@@ -142,6 +142,8 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
       redrawStatusLine(state: status.state, position: status.position, duration: status.duration)
     case .status(let status):
       shownRate = status.rate
+    case .entry(let entry):
+      shownEntry = StatusLineText.entry(entry)
     default:
       break
     }
@@ -176,11 +178,6 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
     default:
       break
     }
-  }
-
-  package func present(queue event: QueueEvent, origin: CommandOrigin?) {
-    if case .entry(let entry) = event { shownEntry = StatusLineText.entry(entry) }
-    view?.displayEvent(EventFormatter.model(event, origin: origin, naming: naming))
   }
 
   // MARK: - Showing

@@ -1,6 +1,6 @@
-// QueueEvent: what the session's queue says, as typed values: an entry started, or the queue as a `queue` command left
-// it. They reach the presenters through `PlaybackInteractorOutput.present(queue:origin:)`, beside the session's events;
-// views that show no queue (the mpv dialect, the `Player`) leave them out.
+// QueueValues: the session's queue as typed values: where the current entry stands (for `status`, `info` and the
+// status line), the payloads of its two events (`SessionEvent.entry`, an entry started; `SessionEvent.queue`, the
+// list as a `queue` command left it), and what a `queue` command does to the list.
 
 /// Where the current entry stands in the list (1-based), for `status`, `info` and the status line.
 package struct QueuePosition: Sendable, Equatable {
@@ -14,15 +14,16 @@ package struct QueuePosition: Sendable, Equatable {
   }
 }
 
-/// An entry of the list started loading.
-package struct EntryStarted: Sendable, Equatable {
+/// An entry of the list started loading: the list went on by itself, or `next`, `prev` or `goto` asked (whose `ready`
+/// or `error` answers it, not this).
+public struct EntryStarted: Sendable, Equatable {
   /// Its number in the list (1-based), and how many the list holds.
-  package var index: Int
-  package var count: Int
+  public var index: Int
+  public var count: Int
   /// The id that stays with the entry whatever edits move it.
-  package var id: Int
+  public var id: Int
   /// The file as written.
-  package var path: String
+  public var path: String
 
   package init(index: Int, count: Int, id: Int, path: String) {
     self.index = index
@@ -33,11 +34,15 @@ package struct EntryStarted: Sendable, Equatable {
 }
 
 /// The list as a `queue` command leaves it.
-package struct QueueListing: Sendable, Equatable {
-  package struct Entry: Sendable, Equatable {
-    package var id: Int
-    package var path: String
-    package var title: String?
+public struct QueueListing: Sendable, Equatable {
+  /// One entry of the list.
+  public struct Entry: Sendable, Equatable {
+    /// The id that stays with the entry whatever edits move it.
+    public var id: Int
+    /// The file as written.
+    public var path: String
+    /// The title the file's tags give, once it has been opened (nil: none known).
+    public var title: String?
 
     package init(id: Int, path: String, title: String? = nil) {
       self.id = id
@@ -46,34 +51,14 @@ package struct QueueListing: Sendable, Equatable {
     }
   }
 
-  package var entries: [Entry]
+  /// The entries, in the order they play.
+  public var entries: [Entry]
   /// The current entry's number (1-based); nil when none is.
-  package var current: Int?
+  public var current: Int?
 
   package init(entries: [Entry], current: Int?) {
     self.entries = entries
     self.current = current
-  }
-}
-
-package enum QueueEvent: Sendable, Equatable {
-  /// An entry started loading: the list went on by itself, or `next`, `prev` or `goto` asked (whose `ready` or
-  /// `error` answers it, not this).
-  case entry(EntryStarted)
-  /// The answer to every `queue` command: the list as it left it.
-  case listed(QueueListing)
-
-  /// Whether this is the one reply of the command it carries as its origin.
-  package var isReply: Bool {
-    if case .listed = self { true } else { false }
-  }
-
-  /// The event's name, as the text and JSON dialects spell it.
-  package var name: String {
-    switch self {
-    case .entry: "entry"
-    case .listed: "queue"
-    }
   }
 }
 
