@@ -92,6 +92,33 @@ struct PlaybackBuilderFFmpegTests {
     #expect(await codes.value == [.cancelled])
   }
 
+  @Test func aPlayerPlaysAQueueOfFilesOneAfterTheOther() async throws {
+    // Given a player on the virtual clock, and three files
+    let h264 = try TestMedia.url(for: .h264BFrames)
+    let mpeg4 = try TestMedia.url(for: .mpeg4)
+    var options = PlaybackBuilder.playerOptions
+    options.clock = .virtual
+    let player = await PlaybackBuilder.makePlayer(options: options)
+    // When it opens the three as its queue and plays until the first ends
+    let first = try await player.open([h264.path, mpeg4.path, h264.path])
+    try await player.play()
+    try await player.wait(.ended)
+    // Then the second entry plays on by itself, from its start
+    let second = try await player.info()
+    let status = try await player.status()
+    #expect(first.video?.width == 320 && second.video?.width == 640)
+    #expect(status.entry == QueuePosition(index: 2, count: 3))
+    #expect(status.state == .playing && status.position < MediaTime(seconds: 1))
+    // And going to the last, to its end, leaves nothing after it
+    let third = try await player.go(to: 3)
+    try await player.play()
+    try await player.wait(.ended)
+    #expect(third.path == h264.path)
+    #expect(try await player.queue().current == 3)
+    let end = await #expect(throws: PlaybackError.self) { try await player.next() }
+    #expect(end?.code == .queueEnd)
+  }
+
   @Test func aPlayerDroppedWithoutCloseReleasesItsEngine() async throws {
     // Given a player with a file open, whose engine is watched weakly
     let url = try TestMedia.url(for: .mpeg4)

@@ -6,7 +6,7 @@ public struct SeekRequest: Sendable, Equatable {
   public var target: MediaTime
   public var mode: SeekMode
 
-  public init(id: Int, target: MediaTime, mode: SeekMode) {
+  package init(id: Int, target: MediaTime, mode: SeekMode) {
     self.id = id
     self.target = target
     self.mode = mode
@@ -38,7 +38,7 @@ public struct StepRequest: Sendable, Equatable {
   public var id: Int
   public var count: Int
 
-  public init(id: Int, count: Int) {
+  package init(id: Int, count: Int) {
     self.id = id
     self.count = count
   }
@@ -116,7 +116,7 @@ public struct PlaybackWait: Sendable, Equatable {
   /// Seconds of clock time after which the wait gives up; nil for none.
   public var timeout: Double?
 
-  public init(id: Int, until: Until, timeout: Double?) {
+  package init(id: Int, until: Until, timeout: Double?) {
     self.id = id
     self.until = until
     self.timeout = timeout

@@ -183,7 +183,7 @@ public final class Player: PlaybackInteractorOutput {
   /// the calling task throws `CancellationError` at once and withdraws the command, as libmpv's
   /// `mpv_abort_async_command` does: one that has not run is dropped, a wait that is running stops (so the calls
   /// after it are answered at once); a seek or step already running goes on.
-  private func call(_ command: Command) async throws -> SessionEvent {
+  func call(_ command: Command) async throws -> SessionEvent {
     guard !isOver else { throw PlayerClosed() }
     lastCallNumber += 1
     let number = lastCallNumber
