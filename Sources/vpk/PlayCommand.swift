@@ -1,5 +1,5 @@
-// `vpk play`: one session on a file, a queue of them (several files, a folder, an m3u list) or none (idle), steered by
-// standard input and, with --socket, by the clients of a control socket.
+// `vpk play`: one session on a file, a queue of them (several files, a folder, an m3u or pls list) or none (idle),
+// steered by standard input and, with --socket, by the clients of a control socket.
 
 import ArgumentParser
 import Foundation
@@ -61,7 +61,8 @@ struct PlayCommand: AsyncParsableCommand {
   var files: [String] = []
 
   @Option(
-    name: .long, help: ArgumentHelp("Play the files an m3u/m3u8 list names (after any given).", valueName: "file"),
+    name: .long,
+    help: ArgumentHelp("Play the files an m3u/m3u8 or pls list names (after any given).", valueName: "file"),
     completion: .file())
   var playlist: String?
 
@@ -183,14 +184,18 @@ struct PlayCommand: AsyncParsableCommand {
 
   /// The session's queue when it plays a list (several files, a folder, --playlist), else nil: one file.
   private func queue() throws -> PlayQueue? {
-    let paths = try PlaylistInput.paths(arguments: files, listFile: playlist)
-    let isList = paths.count > 1 || paths.count != files.count || playlist != nil
+    let entries = try PlaylistInput.entries(arguments: files, listFile: playlist)
+    let isList = entries.count > 1 || entries.count != files.count || playlist != nil
     guard isList else {
       if let startEntry, startEntry > 1 { throw ValidationError("--start-entry \(startEntry): there is one file") }
       return nil
     }
     var queue = PlayQueue(
-      paths: paths, loops: loopPlaylist, isList: true, seed: shuffleSeed ?? UInt64.random(in: .min ... .max))
+      paths: entries.map(\.path), loops: loopPlaylist, isList: true,
+      seed: shuffleSeed ?? UInt64.random(in: .min ... .max))
+    for (entry, listed) in zip(queue.entries, entries) where listed.title != nil {
+      queue.setTitle(listed.title, ofID: entry.id)
+    }
     if shuffle { queue.shuffle() }
     if let startEntry {
       guard startEntry <= queue.count else {

@@ -1,7 +1,7 @@
 // PlaylistInput: the files `vpk play` is given, as the session's queue. Several files play one after another; a
-// folder gives its media files in natural order (`ep2` before `ep10`); `--playlist FILE` reads an m3u/m3u8 list whose
-// relative entries are relative to the list's folder. URLs in a list are kept as written: opening them is refused as a
-// single URL is (unless --allow-network), and the queue skips to the next entry.
+// folder gives its media files in natural order (`ep2` before `ep10`); `--playlist FILE` reads an m3u/m3u8 or pls list
+// (`PlaylistText`) whose relative entries are relative to the list's folder. URLs in a list are kept as written:
+// opening them is refused as a single URL is (unless --allow-network), and the queue skips to the next entry.
 
 import ArgumentParser
 import Foundation
@@ -14,21 +14,22 @@ enum PlaylistInput {
     "3gp", "mp3", "m4a", "aac", "flac", "wav", "opus", "y4m", "nut",
   ]
 
-  /// The entries `arguments` and `listFile` give, in order: each argument as written, a folder as its media files.
-  static func paths(arguments: [String], listFile: String?) throws -> [String] {
-    var paths: [String] = []
+  /// The entries `arguments` and `listFile` give, in order: each argument as written, a folder as its media files,
+  /// then the list's entries with the titles it gives them.
+  static func entries(arguments: [String], listFile: String?) throws -> [PlaylistText.Entry] {
+    var entries: [PlaylistText.Entry] = []
     for argument in arguments {
       var isDirectory: ObjCBool = false
       if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue {
         let files = try folder(argument)
         guard !files.isEmpty else { throw ValidationError("\(argument) holds no media files (by their extension)") }
-        paths += files
+        entries += files.map { PlaylistText.Entry(path: $0) }
       } else {
-        paths.append(argument)
+        entries.append(PlaylistText.Entry(path: argument))
       }
     }
-    if let listFile { paths += try list(listFile) }
-    return paths
+    if let listFile { entries += try list(listFile) }
+    return entries
   }
 
   /// A folder's media files (not its subfolders'), in natural order.
@@ -53,23 +54,21 @@ enum PlaylistInput {
     }
   }
 
-  /// The entries of an m3u/m3u8 list: every line that is not blank or a `#` comment (`#EXTM3U`, `#EXTINF` …);
-  /// relative paths resolved against the list's folder, URLs as written.
-  static func list(_ path: String) throws -> [String] {
-    guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
-    else { throw ValidationError("cannot read the playlist \(path)") }
-    let folder = (path as NSString).deletingLastPathComponent
-    var entries: [String] = []
-    for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-      let line = rawLine.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\u{FEFF}", with: "")
-      guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-      if line.hasPrefix("/") || line.contains("://") || folder.isEmpty {
-        entries.append(line)
-      } else {
-        entries.append(folder + "/" + line)
-      }
+  /// The entries of an m3u/m3u8 or pls list (see `PlaylistText`): relative paths resolved against the list's folder,
+  /// URLs as written.
+  static func list(_ path: String) throws -> [PlaylistText.Entry] {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw ValidationError("cannot read the playlist \(path)")
     }
-    guard !entries.isEmpty else { throw ValidationError("the playlist \(path) names no files") }
-    return entries
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw ValidationError("the playlist \(path) is not UTF-8 text; save it as UTF-8")
+    }
+    do {
+      return try PlaylistText.entries(
+        text, format: PlaylistText.format(name: path, text: text),
+        folder: (path as NSString).deletingLastPathComponent)
+    } catch {
+      throw ValidationError(error.message(path: path))
+    }
   }
 }

@@ -1,5 +1,5 @@
-// PlaylistTests: `vpk play` with several files, a folder and an m3u list, driven through standard input on clips made
-// at test time, on the virtual clock, reading standard output.
+// PlaylistTests: `vpk play` with several files, a folder, an m3u and a pls list, driven through standard input on
+// clips made at test time, on the virtual clock, reading standard output.
 
 import Foundation
 import Testing
@@ -82,6 +82,30 @@ import VPKTestSupport
     #expect(lines.contains("entry index=1 count=3 entry_id=1 path=\(folder.path)/ep2.mp4"))
     #expect(lines.contains { $0.hasPrefix("error code=refused_protocol") })
     #expect(lines.contains("entry index=3 count=3 entry_id=3 path=\(folder.path)/ep1.mp4"))
+    #expect(lines.last?.hasPrefix("shutdown reason=ended") == true)
+  }
+
+  @Test func aPLSListPlaysItsFilesByNumberWithItsTitles() throws {
+    // Given a pls list beside two clips, numbering them out of order, with a title and a URL
+    let folder = try folder(["a.mp4", "b.mp4"])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let list = folder.appendingPathComponent("list.pls")
+    let text = "[playlist]\nFile2=b.mp4\nTitle2=The B\nFile1=a.mp4\nFile3=https://example.com/x.mp4\n"
+    try (text + "NumberOfEntries=3\nVersion=2\n").write(to: list, atomically: true, encoding: .utf8)
+    // When it is played to its end
+    let result = try VPKProcess.run(
+      ["play", "--playlist", list.path, "--clock", "virtual", "--progress", "off"],
+      input: .text("queue\nwait ended\nwait ended\n"))
+    // Then its entries play by number, relative to its folder, the second with its title; the URL is refused and
+    // skipped
+    let lines = result.stdoutLines
+    #expect(result.status == 0, "\(lines)")
+    #expect(lines.contains("entry index=1 count=3 entry_id=1 path=\(folder.path)/a.mp4"))
+    #expect(lines.contains("queue #1 count=3 current=1"))
+    #expect(lines.contains("  2 id=2 path=\(folder.path)/b.mp4 title=\"The B\""))
+    #expect(lines.contains("  3 id=3 path=https://example.com/x.mp4"))
+    #expect(lines.contains("entry index=2 count=3 entry_id=2 path=\(folder.path)/b.mp4"))
+    #expect(lines.contains { $0.hasPrefix("error code=refused_protocol") })
     #expect(lines.last?.hasPrefix("shutdown reason=ended") == true)
   }
 

@@ -41,7 +41,7 @@ public struct QueueListing: Sendable, Equatable {
     public var id: Int
     /// The file as written.
     public var path: String
-    /// The title the file's tags give, once it has been opened (nil: none known).
+    /// The title its list gave (a pls `TitleN`), or else the file's tags', once opened (nil: none known).
     public var title: String?
 
     package init(id: Int, path: String, title: String? = nil) {

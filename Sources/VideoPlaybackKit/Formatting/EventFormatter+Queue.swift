@@ -1,6 +1,6 @@
 // The queue's events as lines: `entry index=2 count=3 entry_id=2 path=b.mp4` when an entry starts, and the answer
 // to every `queue` command, `queue #N count=3 current=2` followed (in text) by one line per entry, the current one
-// marked `>`, with the title its tags gave once it has been opened.
+// marked `>`, with its title (its list's, or its tags' once it has been opened).
 
 extension EventFormatter {
   /// `entry`'s fields: the entry that started.

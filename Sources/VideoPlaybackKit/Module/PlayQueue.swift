@@ -10,7 +10,8 @@ package struct PlayQueue: Sendable, Equatable {
     package let id: Int
     /// The file as written (the command line, the list file resolved against its folder, `queue add`).
     package let path: String
-    /// The title the file's tags give, once it has been opened (nil: none known).
+    /// The title its list gave (a pls `TitleN`), or else the one the file's tags give once it has been opened (nil:
+    /// none known).
     package var title: String?
   }
 
@@ -116,9 +117,15 @@ package struct PlayQueue: Sendable, Equatable {
     currentIndex = currentID.flatMap(index(ofID:))
   }
 
-  /// The title the file's tags give to the entry with `id`.
+  /// The title the list gives the entry with `id`.
   package mutating func setTitle(_ title: String?, ofID id: Int) {
     guard let index = index(ofID: id) else { return }
+    entries[index].title = title
+  }
+
+  /// The title the file's tags give the entry with `id`, once opened: it names the entry unless its list named it.
+  package mutating func learnTitle(fromTags title: String?, ofID id: Int) {
+    guard let index = index(ofID: id), entries[index].title == nil else { return }
     entries[index].title = title
   }
 

@@ -32,7 +32,9 @@ extension PlaybackInteractor {
     if let path { info.path = path }
     file?.info = info
     file?.opening = nil
-    if let entryID = file?.entryID { playlist.setTitle(info.details?.tags.value(for: "title"), ofID: entryID) }
+    if let entryID = file?.entryID {
+      playlist.learnTitle(fromTags: info.details?.tags.value(for: "title"), ofID: entryID)
+    }
     state = .paused
     // A start given with the command that loads the file comes first; then the session's own, for every file. Whoever
     // ran vpk is told at once that the start they asked for is not where playback starts.

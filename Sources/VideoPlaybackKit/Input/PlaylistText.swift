@@ -1,0 +1,113 @@
+// PlaylistText: the text of a playlist file as the session's queue entries. Two formats:
+//
+// - m3u/m3u8: every line that is not blank or a `#` comment (`#EXTM3U`, `#EXTINF` …) names one file.
+// - pls: a `[playlist]` header, then `FileN=` (the entries, in the order of N, gaps allowed), `TitleN=` (entry N's
+//   title), and `NumberOfEntries`, `Version`, `LengthN`, which say nothing the `FileN` lines do not: a count that
+//   differs from them is ignored, and the `FileN` lines are the list. Keys are case-insensitive; a later key replaces
+//   an earlier one; other lines (comments, unknown keys) are skipped.
+//
+// In both, relative paths are resolved against the list's folder and URLs (`scheme://…`) kept as written, so that
+// opening them is refused as a single URL is (unless network access was allowed), and the queue skips them. Reading
+// the file, and the command line's errors, are the CLI's.
+
+import Foundation
+
+/// A playlist's text, as the entries of a queue.
+package enum PlaylistText {
+  /// One file the list names.
+  package struct Entry: Sendable, Equatable {
+    /// The file: resolved against the list's folder when relative, a URL as written.
+    package var path: String
+    /// The title the list gives it (pls `TitleN`); nil: none.
+    package var title: String?
+
+    package init(path: String, title: String? = nil) {
+      self.path = path
+      self.title = title
+    }
+  }
+
+  package enum Format: Sendable, Equatable {
+    case m3u
+    case pls
+  }
+
+  /// Why a list gives no queue.
+  package enum Problem: Error, Sendable, Equatable {
+    /// It names no file.
+    case noEntries
+    /// A `.pls` file whose first line that says something is not `[playlist]`.
+    case noPLSHeader
+
+    /// What went wrong, and what to do, for the list at `path`.
+    package func message(path: String) -> String {
+      switch self {
+      case .noEntries: "the playlist \(path) names no files"
+      case .noPLSHeader:
+        "the playlist \(path) is not a pls list: it does not start with [playlist] (an m3u list is named .m3u)"
+      }
+    }
+  }
+
+  /// The format of the list named `name` whose text is `text`: pls for a `.pls` name or a text that starts with
+  /// `[playlist]`, m3u otherwise.
+  package static func format(name: String, text: String) -> Format {
+    if name.lowercased().hasSuffix(".pls") { return .pls }
+    return lines(text).first { !$0.isEmpty }?.lowercased() == "[playlist]" ? .pls : .m3u
+  }
+
+  /// The entries of `text` in `format`; relative paths resolved against `folder` (empty: left relative).
+  package static func entries(_ text: String, format: Format, folder: String) throws(Problem) -> [Entry] {
+    let entries: [Entry]
+    switch format {
+    case .m3u: entries = m3u(text)
+    case .pls: entries = try pls(text)
+    }
+    guard !entries.isEmpty else { throw .noEntries }
+    return entries.map { Entry(path: resolved($0.path, folder: folder), title: $0.title) }
+  }
+
+  private static func m3u(_ text: String) -> [Entry] {
+    lines(text).filter { !$0.isEmpty && !$0.hasPrefix("#") }.map { Entry(path: $0) }
+  }
+
+  private static func pls(_ text: String) throws(Problem) -> [Entry] {
+    let lines = lines(text).filter { !$0.isEmpty }
+    guard lines.first?.lowercased() == "[playlist]" else { throw .noPLSHeader }
+    var files: [Int: String] = [:]
+    var titles: [Int: String] = [:]
+    for line in lines.dropFirst() {
+      guard let equals = line.firstIndex(of: "=") else { continue }
+      let key = line[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+      let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+      if let number = number(in: key, after: "file") {
+        files[number] = value.isEmpty ? nil : value
+      } else if let number = number(in: key, after: "title") {
+        titles[number] = value.isEmpty ? nil : value
+      }
+    }
+    return files.sorted { $0.key < $1.key }.map { Entry(path: $0.value, title: titles[$0.key]) }
+  }
+
+  /// N of a key `<prefix>N` (N a positive decimal number), nil for any other key.
+  private static func number(in key: String, after prefix: String) -> Int? {
+    guard key.hasPrefix(prefix) else { return nil }
+    let digits = key.dropFirst(prefix.count)
+    guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
+      let number = Int(digits), number > 0
+    else { return nil }
+    return number
+  }
+
+  /// A path relative to the list's folder; an absolute path, a URL, or any path of a list in the working directory as
+  /// written.
+  private static func resolved(_ path: String, folder: String) -> String {
+    path.hasPrefix("/") || path.contains("://") || folder.isEmpty ? path : folder + "/" + path
+  }
+
+  /// The text's lines (`\n`, `\r\n` or `\r`), trimmed of spaces and tabs, without a byte order mark.
+  private static func lines(_ text: String) -> [String] {
+    text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+      .map { $0.replacingOccurrences(of: "\u{FEFF}", with: "").trimmingCharacters(in: .whitespaces) }
+  }
+}
