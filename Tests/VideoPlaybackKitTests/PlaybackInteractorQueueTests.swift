@@ -134,17 +134,68 @@ import VPKTestSupport
     // When entries outside it are named
     let goto = h.interactor.submit(.goto(4))
     let remove = h.interactor.submit(.queue(.remove(9)))
-    let playing = h.interactor.submit(.queue(.remove(1)))
     // Then each is refused with its code
     #expect(h.output.lines.contains("error #\(goto) no_such_entry"))
     #expect(h.output.lines.contains("error #\(remove) no_such_entry"))
-    #expect(h.output.lines.contains("error #\(playing) unavailable"))
     // When the queue is cleared and next is sent
     h.interactor.submit(.queue(.clear))
     let next = h.interactor.submit(.next)
     // Then it is refused as empty, and the file plays on
     #expect(h.output.lines.last == "error #\(next) queue_empty")
     #expect(h.interactor.state == .playing)
+  }
+
+  @Test func removingTheEntryPlayingPlaysTheOneAfterIt() throws {
+    // Given a list of three playing its first
+    let h = Self.list()
+    // When the entry playing is removed
+    let remove = h.interactor.submit(.queue(.remove(1)))
+    // Then the one after it starts, playing, numbered in the list as it is now; the command's answer is the queue
+    let next = try #require(h.router.made.first)
+    #expect(next.preparedPath == "b.mp4")
+    #expect(next.configuration?.startsPlaying == true)
+    #expect(
+      h.output.lines.suffix(3) == [
+        "entry #\(remove) 1/2 id 2 b.mp4", "loading b.mp4", "queue #\(remove) b.mp4 c.mp4 current 1",
+      ])
+    // And once it is ready (its `ready` answers no command), status tells the entry where it stands now
+    next.becomeReady(path: "b.mp4")
+    #expect(h.output.lines.suffix(2) == ["ready #0 b.mp4", "state #0 playing 0.0"])
+    #expect(h.interactor.currentStatus().entry == QueuePosition(index: 1, count: 2))
+    #expect(h.interactor.state == .playing)
+    #expect(h.router.exitCodes.isEmpty)
+  }
+
+  @Test func removingTheLastEntryPlayingClosesTheFileAndKeepsTheRest() throws {
+    // Given a list of two, with --at-end exit, playing its second
+    let h = Self.list(["a.mp4", "b.mp4"])
+    h.interactor.submit(.goto(2))
+    try #require(h.router.made.last).becomeReady(path: "b.mp4")
+    // When the entry playing is removed
+    let remove = h.interactor.submit(.queue(.remove(2)))
+    // Then the file closes and the session is idle, not ended, with the rest of the list and no current entry
+    #expect(h.output.lines.suffix(2) == ["closed #0", "queue #\(remove) a.mp4 current 0"])
+    #expect(h.interactor.state == .idle)
+    #expect(h.interactor.currentStatus().entry == QueuePosition(index: nil, count: 1))
+    #expect(h.router.exitCodes.isEmpty)
+    // When `next` is sent, the list plays from its first entry again
+    let next = h.interactor.submit(.next)
+    #expect(h.output.lines.last == "loading a.mp4")
+    #expect(h.output.lines.contains("entry #\(next) 1/1 id 1 a.mp4"))
+  }
+
+  @Test func removingTheLastEntryPlayingOfALoopingListPlaysTheFirst() throws {
+    // Given a list of two that loops, playing its second
+    let h = Self.list(["a.mp4", "b.mp4"], loops: true)
+    h.interactor.submit(.goto(2))
+    try #require(h.router.made.last).becomeReady(path: "b.mp4")
+    // When the entry playing is removed
+    let remove = h.interactor.submit(.queue(.remove(2)))
+    // Then the list goes round to its first
+    #expect(
+      h.output.lines.suffix(3) == [
+        "entry #\(remove) 1/1 id 1 a.mp4", "loading a.mp4", "queue #\(remove) a.mp4 current 1",
+      ])
   }
 
   @Test func queueEditsAnswerWithTheQueueAndMakeASingleFileAList() throws {

@@ -629,6 +629,9 @@ struct PlaybackPresenterEventTests {
     // Then the entry has its line, and the status line names it after the times
     #expect(harness.view.texts.first == "entry index=2 count=3 entry_id=2 path=/media/ep2.mp4")
     #expect(harness.view.statusLines.last?.hasSuffix("]  2/3 ep2.mp4") == true)
+    // When the file closes (`close`, or `queue remove` of the last entry playing), the idle line names no entry
+    harness.presenter.present(.closed(nextPaused: false), origin: nil)
+    #expect(harness.view.statusLines.last?.contains("ep2.mp4") == false)
   }
 
   @Test func loadingEscapesControlCharactersInTheName() {

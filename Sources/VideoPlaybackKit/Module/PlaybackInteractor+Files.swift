@@ -103,14 +103,13 @@ extension PlaybackInteractor {
     _ = router.gotoMedia(replacing: kept.file.manager, wantsNew: false)
   }
 
-  /// Closes the file: for `close` (`commandID`), or at its end with `--at-end idle` (nil).
-  /// `commandID` nil: the file played to its end (paused there when `pausedAtEnd`).
-  func unload(commandID: Int?, pausedAtEnd: Bool = false) {
+  /// Closes the file: for `close` (`commandID`), at its end with `--at-end idle` (nil, `playedToEnd` unless it
+  /// reached its end paused), or when `queue remove` takes the entry playing and none follows it (nil).
+  func unload(commandID: Int?, playedToEnd: Bool = false) {
     endAfterStep = nil
     // With nothing loaded (a file that failed to open, a `close` sent twice) no file leaves its settings: the next
     // file's pause and rate stay as they are.
-    let rateChanged =
-      phase == .idle ? false : keepSettings(leavingAtEnd: commandID == nil && !pausedAtEnd)
+    let rateChanged = phase == .idle ? false : keepSettings(leavingAtEnd: playedToEnd)
     tallyFrameCache()
     _ = router.gotoMedia(replacing: manager, wantsNew: false)
     file = nil

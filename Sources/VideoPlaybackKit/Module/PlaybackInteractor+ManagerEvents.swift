@@ -272,7 +272,7 @@ extension PlaybackInteractor {
       answerWaitsSatisfiedByEnd(position: position)
       // The file goes: the waits its end does not satisfy never will be.
       failWaitsEndedFirst(at: position)
-      unload(commandID: nil, pausedAtEnd: whilePaused)
+      unload(commandID: nil, playedToEnd: !whilePaused)
       drain()
     }
   }

@@ -12,12 +12,16 @@ extension PlaybackInteractor {
 
   /// Makes the entry at `index` current and loads it, dropping the file loaded: `commandID`, the `next`, `prev` or
   /// `goto` it answers (its `ready` or `error` does, as `open`'s does), nil when the queue moves on by itself.
-  func loadEntry(at index: Int, commandID: Int?, source: SourceLine? = nil, failedSince: Int? = nil) {
+  /// `causedBy`: a command that made the entry start without being answered by its `ready` (`queue remove` of the
+  /// entry playing), which the `entry` event names.
+  func loadEntry(
+    at index: Int, commandID: Int?, causedBy: Int? = nil, source: SourceLine? = nil, failedSince: Int? = nil
+  ) {
     guard (try? playlist.select(index)) != nil, let entry = playlist.current else { return }
     if playlist.isList {
       emit(
         .entry(EntryStarted(index: index + 1, count: playlist.count, id: entry.id, path: entry.path)),
-        answering: commandID)
+        answering: commandID ?? causedBy)
     }
     load(
       entry.path, commandID: commandID, source: source, keepingCurrent: false, entryID: entry.id,
@@ -104,14 +108,11 @@ extension PlaybackInteractor {
     case .addNext(let path):
       playlist.insertNext(path)
     case .remove(let number):
-      guard number - 1 != playlist.currentIndex else {
-        return reportError(
-          PlaybackError(
-            .unavailable,
-            "entry \(number) is playing and stays in the queue; go to another (next, goto N) before removing it"),
-          commandID: commandID, source: source)
-      }
-      try playlist.remove(at: number - 1)
+      let index = number - 1
+      let playing = index == playlist.currentIndex && file != nil && file?.entryID == playlist.current?.id
+      let following = playing ? entryIndex(after: index) : nil
+      try playlist.remove(at: index)
+      if playing { playOn(after: index, following: following, causedBy: commandID) }
     case .move(let from, let to):
       try playlist.move(from: from - 1, to: to - 1)
     case .clear:
@@ -122,6 +123,15 @@ extension PlaybackInteractor {
     // An edit makes the session's queue a list: from now on its events name the entries.
     if edit != .list { playlist.isList = true }
     emit(.queue(queueListing), answering: commandID)
+  }
+
+  /// The entry playing, at `index`, was removed: the one that followed it (`following`, its index before the removal)
+  /// plays, as `next` would have gone; with none (the last of a list that does not loop, or the only one) the file
+  /// closes and the session is idle, with the rest of the list and no current entry.
+  private func playOn(after index: Int, following: Int?, causedBy commandID: Int) {
+    playlist.isList = true
+    guard let following, following != index else { return unload(commandID: nil) }
+    loadEntry(at: following > index ? following - 1 : following, commandID: nil, causedBy: commandID)
   }
 
   /// The queue as `queue` lists it.

@@ -172,6 +172,8 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
     case .ended(let end):
       redrawStatusLine(state: .ended, position: end.position, duration: end.duration)
     case .closed:
+      // Nothing plays: no entry either, until the next one starts.
+      shownEntry = nil
       redrawStatusLine(state: .idle, position: .zero, duration: nil)
     case .shutdown:
       view?.displayFinish()
