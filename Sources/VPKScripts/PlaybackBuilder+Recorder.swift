@@ -26,6 +26,7 @@ extension PlaybackBuilder {
       viewID: viewID, output: output, version: VideoPlaybackKitVersion.current,
       startsPlaying: options.autoplay, seekMode: options.seekMode,
       unrecordedClientIDs: unrecordedClientIDs,
+      startingList: joining ? nil : options.playlist.flatMap { $0.isList ? $0.entries.map(\.path) : nil },
       scriptPath: {
         RecordedScriptText.mediaPath($0, workingDirectory: workingDirectory, scriptDirectory: scriptDirectory)
       },

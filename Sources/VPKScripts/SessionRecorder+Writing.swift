@@ -25,6 +25,12 @@ extension SessionRecorder {
       return openLines(entry)
     case .joined:
       return joinedLines(entry)
+    case .ended where entry.followedByEntry:
+      // The list went on to its next entry, whose `wait entry N` replays the end.
+      atEnd = false
+      return []
+    case .entryStarted(let started, let afterCommand):
+      return entryLines(entry, started, afterCommand: afterCommand)
     case .ended(let end):
       // An end the engine reached just as a pause came (the pause ran first, the end was told after it): the replay,
       // paused before the end, plays on to it.
@@ -36,7 +42,9 @@ extension SessionRecorder {
     case .command(let text, let command):
       let lines = lines(for: command, text: text, entry)
       // A command refused at run time (a `play` with nothing loaded): the replay is told it was meant.
-      guard let error = entry.error, !command.isOpen, !command.isWait else { return lines }
+      guard let error = entry.error, !command.isOpen || movesInReplayedList(command), !command.isWait else {
+        return lines
+      }
       return lines + ["expect error == \(error.code.rawValue)"]
     }
   }
@@ -72,9 +80,19 @@ extension SessionRecorder {
     case .open, .replace:
       return lines + openLines(entry)
     case .next, .previous, .goto:
-      // The replay has no queue: the entry the command loaded is opened by its path.
-      let note = entry.error.map { "refused: \($0.code.rawValue)" } ?? "the replay opens the entry it loaded"
-      return lines + ["# \(text)  (\(note))"] + openLines(entry)
+      guard queuesEntries else {
+        // The replay has no queue: the entry the command loaded is opened by its path.
+        let note = entry.error.map { "refused: \($0.code.rawValue)" } ?? "the replay opens the entry it loaded"
+        return lines + ["# \(text)  (\(note))"] + openLines(entry)
+      }
+      // The replay's list moves as the session's did, to the same entry.
+      guard entry.error == nil else { return lines + [text] }
+      let load = [text] + (entry.started.map { ["expect entry == \($0.index)"] } ?? [])
+      return lines + openLines(entry, loading: load)
+    case .queue(.shuffle) where queuesEntries:
+      return lines + ["# \(text)  (replayed as the moves that give the order it made)"] + shuffleMoves(entry)
+    case .queue where queuesEntries:
+      return lines + [text]
     case .queue:
       return lines + ["# \(text)  (the replay has no queue: what the queue did is recorded as the files it opened)"]
     case .play, .toggle:
@@ -145,7 +163,20 @@ extension SessionRecorder {
     return lines
   }
 
-  func openLines(_ entry: Entry) -> [String] {
+  /// Whether the replay queues the list the session started with, and moves through it as the session did.
+  var queuesEntries: Bool { startingList != nil }
+
+  /// `next`, `prev` or `goto` in a replay that queues the list: written as typed, not as the file they opened.
+  func movesInReplayedList(_ command: Command) -> Bool {
+    switch command {
+    case .next, .previous, .goto: queuesEntries
+    default: false
+    }
+  }
+
+  /// The lines of a file that opened: `loading`, the lines that load it in the replay (nil: `open <path>`), then the
+  /// pause, rate and start it opened with.
+  func openLines(_ entry: Entry, loading: [String]? = nil) -> [String] {
     guard let path = entry.loadingPath, let ready = entry.ready else {
       return entry.loadingPath.map { ["# open \(scriptPath($0))  (did not open)"] } ?? []
     }
@@ -155,7 +186,7 @@ extension SessionRecorder {
       lines += RecordedScriptText.header(
         version: version, path: scriptPath(path), bytes: fileSize(path), duration: ready.info.duration)
     }
-    lines.append("open \(scriptPath(path))")
+    lines += loading ?? ["open \(scriptPath(path))"]
     here = ready.position.seconds
     atEnd = false
     // A replay's `open` starts each file playing: one the session opened paused (as `loading` said, else as the
@@ -176,6 +207,33 @@ extension SessionRecorder {
       here = seekMode == .exact ? target : entry.after?.frame?.time.seconds ?? target
       lines.append(namingSeekMode("scrub \(RecordedScriptText.time(target))", .scrub(.seconds(target), nil)))
       lines += expectations(of: entry.after, position: here)
+    }
+    return lines
+  }
+
+  /// An entry the list started by itself: the first (the replay queues the list and goes to it), the next after an
+  /// end (the replay's list goes on too: it waits for it), or the one after an entry removed while it played (the
+  /// replay's `queue remove` started it).
+  func entryLines(_ entry: Entry, _ started: EntryStarted, afterCommand: Bool) -> [String] {
+    guard entry.ready != nil else {
+      return entry.loadingPath.map { ["# entry \(started.index): \(scriptPath($0)) did not open"] } ?? []
+    }
+    if !wroteHeader, let list = startingList {
+      return openLines(entry, loading: list.map { "queue add \(scriptPath($0))" } + ["goto \(started.index)"])
+    }
+    if afterCommand { return openLines(entry, loading: ["expect entry == \(started.index)"]) }
+    return openLines(entry, loading: ["wait entry \(started.index)"])
+  }
+
+  /// `queue shuffle` as `queue move` lines that turn the list before it into the order it made.
+  func shuffleMoves(_ entry: Entry) -> [String] {
+    guard let before = entry.listings.before, let after = entry.listings.after else { return [] }
+    var order = before.entries.map(\.id)
+    var lines: [String] = []
+    for (number, id) in after.entries.map(\.id).enumerated() {
+      guard let from = order.firstIndex(of: id), from != number else { continue }
+      lines.append("queue move \(from + 1) \(number + 1)")
+      order.insert(order.remove(at: from), at: number)
     }
     return lines
   }

@@ -6,7 +6,10 @@
 // a `mark` of its own (invisible to the other views): the one before says where playback was when the command came,
 // the one after what the command put on screen. From these it writes, in order:
 //
-// - `open <path>` for each file that opened (relative to the script's folder when they share a folder);
+// - `open <path>` for each file that opened (relative to the script's folder when they share a folder); a session
+//   that started with a list (`vpk play A B C`, a folder, `--playlist`) queues the same files (`queue add`, `goto`),
+//   and the replay moves through them as the session did: `next`, `prev`, `goto` and `queue` edits as typed (a
+//   shuffle as the moves that give its order), an entry that followed another's end as `wait entry N`;
 // - before each command, while playing, a `wait` for the media time that passed since the last line, rounded so the
 //   replay lands on the frame that was on screen (the wall clock may have shown it late);
 // - each command as it was written;
@@ -39,6 +42,9 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
   let version: String
   /// Client ids of commands a client sends for itself, not for the person (`vpk attach`'s markers): not recorded.
   let unrecordedClientIDs: Set<String>
+  /// The files of the list the session started with, in its order: the replay queues them. Nil when the session
+  /// started with one file or none, or was joined running: its entries are then recorded as the files they opened.
+  let startingList: [String]?
 
   /// A command (or the end of the media) whose lines are written once what they need has come.
   final class Entry {
@@ -50,6 +56,9 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       /// The session as the recorder found it, joining it while it ran (`vpk attach --record`).
       case joined
       case ended(EndReached)
+      /// An entry of the list the replay queues started by itself: the first, the next after an end, or the one after
+      /// an entry `queue remove` took away while it played.
+      case entryStarted(EntryStarted, afterCommand: Bool)
     }
     let kind: Kind
     let sender: CommandSender?
@@ -69,6 +78,12 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     var stepped: StepResult?
     /// The error the command was answered with.
     var error: PlaybackError?
+    /// The entry of the list it started (`next`, `prev`, `goto`).
+    var started: EntryStarted?
+    /// The list before and after it (`queue shuffle`, whose order the replay makes by moves).
+    var listings: (before: QueueListing?, after: QueueListing?)
+    /// An end of an entry, followed by the next entry as the list went on by itself.
+    var followedByEntry = false
 
     init(_ kind: Kind, sender: CommandSender? = nil) {
       self.kind = kind
@@ -77,12 +92,22 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
 
     var isOpen: Bool {
       switch kind {
-      case .command(_, .open), .command(_, .next), .command(_, .previous), .command(_, .goto), .initialOpen: true
+      case .command(_, .open), .command(_, .next), .command(_, .previous), .command(_, .goto), .initialOpen,
+        .entryStarted:
+        true
       default: false
       }
     }
 
     var isComplete: Bool { submitted && marksAwaited == 0 }
+
+    /// A file the session opened by no command's asking (the command line's, or an entry the list started).
+    var opensBySelf: Bool {
+      switch kind {
+      case .initialOpen, .entryStarted: true
+      default: false
+      }
+    }
   }
 
   var entries: [Entry] = []
@@ -90,6 +115,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
   var awaited: [Int: (entry: Entry, before: Bool)] = [:]
   /// The recorder's own `info` not yet answered, and the entry that asked.
   var awaitedInfo: (number: Int, entry: Entry)?
+  /// The recorder's own `queue` listings not yet answered: which entry asked, and whether before its command.
+  var awaitedListings: [Int: (entry: Entry, before: Bool)] = [:]
   var ownCount = 0
   var closed = false
   var wroteHeader = false
@@ -110,7 +137,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
 
   package init(
     viewID: ViewID, output: any TextOutput, version: String, startsPlaying: Bool,
-    seekMode: SeekMode = .exact, unrecordedClientIDs: Set<String> = [], scriptPath: @escaping (String) -> String,
+    seekMode: SeekMode = .exact, unrecordedClientIDs: Set<String> = [], startingList: [String]? = nil,
+    scriptPath: @escaping (String) -> String,
     fileSize: @escaping (String) -> Int?, rateNow: @escaping () -> Double = { 1 }
   ) {
     self.rateNow = rateNow
@@ -120,6 +148,7 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     self.startsPlaying = startsPlaying
     self.seekMode = seekMode
     self.unrecordedClientIDs = unrecordedClientIDs
+    self.startingList = startingList
     self.scriptPath = scriptPath
     self.fileSize = fileSize
   }
@@ -166,6 +195,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       flush()
       return id
     }
+    // A command came after an entry's end: the list did not go on by itself.
+    settleEnds()
     // `quit` ends the script where it is; a typed `wait` is replayed by the waits before the next command.
     if command == .quit { return send() }
     let entry = Entry(.command(text: namingSeekMode(text, command), command), sender: submission.sender)
@@ -175,7 +206,10 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       return send()
     }
     requestMark(for: entry, before: true)
+    let shuffles = startingList != nil && command == .queue(.shuffle)
+    if shuffles { requestListing(for: entry, before: true) }
     let id = send()
+    if shuffles { requestListing(for: entry, before: false) }
     if Self.showsNewFrame(command) || command.isOpen { requestMark(for: entry, before: false) }
     entry.submitted = true
     flush()
@@ -206,6 +240,22 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     if !reserved { entry.marksAwaited += 1 }
     awaited[ownCount] = (entry, before)
     interactor?.submit(.mark, source: nil, from: CommandSender(view: viewID, number: ownCount))
+  }
+
+  /// Asks for the list as it stands (a `queue` of the recorder's own), for `entry`'s lines.
+  func requestListing(for entry: Entry, before: Bool) {
+    guard !closed else { return }
+    ownCount += 1
+    entry.marksAwaited += 1
+    awaitedListings[ownCount] = (entry, before)
+    interactor?.submit(.queue(.list), source: nil, from: CommandSender(view: viewID, number: ownCount))
+  }
+
+  /// The ends of entries waiting to know whether the list went on after them are written as ends.
+  func settleEnds() {
+    for entry in entries where !entry.submitted {
+      if case .ended = entry.kind { entry.submitted = true }
+    }
   }
 
   package func observe(reply: SessionEvent, origin: CommandOrigin?) {
@@ -253,7 +303,7 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       if let entry = entries.first(where: { $0.isOpen && $0.loadingPath != nil && $0.ready == nil }) {
         entry.ready = (info, position, start)
         entry.opensAtRate = rateNow()
-        if case .initialOpen = entry.kind {
+        if entry.opensBySelf {
           if start != nil {
             // Where the session's own seek to `--start` (the start `ready` names) landed: the mark is sent once that
             // seek is under way (it starts after `ready`), so it is answered when it lands.
@@ -271,18 +321,46 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
       let entry = Entry(.ended(end))
       entries.append(entry)
       requestMark(for: entry, before: false)
-      entry.submitted = true
+      // In a list the replay queues, what follows an end is known from what comes next: the next entry (the list went
+      // on), or anything else.
+      entry.submitted = startingList == nil
     case .shutdown:
       finish()
       return
-    // Nothing of their own to record: an entry's file is noted from its `loading` and `ready`, and a `queue` command
-    // is written as it was typed.
-    case .entry, .queue:
-      break
+    case .entry(let started):
+      entryStarted(started, origin: origin)
+    case .queue(let listing) where origin?.sender?.view == viewID:
+      guard let number = origin?.sender?.number, let (entry, before) = awaitedListings.removeValue(forKey: number)
+      else { break }
+      if before { entry.listings.before = listing } else { entry.listings.after = listing }
+      entry.marksAwaited -= 1
+    case .closed:
+      settleEnds()
     default:
       break
     }
     flush()
+  }
+
+  /// An entry of the list started. In a list the replay queues: one a `next`, `prev` or `goto` loaded is that
+  /// command's; one the list went on to by itself ends the wait for what followed an end; one that followed a
+  /// `queue remove` of the entry playing is the replay's too. (In any other session its file is recorded as opened,
+  /// from its `loading` and `ready`.)
+  func entryStarted(_ started: EntryStarted, origin: CommandOrigin?) {
+    guard startingList != nil else { return }
+    if let command = entry(answering: origin), command.isOpen {
+      command.started = started
+      return
+    }
+    // The file the entry before it left: it did not open (the list skips it).
+    for entry in entries where !entry.submitted {
+      if case .entryStarted = entry.kind, entry.ready == nil { entry.submitted = true }
+    }
+    if origin == nil, let end = entries.last(where: { if case .ended = $0.kind { !$0.submitted } else { false } }) {
+      end.followedByEntry = true
+      end.submitted = true
+    }
+    entries.append(Entry(.entryStarted(started, afterCommand: origin != nil)))
   }
 
   func entry(answering origin: CommandOrigin?) -> Entry? {
