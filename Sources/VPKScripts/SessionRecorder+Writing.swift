@@ -69,7 +69,7 @@ extension SessionRecorder {
     switch command {
     case .wait:
       return ["# \(text)  (typed; the waits around it replay its time)"]
-    case .open, .replace:
+    case .open:
       return lines + openLines(entry)
     case .next, .previous, .goto:
       // The replay has no queue: the entry the command loaded is opened by its path.

@@ -53,23 +53,16 @@ enum PlaylistInput {
     }
   }
 
-  /// The entries of an m3u/m3u8 list: every line that is not blank or a `#` comment (`#EXTM3U`, `#EXTINF` …);
-  /// relative paths resolved against the list's folder, URLs as written.
+  /// The entries of an m3u/m3u8 list, read by PlaylistFile.
   static func list(_ path: String) throws -> [String] {
-    guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
-    else { throw ValidationError("cannot read the playlist \(path)") }
-    let folder = (path as NSString).deletingLastPathComponent
-    var entries: [String] = []
-    for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-      let line = rawLine.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\u{FEFF}", with: "")
-      guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-      if line.hasPrefix("/") || line.contains("://") || folder.isEmpty {
-        entries.append(line)
-      } else {
-        entries.append(folder + "/" + line)
-      }
+    do throws(PlaylistFile.Failure) {
+      return try PlaylistFile.entries(ofFile: path)
+    } catch .noEntries {
+      throw ValidationError("the playlist \(path) names no files")
+    } catch .tooLarge {
+      throw ValidationError("the playlist \(path) is over \(PlaylistFile.maxBytes >> 20) MiB")
+    } catch {
+      throw ValidationError("cannot read the playlist \(path)")
     }
-    guard !entries.isEmpty else { throw ValidationError("the playlist \(path) names no files") }
-    return entries
   }
 }

@@ -19,9 +19,10 @@ extension PlaybackInteractor {
         queue: .entry(EntryStarted(index: index + 1, count: playlist.count, id: entry.id, path: entry.path)),
         answering: commandID)
     }
+    // The entry's own options hold for its file only (see `load`).
     load(
-      entry.path, commandID: commandID, source: source, keepingCurrent: false, entryID: entry.id,
-      failedSince: failedSince)
+      entry.path, commandID: commandID, source: source, keepingCurrent: false, start: entry.options.start,
+      paused: entry.options.paused, rate: entry.options.rate, entryID: entry.id, failedSince: failedSince)
   }
 
   /// The index of the entry after `index` (after the current one when nil), the list going round when it loops
@@ -103,8 +104,13 @@ extension PlaybackInteractor {
       playlist.append(path)
     case .addNext(let path):
       playlist.insertNext(path)
+    case .insert(let path, let slot, let options):
+      try playlist.insert(path, at: slot, options: options)
     case .remove(let number):
-      guard number - 1 != playlist.currentIndex else {
+      // The entry whose file is loaded (or loading) stays; once its file has gone (`close`, the end into idle) it
+      // may be removed.
+      let loaded = file?.entryID ?? kept?.file.entryID
+      guard !playlist.entries.indices.contains(number - 1) || playlist.entries[number - 1].id != loaded else {
         return reportError(
           PlaybackError(
             .unavailable,
@@ -118,6 +124,10 @@ extension PlaybackInteractor {
       playlist.clear()
     case .shuffle:
       playlist.shuffle()
+    case .unshuffle:
+      playlist.unshuffle()
+    case .loop(let loops):
+      playlist.loops = loops
     }
     // An edit makes the session's queue a list: from now on its events name the entries.
     if edit != .list { playlist.isList = true }

@@ -22,6 +22,8 @@ package final class PlaybackModule {
   package let statusBoard: PlaybackStatusBoard
   /// Whether the session plays each file it loads (its options' `autoplay`).
   package let startsPlaying: Bool
+  /// Whether the session's queue started looping (`--loop-playlist`).
+  package var loopsPlaylist = false
   /// What the clients of one dialect share for as long as the session runs (the mpv dialect's stored options), kept
   /// by that dialect's Builder under the shared object's type.
   package var sharedByClients: [ObjectIdentifier: AnyObject] = [:]

@@ -229,7 +229,7 @@ struct MPVCommandLineTests {
   )
   func mpvOptionsNotTaken() {
     // Given options mpv has that vpk neither honours nor ignores, Then vpk refuses them in its own words
-    for option in ["--end=5", "--vf=scale=1:1", "--loop-playlist", "--no-end", "--ab-loop-a=1"] {
+    for option in ["--end=5", "--vf=scale=1:1", "--no-end", "--ab-loop-a=1"] {
       #expect(refusal(option)?.lines.first?.hasPrefix("vpk mpv: --") == true, "\(option)")
       #expect(refusal(option)?.lines.first?.contains("does not take") == true, "\(option)")
     }
