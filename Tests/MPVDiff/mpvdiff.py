@@ -124,6 +124,8 @@ class Player:
         os.makedirs(folder, exist_ok=True)
         self.socket = os.path.join(folder, "socket")
         file_args = [media] if start.get("file") else []
+        # "files": several files, folders or lists (with @MEDIA@, @MEDIA2@ … as in steps), as mpv's playlist.
+        file_args += [substitute(f, media) for f in start.get("files", [])]
         if kind in ("mpv", "vpk-mpv") or programs.get("mpv_twice"):
             # `vpk mpv` takes mpv's own command line.
             program = [programs["vpk"], "mpv"] if kind == "vpk-mpv" and not programs.get("mpv_twice") \
@@ -134,7 +136,11 @@ class Player:
             args += ["--keep-open=yes"] if start.get("keep_open") else []
             args += [f"--speed={start['speed']}"] if "speed" in start else []
             args += [f"--start={start['start']}"] if "start" in start else []
+            # "mpv_args": more of mpv's options (`--playlist-start=1`, `--loop-playlist` …), as written.
+            args += [substitute(a, media) for a in start.get("mpv_args", [])]
         else:
+            if "mpv_args" in start:
+                raise Failure("\"mpv_args\" are mpv's options: the scenario runs on `vpk mpv` only (\"vpk\": [\"vpk-mpv\"])")
             # --at-end pause keeps vpk when its file ends, as --idle=yes keeps mpv (which goes idle instead);
             # "at_end": "idle" goes idle there as mpv does; "keep_open": true is --keep-open=yes, vpk's --at-end pause.
             if "speed" in start:
@@ -265,12 +271,48 @@ def duplicate_end_media(media):
     return path
 
 
+def media_copy(media, name):
+    """The clip under another name, next to it (a hard link, else a copy): a playlist's entries differ by name."""
+    path = os.path.join(os.path.dirname(media), name)
+    if not os.path.exists(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        try:
+            os.link(media, path + ".part")
+        except OSError:
+            shutil.copyfile(media, path + ".part")
+        os.rename(path + ".part", path)
+    return path
+
+
+def playlist_media(media):
+    """The playlists' files next to the clip: `episodes/` holding ep1.mp4, ep2.mp4, ep10.mp4 (natural order is not
+    the names' order) and notes.txt (not media), and `list.m3u`, an m3u naming clip2.mp4 (relative), a comment and
+    clip3.mp4."""
+    folder = os.path.dirname(media)
+    for name in ("ep1.mp4", "ep2.mp4", "ep10.mp4"):
+        media_copy(media, os.path.join("episodes", name))
+    with open(os.path.join(folder, "episodes", "notes.txt"), "w") as notes:
+        notes.write("not media\n")
+    media_copy(media, "clip2.mp4")
+    media_copy(media, "clip3.mp4")
+    with open(os.path.join(folder, "list.m3u"), "w") as m3u:
+        m3u.write("#EXTM3U\nclip2.mp4\n# a comment\n\n" + os.path.join(folder, "clip3.mp4") + "\n")
+
+
 def substitute(value, media):
-    """`@MEDIA@` in a step's strings is the clip's path; `@MEDIA_DUPLICATE_END@` that of `duplicate_end_media`;
-    `@HERE@` the harness's folder (Tests/MPVDiff)."""
+    """`@MEDIA@` in a step's strings is the clip's path; `@MEDIA2@` and `@MEDIA3@` the clip as clip2.mp4 and
+    clip3.mp4; `@EPISODES@` a folder of three copies and a text file, `@LIST@` an m3u list (see `playlist_media`);
+    `@MEDIA_DUPLICATE_END@` that of `duplicate_end_media`; `@HERE@` the harness's folder (Tests/MPVDiff)."""
     if isinstance(value, str):
         if "@MEDIA_DUPLICATE_END@" in value:
             value = value.replace("@MEDIA_DUPLICATE_END@", duplicate_end_media(media))
+        if any(name in value for name in ("@MEDIA2@", "@MEDIA3@", "@EPISODES@", "@LIST@")):
+            playlist_media(media)
+            folder = os.path.dirname(media)
+            value = (value.replace("@MEDIA2@", os.path.join(folder, "clip2.mp4"))
+                     .replace("@MEDIA3@", os.path.join(folder, "clip3.mp4"))
+                     .replace("@EPISODES@", os.path.join(folder, "episodes"))
+                     .replace("@LIST@", os.path.join(folder, "list.m3u")))
         return value.replace("@MEDIA@", media).replace("@HERE@", HERE)
     if isinstance(value, list):
         return [substitute(v, media) for v in value]

@@ -48,7 +48,6 @@ extension MPVCommandSubmitter {
     var plays: Bool
     switch mode {
     case .replace:
-      commands.submit(.queue(.clear), .listing)
       (firstNumber, slot, plays) = (1, .end, true)
     case .add(.end, let play):
       (firstNumber, slot, plays) = (count + 1, .end, play && !mirror.hasFile)
@@ -61,6 +60,10 @@ extension MPVCommandSubmitter {
       (firstNumber, slot, plays) = (number, .number(number), play && !mirror.hasFile)
     }
     answer(ids)
+    // The entry that plays is known before the queue lists it: its observers hear of the playlist after its
+    // `start-file`.
+    if plays { mirror.entryWillStart(ids[0]) }
+    if mode == .replace { commands.submit(.queue(.clear), .listing) }
     for (offset, path) in paths.enumerated() {
       let at: QueueSlot = offset == 0 ? slot : (slot == .end ? .end : .number(firstNumber + offset))
       mirror.entryAdded()
@@ -70,7 +73,6 @@ extension MPVCommandSubmitter {
     // The file's own stored values (`volume=50` …) are set as it starts loading (`loading`), for the `goto` that
     // loads it.
     sharedOptions.register(stored, for: commands.nextSender)
-    mirror.entryWillStart(ids[0])
     commands.submit(.goto(firstNumber), .load(ids[0]))
   }
 

@@ -98,12 +98,9 @@ final class MPVReadingsMirror {
     if added { entriesAddedUntold = max(0, entriesAddedUntold - 1) }
     lastEntryID = max(lastEntryID, listing.entries.map(\.id).max() ?? 0)
     readings.queue = listing
-    // A client that connects to a session with its file open numbers it as the queue does.
-    if readings.info != nil || readings.loadingPath != nil, let current = listing.current,
-      listing.entries.indices.contains(current - 1), fileNumber == 0 || startingEntryID == nil
-    {
-      if !hasFile || fileNumber == 0 { fileNumber = listing.entries[current - 1].id }
-    }
+    // An entry this client added is about to start: its observers hear of the playlist after its `start-file`, as
+    // mpv tells them.
+    guard startingEntryID == nil else { return }
     publishChanges()
   }
 
@@ -390,8 +387,13 @@ final class MPVReadingsMirror {
     readings.info = info
     readings.duration = info.duration
     if readings.state == .idle { readings.state = .paused }
-    // mpv counts the files it loads from 1: the session's file is the first.
-    if fileNumber == 0 { fileNumber = 1 }
+    // The session's file is numbered as its queue's entry (the first when the queue was not listed).
+    if fileNumber == 0 {
+      let queue = readings.queue
+      fileNumber =
+        queue?.current.flatMap { queue?.entries.indices.contains($0 - 1) == true ? queue?.entries[$0 - 1].id : nil }
+        ?? 1
+    }
     sharedOptions.noteEntryNumbered(fileNumber)
   }
 
@@ -413,7 +415,7 @@ final class MPVReadingsMirror {
     let path = readings.currentPath
     readings = MPVReadings(
       rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID,
-      pauseOption: nextPaused)
+      pauseOption: nextPaused, queue: readings.queue)
     if keepsEntry { readings.keptEntry = path }
     commands.settle(commandID)
     // A file that played to its end loses its position's properties before `end-file`, as mpv's do: the position and
@@ -445,7 +447,7 @@ final class MPVReadingsMirror {
         // A file that played to its end loses its position's properties before `end-file`, as when it goes idle.
         readings = MPVReadings(
           rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID,
-          pauseOption: readings.pauseOption)
+          pauseOption: readings.pauseOption, queue: readings.queue)
         observers.publishChanges(readings, on: .endOfFile)
       }
       replies.event(
