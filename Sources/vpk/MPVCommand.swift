@@ -187,12 +187,22 @@ struct MPVCommand: AsyncParsableCommand {
   /// The session's queue, as mpv's playlist starts: the files given (a folder gives its media files, in natural order;
   /// `--playlist` its list's entries, after them), shuffled with `--shuffle`, looping with `--loop-playlist`, the one
   /// `--playlist-start` names current (the first when it names none there is). Nil without any.
+  /// mpv numbers a folder as an entry of its own, which its files take the place of: they are numbered after it.
   static func playlist(_ line: MPVCommandLine) throws -> PlayQueue? {
-    let paths = try PlaylistInput.paths(arguments: line.files, listFile: line.playlist)
-    guard !paths.isEmpty else { return nil }
     var queue = PlayQueue(
-      paths: paths, loops: MPVPropertyTable.loopsPlaylist(line.loopPlaylist), isList: paths.count > 1,
-      seed: UInt64.random(in: .min ... .max))
+      loops: MPVPropertyTable.loopsPlaylist(line.loopPlaylist), seed: UInt64.random(in: .min ... .max))
+    for argument in line.files {
+      let files = try PlaylistInput.paths(arguments: [argument], listFile: nil)
+      if files != [argument] {
+        // The folder's own entry, gone once its files are in the list.
+        queue.append(argument)
+        _ = try? queue.remove(at: queue.count - 1)
+      }
+      for file in files { queue.append(file) }
+    }
+    if let list = line.playlist { for entry in try PlaylistInput.list(list) { queue.append(entry) } }
+    guard !queue.isEmpty else { return nil }
+    queue.isList = queue.count > 1
     if line.shuffle { queue.shuffle() }
     try? queue.select(min(line.playlistStart ?? 0, queue.count - 1))
     return queue

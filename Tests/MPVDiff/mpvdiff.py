@@ -74,7 +74,8 @@ ALLOWED = {
                          "primaries", "sig-peak", "stereo-in"],
     },
     # mpv started with nothing to play sends `idle` as it enters its idle loop, which it may do after a client has
-    # connected (the socket is made first): an `idle` before any other event on a connection is not compared.
+    # connected (the socket is made first), and, on a busy machine, after the client's first observers were told: the
+    # first `idle` on a connection, before any `start-file` on it, is not compared.
     "startup_idle": True,
     # A connection that ends its input right behind a seek (a socat one-liner): mpv and vpk serve a client only until
     # they read the end of its input, so each writes the seek's `seek` event when it happened to read the line before
@@ -286,13 +287,11 @@ def media_copy(media, name):
 
 def playlist_media(media):
     """The playlists' files next to the clip: `episodes/` holding ep1.mp4, ep2.mp4, ep10.mp4 (natural order is not
-    the names' order) and notes.txt (not media), and `list.m3u`, an m3u naming clip2.mp4 (relative), a comment and
-    clip3.mp4."""
+    the names' order; media files only: mpv 0.35 lists a folder's other files too, vpk its media files), and
+    `list.m3u`, an m3u naming clip2.mp4 (relative), a comment and clip3.mp4."""
     folder = os.path.dirname(media)
     for name in ("ep1.mp4", "ep2.mp4", "ep10.mp4"):
         media_copy(media, os.path.join("episodes", name))
-    with open(os.path.join(folder, "episodes", "notes.txt"), "w") as notes:
-        notes.write("not media\n")
     media_copy(media, "clip2.mp4")
     media_copy(media, "clip3.mp4")
     with open(os.path.join(folder, "list.m3u"), "w") as m3u:
@@ -453,11 +452,16 @@ class Run:
 
     def _events_since(self, c, upto, allow=()):
         events = [m for m in c.messages[c.taken_events:upto] if is_event(m)]
-        if ALLOWED["startup_idle"] and not getattr(c, "saw_event", False):
-            while events and events[0].get("event") == "idle":
-                events.pop(0)
-        if events:
-            c.saw_event = True
+        if ALLOWED["startup_idle"] and not getattr(c, "saw_file_event", False):
+            for i, event in enumerate(events):
+                if event.get("event") == "start-file":
+                    break
+                if event.get("event") == "idle":
+                    events.pop(i)
+                    c.saw_file_event = True
+                    break
+        if any(e.get("event") == "start-file" for e in events):
+            c.saw_file_event = True
         c.taken_events = upto
         if ALLOWED["seek_as_input_ends"] and getattr(c, "input_ended", False):
             events = [e for e in events if e.get("event") != "seek"]
@@ -511,8 +515,8 @@ class Run:
         with c.cond:
             c.used.update(i for i, m in taken if not is_event(m))
             c.taken_events = taken[-1][0] + 1
-            if any(is_event(m) for _, m in taken):
-                c.saw_event = True
+            if any(m.get("event") == "start-file" for _, m in taken):
+                c.saw_file_event = True
         return {"messages": [m for _, m in taken]}
 
     def do_quiet(self, step):

@@ -29,8 +29,12 @@ extension MPVCommandSubmitter {
     }
     add(
       entries, entryOptions: EntryOptions(), stored: [:], mode: mode, ticket: ticket,
-      answer: { [unowned self] _ in
-        if let ticket { replies.reply(ticket, .success, data: .null) }
+      answer: { [unowned self] ids in
+        // mpv 0.35 answers with the first entry's id and how many the list added.
+        let data = MPVValue.object([
+          MPVMember("playlist_entry_id", .integer(ids[0])), MPVMember("num_entries", .integer(ids.count)),
+        ])
+        if let ticket { replies.reply(ticket, .success, data: data) }
       })
   }
 

@@ -247,4 +247,27 @@ struct MPVCommandLineTests {
     #expect(refusal("--start=#2")?.lines.first?.contains("a chapter") == true)
     #expect(refusal("--start=#2")?.exitStatus == 1)
   }
+
+  @Test("the playlist's options: --playlist-start, --loop-playlist, --shuffle, --playlist, and several files")
+  func playlistOptions() throws {
+    // Given an episode tracker's command line, When read, Then the start entry and the files are taken
+    let line = try parsed("--playlist-start=2", "--loop-playlist", "--shuffle", "--playlist=/l.m3u", "a.mp4", "dir")
+    #expect(line.playlistStart == 2)
+    #expect(line.loopPlaylist == .string("inf"))
+    #expect(line.shuffle)
+    #expect(line.playlist == "/l.m3u")
+    #expect(line.files == ["a.mp4", "dir"])
+    // And `auto` is no start entry, counts and force are mpv's values, no is false
+    #expect(try parsed("--playlist-start=auto").playlistStart == nil)
+    #expect(try parsed("--loop-playlist=3").loopPlaylist == .integer(3))
+    #expect(try parsed("--loop-playlist=force").loopPlaylist == .string("force"))
+    #expect(try parsed("--loop-playlist=no").loopPlaylist == .bool(false))
+    // And a start that is not auto or an index is refused with mpv's words
+    #expect(
+      refusal("--playlist-start=abc")?.lines.prefix(3) == [
+        "Invalid value for option playlist-start: abc", "Valid values are:", "    auto",
+      ])
+    #expect(
+      refusal("--playlist")?.lines.first == "Error parsing commandline option playlist: option requires parameter")
+  }
 }
