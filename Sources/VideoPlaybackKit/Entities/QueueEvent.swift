@@ -1,6 +1,6 @@
 // QueueEvent: what the session's queue says, as typed values: an entry started, or the queue as a `queue` command left
 // it. They reach the presenters through `PlaybackInteractorOutput.present(queue:origin:)`, beside the session's events;
-// views that show no queue (the mpv dialect, the `Player`) leave them out.
+// views that show no queue (the `Player`) leave them out; the mpv dialect reads its playlist from them.
 
 /// Where the current entry stands in the list (1-based), for `status`, `info` and the status line.
 package struct QueuePosition: Sendable, Equatable {
