@@ -290,8 +290,13 @@ def playlist_media(media):
     the names' order; media files only: mpv 0.35 lists a folder's other files too, vpk its media files), and
     `list.m3u`, an m3u naming clip2.mp4 (relative), a comment and clip3.mp4."""
     folder = os.path.dirname(media)
-    for name in ("ep1.mp4", "ep2.mp4", "ep10.mp4"):
+    episodes = ("ep1.mp4", "ep2.mp4", "ep10.mp4")
+    for name in episodes:
         media_copy(media, os.path.join("episodes", name))
+    # Nothing else: the folder is compared as a whole.
+    for name in os.listdir(os.path.join(folder, "episodes")):
+        if name not in episodes:
+            os.remove(os.path.join(folder, "episodes", name))
     media_copy(media, "clip2.mp4")
     media_copy(media, "clip3.mp4")
     with open(os.path.join(folder, "list.m3u"), "w") as m3u:

@@ -57,7 +57,7 @@ extension MPVCommandSubmitter {
       (firstNumber, slot, plays) = (count + 1, .end, play && !mirror.hasFile)
     case .add(.afterCurrent, let play):
       let number = (listing.current ?? 0) + 1
-      (firstNumber, slot, plays) = (number, .number(number), play && !mirror.hasFile)
+      (firstNumber, slot, plays) = (number, .afterCurrent, play && !mirror.hasFile)
     case .add(.index(let index), let play):
       // A negative index, or one past the end, appends, as mpv's `insert-at` does.
       let number = (0...count).contains(index) ? index + 1 : count + 1
@@ -69,7 +69,7 @@ extension MPVCommandSubmitter {
     if plays { mirror.entryWillStart(ids[0]) }
     if mode == .replace { commands.submit(.queue(.clear), .listing) }
     for (offset, path) in paths.enumerated() {
-      let at: QueueSlot = offset == 0 ? slot : (slot == .end ? .end : .number(firstNumber + offset))
+      let at: QueueSlot = offset == 0 || slot == .end ? slot : .number(firstNumber + offset)
       mirror.entryAdded()
       commands.submit(.queue(.insert(path, at, entryOptions)), .added)
     }

@@ -53,6 +53,32 @@ struct MPVPresenterPlaylistTests {
       ])
   }
 
+  @Test("insert-next goes after the current entry, insert-at at its index (past the end: last); replace plays alone")
+  func insertsAndReplace() {
+    // Given a client playing the second of three entries
+    let harness = client(["/a.mp4", "/b.mp4", "/c.mp4"], current: 2)
+    let before = harness.interactor.calls.count
+    // When it inserts next, at 0 with -play (something plays: it does not start), past the end, then replaces
+    for words in [
+      #"["loadfile", "/d.mp4", "insert-next"]"#, #"["loadfile", "/e.mp4", "insert-at-play", 0]"#,
+      #"["loadfile", "/f.mp4", "insert-at", 9]"#, #"["loadfile", "/g.mp4", "replace", "pause=yes"]"#,
+    ] {
+      harness.send(#"{"command": \#(words)}"#)
+    }
+    // Then each is the queue's insert at its place (numbers from 1; the two before it not listed yet count), and the
+    // replace empties the queue, adds its file with its own pause and plays it
+    #expect(
+      submitted(harness, since: before) == [
+        .queue(.insert("/d.mp4", .afterCurrent, EntryOptions())), .queue(.insert("/e.mp4", .number(1), EntryOptions())),
+        .queue(.insert("/f.mp4", .number(6), EntryOptions())), .queue(.clear),
+        .queue(.insert("/g.mp4", .end, EntryOptions(paused: true))), .goto(1),
+      ])
+    // And each is answered at once with the id the queue gives it
+    #expect(
+      harness.view.lines.map { $0.contains("playlist_entry_id") } == [true, true, true, true]
+        && harness.view.lines.last == #"{"data":{"playlist_entry_id":7},"request_id":0,"error":"success"}"#)
+  }
+
   @Test("the playlist's properties are the queue's: entries, count, and the position of the entry loaded")
   func propertiesFromTheQueue() {
     // Given a client whose queue holds three entries, the second loaded
