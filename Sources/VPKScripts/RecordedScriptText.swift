@@ -27,10 +27,52 @@ enum RecordedScriptText {
     case .skip(let delta, let seekMode): return "skip \(delta < 0 ? "-" : "+")\(time(abs(delta)))" + mode(seekMode)
     case .step(let count): return "step \(count)"
     case .rate(let rate): return "rate \(number(rate))"
-    case .open(let path), .replace(let path, _, _, _): return "open \(path)"
+    case .open(let path): return "open \(path)"
+    case .goto(let number): return "goto \(number)"
+    case .queue(let edit): return queueLine(edit)
     case .snapshot(let path): return path.map { "snapshot \($0)" } ?? "snapshot"
     case .wait, .expect: return "# \(command.verb) (sent as a value, not a line)"
     default: return command.verb
+    }
+  }
+
+  /// A `queue` command as a script line: an entry's options before its path, which is quoted when it would not be
+  /// read back as written.
+  private static func queueLine(_ edit: QueueEdit) -> String {
+    func path(_ path: String) -> String {
+      let plain =
+        !path.isEmpty && !path.contains(where: { $0 == "\"" || $0 == "#" || $0 == "\\" })
+        && path.first != " " && path.last != " " && !path.contains("=")
+      return plain
+        ? path
+        : "\"" + path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+    switch edit {
+    case .list: return "queue"
+    case .add(let file): return "queue add \(path(file))"
+    case .addNext(let file): return "queue add-next \(path(file))"
+    case .insert(let file, let slot, let options):
+      var words: [String]
+      switch slot {
+      case .end: words = ["queue add"]
+      case .afterCurrent: words = ["queue add-next"]
+      case .number(let number): words = ["queue insert \(number)"]
+      }
+      switch options.start {
+      case .time(.seconds(let seconds))?: words.append("start=\(time(seconds))")
+      case .time(.percent(let percent))?: words.append("start=\(number(percent))%")
+      // A time before the end has no form in the script language: the entry opens at the session's start.
+      case .beforeEnd?, nil: break
+      }
+      if let paused = options.paused { words.append("pause=\(paused ? "yes" : "no")") }
+      if let rate = options.rate { words.append("rate=\(number(rate))") }
+      return (words + [path(file)]).joined(separator: " ")
+    case .remove(let number): return "queue remove \(number)"
+    case .move(let from, let to): return "queue move \(from) \(to)"
+    case .clear: return "queue clear"
+    case .shuffle: return "queue shuffle"
+    case .unshuffle: return "queue unshuffle"
+    case .loop(let loops): return "queue loop \(loops ? "yes" : "no")"
     }
   }
 

@@ -77,7 +77,7 @@ extension SessionRecorder {
     switch command {
     case .wait:
       return ["# \(text)  (typed; the waits around it replay its time)"]
-    case .open, .replace:
+    case .open:
       return lines + openLines(entry)
     case .next, .previous, .goto:
       guard queuesEntries else {

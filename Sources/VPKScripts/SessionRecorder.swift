@@ -373,7 +373,7 @@ extension Command {
   var isOpen: Bool {
     switch self {
     // `next`, `prev` and `goto` load an entry of the queue: they are recorded as the `open` of the file they loaded.
-    case .open, .replace, .next, .previous, .goto: true
+    case .open, .next, .previous, .goto: true
     default: false
     }
   }

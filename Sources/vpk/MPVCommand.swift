@@ -37,6 +37,15 @@ struct MPVCommand: AsyncParsableCommand {
                                   leaves (no --idle) or goes idle (--idle)
         --loop-file[=inf|yes|no]  loop the file (--loop as well)
         --speed=X                 the rate files start at (0.01 to 100)
+        --playlist=FILE           play an m3u list's entries (after the
+                                  FILEs); relative entries are relative to
+                                  the list's folder
+        --playlist-start=N        start with entry N (from 0; auto: the
+                                  first)
+        --loop-playlist[=inf|force|N|no]  after the last entry play the
+                                  first again (any N over 1 loops without
+                                  end)
+        --shuffle                 play the entries in a random order
         --hr-seek[=yes|no|absolute|always|default]  which seeks that name no
                                   precision are exact (default: absolute)
         --really-quiet, --no-terminal, --msg-level=all=no
@@ -74,8 +83,7 @@ struct MPVCommand: AsyncParsableCommand {
       exit status 1: an option mpv does not have ("Error parsing option X
       (option not found)"), a bad value, --opt value. Refused by vpk with exit
       status 1: mpv's other options (they change what plays: --end=, --vf=,
-      --loop-playlist …), --loop-file=N (a count), --start=#N (a chapter),
-      more than one FILE.
+      …), --loop-file=N (a count), --start=#N (a chapter).
 
       Exit status: 0 done (quit, or the end of the file without --idle);
       1 a refused command line; 2 the FILE could not be opened; 4 a signal
@@ -96,7 +104,7 @@ struct MPVCommand: AsyncParsableCommand {
 
   @Argument(
     parsing: .captureForPassthrough,
-    help: ArgumentHelp("mpv's options and at most one media file, as mpv takes them.", valueName: "mpv options"))
+    help: ArgumentHelp("mpv's options and the media files or folders, as mpv takes them.", valueName: "mpv options"))
   var arguments: [String] = []
 
   func run() async throws {
@@ -126,15 +134,15 @@ struct MPVCommand: AsyncParsableCommand {
       if !line.isQuiet { StandardStreams.writeOutput(versionLine + "\n") }
       return 0
     }
-    guard line.files.count <= 1 else {
-      if !line.isQuiet {
-        StandardStreams.writeOutput(
-          "vpk mpv: \(line.files.count) files given; vpk plays one file (load the next with loadfile)\n"
-            + "Exiting... (Fatal error)\n")
-      }
+    // The files, folders (their media files, in natural order) and `--playlist`'s entries, as mpv's playlist.
+    let queue: PlayQueue?
+    do {
+      queue = try playlist(line)
+    } catch {
+      if !line.isQuiet { StandardStreams.writeOutput("vpk mpv: \(error)\nExiting... (Fatal error)\n") }
       return 1
     }
-    let file = line.files.first
+    let file = queue?.current?.path
     if file == nil && line.idle == .no {
       // mpv with nothing to play says who it is and how to start it, and leaves.
       if !line.isQuiet { StandardStreams.writeOutput(versionLine + "\n" + helpMessage() + "\n") }
@@ -151,6 +159,7 @@ struct MPVCommand: AsyncParsableCommand {
     // mpv's --start and --speed: where every file opens and the speed the session starts at.
     options.fileStart = line.start
     options.rate = line.speed
+    options.playlist = queue
     let sockets = line.inputIPCServer.map { [ControlSocketServer.Options(path: $0, dialectOnly: true)] } ?? []
     // vpk's text events, where mpv would write its terminal lines.
     guard let output = try? OutputOptions.parse([]) else { preconditionFailure("OutputOptions has defaults") }
@@ -164,6 +173,32 @@ struct MPVCommand: AsyncParsableCommand {
     case SessionExitCode.interrupted, SessionExitCode.terminated, SessionExitCode.hungUp: return 4
     default: return code
     }
+  }
+
+  /// The session's queue, as mpv's playlist starts: the files given (a folder gives its media files, in natural order;
+  /// `--playlist` its list's entries, after them), shuffled with `--shuffle`, looping with `--loop-playlist`, the one
+  /// `--playlist-start` names current (the first when it names none there is). Nil without any.
+  /// mpv numbers a folder as an entry of its own, which its files take the place of: they are numbered after it.
+  static func playlist(_ line: MPVCommandLine) throws -> PlayQueue? {
+    var queue = PlayQueue(
+      loops: MPVPropertyTable.loopsPlaylist(line.loopPlaylist), seed: UInt64.random(in: .min ... .max))
+    for argument in line.files {
+      let files = try PlaylistInput.entries(arguments: [argument], listFile: nil).map(\.path)
+      if files != [argument] {
+        // The folder's own entry, gone once its files are in the list.
+        queue.append(argument)
+        _ = try? queue.remove(at: queue.count - 1)
+      }
+      for file in files { queue.append(file) }
+    }
+    if let list = line.playlist {
+      for entry in try PlaylistInput.list(list) { queue.setTitle(entry.title, ofID: queue.append(entry.path).id) }
+    }
+    guard !queue.isEmpty else { return nil }
+    queue.isList = queue.count > 1
+    if line.shuffle { queue.shuffle() }
+    try? queue.select(min(line.playlistStart ?? 0, queue.count - 1))
+    return queue
   }
 
   /// What `vpk mpv` may open besides local files. Its command line is mpv's (a client library writes it), so vpk's

@@ -57,16 +57,8 @@ enum PlaylistInput {
   /// The entries of an m3u/m3u8 or pls list (see `PlaylistText`): relative paths resolved against the list's folder,
   /// URLs as written.
   static func list(_ path: String) throws -> [PlaylistText.Entry] {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw ValidationError("cannot read the playlist \(path)")
-    }
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw ValidationError("the playlist \(path) is not UTF-8 text; save it as UTF-8")
-    }
-    do {
-      return try PlaylistText.entries(
-        text, format: PlaylistText.format(name: path, text: text),
-        folder: (path as NSString).deletingLastPathComponent)
+    do throws(PlaylistText.Problem) {
+      return try PlaylistText.entries(ofFile: path)
     } catch {
       throw ValidationError(error.message(path: path))
     }

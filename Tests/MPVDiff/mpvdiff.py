@@ -74,7 +74,8 @@ ALLOWED = {
                          "primaries", "sig-peak", "stereo-in"],
     },
     # mpv started with nothing to play sends `idle` as it enters its idle loop, which it may do after a client has
-    # connected (the socket is made first): an `idle` before any other event on a connection is not compared.
+    # connected (the socket is made first), and, on a busy machine, after the client's first observers were told: the
+    # first `idle` on a connection, before any `start-file` on it, is not compared.
     "startup_idle": True,
     # A connection that ends its input right behind a seek (a socat one-liner): mpv and vpk serve a client only until
     # they read the end of its input, so each writes the seek's `seek` event when it happened to read the line before
@@ -124,6 +125,8 @@ class Player:
         os.makedirs(folder, exist_ok=True)
         self.socket = os.path.join(folder, "socket")
         file_args = [media] if start.get("file") else []
+        # "files": several files, folders or lists (with @MEDIA@, @MEDIA2@ … as in steps), as mpv's playlist.
+        file_args += [substitute(f, media) for f in start.get("files", [])]
         if kind in ("mpv", "vpk-mpv") or programs.get("mpv_twice"):
             # `vpk mpv` takes mpv's own command line.
             program = [programs["vpk"], "mpv"] if kind == "vpk-mpv" and not programs.get("mpv_twice") \
@@ -134,7 +137,11 @@ class Player:
             args += ["--keep-open=yes"] if start.get("keep_open") else []
             args += [f"--speed={start['speed']}"] if "speed" in start else []
             args += [f"--start={start['start']}"] if "start" in start else []
+            # "mpv_args": more of mpv's options (`--playlist-start=1`, `--loop-playlist` …), as written.
+            args += [substitute(a, media) for a in start.get("mpv_args", [])]
         else:
+            if "mpv_args" in start:
+                raise Failure("\"mpv_args\" are mpv's options: the scenario runs on `vpk mpv` only (\"vpk\": [\"vpk-mpv\"])")
             # --at-end pause keeps vpk when its file ends, as --idle=yes keeps mpv (which goes idle instead);
             # "at_end": "idle" goes idle there as mpv does; "keep_open": true is --keep-open=yes, vpk's --at-end pause.
             if "speed" in start:
@@ -265,12 +272,51 @@ def duplicate_end_media(media):
     return path
 
 
+def media_copy(media, name):
+    """The clip under another name, next to it (a hard link, else a copy): a playlist's entries differ by name."""
+    path = os.path.join(os.path.dirname(media), name)
+    if not os.path.exists(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        try:
+            os.link(media, path + ".part")
+        except OSError:
+            shutil.copyfile(media, path + ".part")
+        os.rename(path + ".part", path)
+    return path
+
+
+def playlist_media(media):
+    """The playlists' files next to the clip: `episodes/` holding ep1.mp4, ep2.mp4, ep10.mp4 (natural order is not
+    the names' order; media files only: mpv 0.35 lists a folder's other files too, vpk its media files), and
+    `list.m3u`, an m3u naming clip2.mp4 (relative), a comment and clip3.mp4."""
+    folder = os.path.dirname(media)
+    episodes = ("ep1.mp4", "ep2.mp4", "ep10.mp4")
+    for name in episodes:
+        media_copy(media, os.path.join("episodes", name))
+    # Nothing else: the folder is compared as a whole.
+    for name in os.listdir(os.path.join(folder, "episodes")):
+        if name not in episodes:
+            os.remove(os.path.join(folder, "episodes", name))
+    media_copy(media, "clip2.mp4")
+    media_copy(media, "clip3.mp4")
+    with open(os.path.join(folder, "list.m3u"), "w") as m3u:
+        m3u.write("#EXTM3U\nclip2.mp4\n# a comment\n\n" + os.path.join(folder, "clip3.mp4") + "\n")
+
+
 def substitute(value, media):
-    """`@MEDIA@` in a step's strings is the clip's path; `@MEDIA_DUPLICATE_END@` that of `duplicate_end_media`;
-    `@HERE@` the harness's folder (Tests/MPVDiff)."""
+    """`@MEDIA@` in a step's strings is the clip's path; `@MEDIA2@` and `@MEDIA3@` the clip as clip2.mp4 and
+    clip3.mp4; `@EPISODES@` a folder of three copies and a text file, `@LIST@` an m3u list (see `playlist_media`);
+    `@MEDIA_DUPLICATE_END@` that of `duplicate_end_media`; `@HERE@` the harness's folder (Tests/MPVDiff)."""
     if isinstance(value, str):
         if "@MEDIA_DUPLICATE_END@" in value:
             value = value.replace("@MEDIA_DUPLICATE_END@", duplicate_end_media(media))
+        if any(name in value for name in ("@MEDIA2@", "@MEDIA3@", "@EPISODES@", "@LIST@")):
+            playlist_media(media)
+            folder = os.path.dirname(media)
+            value = (value.replace("@MEDIA2@", os.path.join(folder, "clip2.mp4"))
+                     .replace("@MEDIA3@", os.path.join(folder, "clip3.mp4"))
+                     .replace("@EPISODES@", os.path.join(folder, "episodes"))
+                     .replace("@LIST@", os.path.join(folder, "list.m3u")))
         return value.replace("@MEDIA@", media).replace("@HERE@", HERE)
     if isinstance(value, list):
         return [substitute(v, media) for v in value]
@@ -411,11 +457,16 @@ class Run:
 
     def _events_since(self, c, upto, allow=()):
         events = [m for m in c.messages[c.taken_events:upto] if is_event(m)]
-        if ALLOWED["startup_idle"] and not getattr(c, "saw_event", False):
-            while events and events[0].get("event") == "idle":
-                events.pop(0)
-        if events:
-            c.saw_event = True
+        if ALLOWED["startup_idle"] and not getattr(c, "saw_file_event", False):
+            for i, event in enumerate(events):
+                if event.get("event") == "start-file":
+                    break
+                if event.get("event") == "idle":
+                    events.pop(i)
+                    c.saw_file_event = True
+                    break
+        if any(e.get("event") == "start-file" for e in events):
+            c.saw_file_event = True
         c.taken_events = upto
         if ALLOWED["seek_as_input_ends"] and getattr(c, "input_ended", False):
             events = [e for e in events if e.get("event") != "seek"]
@@ -469,8 +520,8 @@ class Run:
         with c.cond:
             c.used.update(i for i, m in taken if not is_event(m))
             c.taken_events = taken[-1][0] + 1
-            if any(is_event(m) for _, m in taken):
-                c.saw_event = True
+            if any(m.get("event") == "start-file" for _, m in taken):
+                c.saw_file_event = True
         return {"messages": [m for _, m in taken]}
 
     def do_quiet(self, step):

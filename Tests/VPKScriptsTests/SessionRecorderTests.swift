@@ -163,7 +163,7 @@ struct SessionRecorderTests {
     // When a client replaces its file with one that starts at 5 s (mpv's `loadfile b.mp4 replace start=5`), and the
     // start's seek lands on the frame at 5.0
     let fanOut = harness.module.fanOut
-    fanOut.port(for: fanOut.makeViewID()).submit(.replace("b.mp4", start: .time(.seconds(5))), source: nil, from: nil)
+    replaceQueue(fanOut.port(for: fanOut.makeViewID()), "b.mp4", EntryOptions(start: .time(.seconds(5))))
     harness.manager.becomeReady(duration: 10)
     harness.at(5, frame: 5, md5: "five")
     harness.manager.land(harness.manager.seeks[0])
@@ -181,7 +181,7 @@ struct SessionRecorderTests {
     let harness = Harness(autoplay: true)
     // When a client replaces its file with one opened paused (mpv's `loadfile b.mp4 replace pause=yes`)
     let fanOut = harness.module.fanOut
-    fanOut.port(for: fanOut.makeViewID()).submit(.replace("b.mp4", paused: true), source: nil, from: nil)
+    replaceQueue(fanOut.port(for: fanOut.makeViewID()), "b.mp4", EntryOptions(paused: true))
     harness.manager.becomeReady(duration: 10)
     await Task.yield()
     // Then the script pauses the replay after that open, not after the first
@@ -194,11 +194,11 @@ struct SessionRecorderTests {
     // When a client replaces its file with one at a rate of its own (mpv's `loadfile b.mp4 replace speed=2`)
     let fanOut = harness.module.fanOut
     let client = fanOut.port(for: fanOut.makeViewID())
-    client.submit(.replace("b.mp4", rate: 2), source: nil, from: nil)
+    replaceQueue(client, "b.mp4", EntryOptions(rate: 2))
     harness.manager.becomeReady(duration: 10)
     await Task.yield()
     // And then with a file of no rate of its own, which opens at the rate b.mp4 replaced
-    client.submit(.replace("c.mp4"), source: nil, from: nil)
+    replaceQueue(client, "c.mp4")
     harness.manager.becomeReady(duration: 10)
     await Task.yield()
     // Then the script sets the rate after each open, as the replay's `open` would not
@@ -326,4 +326,14 @@ struct SessionRecorderTests {
     #expect(RecordedScriptText.line(for: .step(-3)) == "step -3")
     #expect(RecordedScriptText.time(1.9666667) == "1.966667")
   }
+}
+
+/// mpv's `loadfile PATH replace` as its dialect submits it through `port`: the queue becomes PATH alone, with its own
+/// options, and it plays.
+@MainActor
+private func replaceQueue(_ port: any PlaybackInteractorInput, _ path: String, _ options: EntryOptions = EntryOptions())
+{
+  port.submit(.queue(.clear), source: nil, from: nil)
+  port.submit(.queue(.insert(path, .end, options)), source: nil, from: nil)
+  port.submit(.goto(1), source: nil, from: nil)
 }

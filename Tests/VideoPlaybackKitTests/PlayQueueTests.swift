@@ -85,6 +85,36 @@ import Testing
     #expect(first.current?.path == "ep4.mp4")
   }
 
+  @Test func anEntryInsertedAtANumberKeepsItsOptionsAndTheCurrentEntryCurrent() throws {
+    // Given a list of three, the second current
+    var queue = PlayQueue(paths: ["a", "b", "c"])
+    try queue.select(1)
+    // When an entry with options of its own is inserted as entry 1, and another past the end + 1
+    let options = EntryOptions(start: .time(.seconds(5)), paused: true, rate: 2)
+    let added = try queue.insert("d", at: .number(1), options: options)
+    // Then it is first, with its options and the next id; the current entry is still b; the other is refused
+    #expect(queue.entries.map(\.path) == ["d", "a", "b", "c"])
+    #expect(added.id == 4 && queue.entries[0].options == options)
+    #expect(queue.current?.path == "b")
+    #expect(throws: PlayQueue.Refusal.noSuchEntry(index: 6, count: 5)) { try queue.insert("e", at: .number(7)) }
+    // When one is inserted after the current entry and at the end
+    try queue.insert("f", at: .afterCurrent)
+    try queue.insert("g", at: .end)
+    #expect(queue.entries.map(\.path) == ["d", "a", "b", "f", "c", "g"])
+  }
+
+  @Test func unshufflePutsTheEntriesBackInTheOrderTheyWereAdded() throws {
+    // Given a shuffled list of five, the third of the order added current
+    var queue = PlayQueue(paths: ["a", "b", "c", "d", "e"], seed: 7)
+    try queue.select(2)
+    queue.shuffle()
+    // When it is unshuffled
+    queue.unshuffle()
+    // Then the entries are in the order they were added, and c is still current
+    #expect(queue.entries.map(\.path) == ["a", "b", "c", "d", "e"])
+    #expect(queue.current?.path == "c")
+  }
+
   @Test func theShuffleGeneratorIsSplitMix64() {
     // Given the generator seeded with 0 (the reference implementation's first outputs)
     var generator = ShuffleGenerator(seed: 0)

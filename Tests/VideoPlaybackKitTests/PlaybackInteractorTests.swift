@@ -484,7 +484,7 @@ import VPKTestSupport
     let h = InteractorHarness.ready(options: options)
     h.manager.land(h.manager.seeks[0])
     // When a file replaces it with a start of its own 2 s before its end (`loadfile b.mp4 replace start=-2`)
-    h.interactor.submit(.replace("b.mp4", start: .beforeEnd(2)))
+    h.replaceQueue("b.mp4", EntryOptions(start: .beforeEnd(2)))
     h.router.made[0].becomeReady(duration: 60)
     // Then it opens there, told in `ready`, and whoever ran vpk is told of no clamp
     #expect(h.router.made[0].seeks.first?.target == MediaTime(seconds: 58))
@@ -492,10 +492,10 @@ import VPKTestSupport
     #expect(starts.last == MediaTime(seconds: 58))
     // When the next file replaces it without one, and one after that with a start past its end
     h.router.made[0].land(h.router.made[0].seeks[0])
-    h.interactor.submit(.replace("c.mp4"))
+    h.replaceQueue("c.mp4")
     h.router.made[1].becomeReady(duration: 60)
     h.router.made[1].land(h.router.made[1].seeks[0])
-    h.interactor.submit(.replace("d.mp4", start: .time(.seconds(999))))
+    h.replaceQueue("d.mp4", EntryOptions(start: .time(.seconds(999))))
     h.router.made[2].becomeReady(duration: 60)
     // Then the next opens at the session's start again, and the last at its end, not reported as the session's start
     #expect(h.router.made[1].seeks.first?.target == MediaTime(seconds: 30))
@@ -507,20 +507,20 @@ import VPKTestSupport
     // Given a session that plays what it opens, its file playing
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
     // When a file replaces it, opened paused by a pause of its own (`loadfile b.mp4 replace pause=yes`)
-    h.interactor.submit(.replace("b.mp4", paused: true))
+    h.replaceQueue("b.mp4", EntryOptions(paused: true))
     h.router.made[0].becomeReady()
     // Then it opens paused
     #expect(h.router.made[0].configuration?.startsPlaying == false)
     // When it is played and paused again, then replaced by a file with no pause of its own
     h.interactor.submit(.play)
     h.interactor.submit(.pause)
-    h.interactor.submit(.replace("c.mp4"))
+    h.replaceQueue("c.mp4")
     h.router.made[1].becomeReady()
     // Then that one opens playing, as the file before b.mp4 left it, whatever was done with b.mp4
     #expect(h.router.made[1].configuration?.startsPlaying == true)
     // When a file opened playing by its own pause (`pause=no`) is closed after the session was paused
     h.interactor.submit(.pause)
-    h.interactor.submit(.replace("d.mp4", paused: false))
+    h.replaceQueue("d.mp4", EntryOptions(paused: false))
     h.router.made[2].becomeReady()
     h.interactor.submit(.close)
     // Then the session is paused again for the next file, and says so as it closes
@@ -531,10 +531,10 @@ import VPKTestSupport
   }
 
   @Test func aFileWithAPauseOfItsOwnThatFailsToOpenLeavesThePauseItReplacedAndSaysSo() {
-    // Given a session that plays what it opens, its file playing
-    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    // Given a session that plays what it opens, its file playing, idle when its queue ends
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .idle))
     // When a file with a pause of its own replaces it and cannot be opened
-    h.interactor.submit(.replace("none.mp4", paused: true))
+    h.replaceQueue("none.mp4", EntryOptions(paused: true))
     h.router.made[0].failToOpen()
     // Then the session is idle, and the next file opens playing again, as the file replaced left it, said after the
     // failure
@@ -547,17 +547,17 @@ import VPKTestSupport
       }
     }
     #expect(said.suffix(3) == ["loading paused", "error", "next playing"])
-    h.interactor.submit(.replace("b.mp4"))
+    h.replaceQueue("b.mp4")
     h.router.made[1].becomeReady()
     #expect(h.router.made[1].configuration?.startsPlaying == true)
   }
 
   @Test func aCloseWithNothingLoadedLeavesTheNextFilesPauseAsItWas() {
-    // Given a session that plays what it opens, its file playing
-    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    // Given a session that plays what it opens, its file playing, idle when its queue ends
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .idle))
     // When a file replaces it and cannot be opened, and a close that waited behind it runs (mpv's `loadfile` and
     // `stop` sent together), then another close
-    h.interactor.submit(.replace("none.mp4"))
+    h.replaceQueue("none.mp4")
     h.interactor.submit(.close)
     h.router.made[0].failToOpen()
     h.interactor.submit(.close)
@@ -566,7 +566,7 @@ import VPKTestSupport
       if case .closed(let nextPaused) = $0.event { nextPaused } else { nil }
     }
     #expect(closes == [false, false])
-    h.interactor.submit(.replace("b.mp4"))
+    h.replaceQueue("b.mp4")
     h.router.made[1].becomeReady()
     #expect(h.router.made[1].configuration?.startsPlaying == true)
   }
@@ -591,7 +591,7 @@ import VPKTestSupport
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
     h.interactor.submit(.rate(1.5))
     // When a file replaces its file with a rate of its own (`loadfile b.mp4 replace speed=2`)
-    h.interactor.submit(.replace("b.mp4", rate: 2))
+    h.replaceQueue("b.mp4", EntryOptions(rate: 2))
     // Then the rate is the session's as the file starts loading, told right after `loading`, before it opens at it
     let told = { h.output.events.compactMap { if case .rate(let rate) = $0.event { rate } else { nil } } }
     let lastTwo = {
@@ -603,14 +603,14 @@ import VPKTestSupport
     #expect(h.router.made[0].rates == [2])
     // When the rate is changed for it, and then a file with no rate of its own replaces it
     h.interactor.submit(.rate(3))
-    h.interactor.submit(.replace("c.mp4"))
+    h.replaceQueue("c.mp4")
     // Then that one starts at the rate the file before b.mp4 left, whatever was done with b.mp4's
     #expect(lastTwo() == ["loading", "\(SessionEvent.rate(1.5))"])
     #expect(told().suffix(2) == [3, 1.5])
     h.router.made[1].becomeReady()
     #expect(h.router.made[1].rates == [1.5])
     // When a file with a rate of its own is closed, then the rate it replaced comes back, told after `closed`
-    h.interactor.submit(.replace("d.mp4", rate: 0.5))
+    h.replaceQueue("d.mp4", EntryOptions(rate: 0.5))
     h.router.made[2].becomeReady()
     h.interactor.submit(.close)
     let closing = h.output.events.suffix(2).map(\.event)
@@ -624,7 +624,7 @@ import VPKTestSupport
     h.interactor.start()
     h.interactor.submit(.rate(1.5))
     // When a file with a rate of its own cannot be opened
-    h.interactor.submit(.replace("none.mp4", rate: 4))
+    h.replaceQueue("none.mp4", EntryOptions(rate: 4))
     h.router.made[0].failToOpen()
     // Then its rate was told as it started loading, and the one it replaced after the failure
     let said: [String] = h.output.events.compactMap {
@@ -637,7 +637,7 @@ import VPKTestSupport
     }
     #expect(said == ["rate 1.5", "loading", "rate 4.0", "error", "rate 1.5"])
     // And the next file opens at it
-    h.interactor.submit(.replace("b.mp4"))
+    h.replaceQueue("b.mp4")
     h.router.made[1].becomeReady()
     #expect(h.router.made[1].rates == [1.5])
   }
@@ -646,7 +646,7 @@ import VPKTestSupport
     // Given a session on the free clock, where no rate applies
     let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: false, clock: .free))
     // When a file with a rate of its own replaces its file
-    h.interactor.submit(.replace("b.mp4", rate: 2))
+    h.replaceQueue("b.mp4", EntryOptions(rate: 2))
     h.router.made[0].becomeReady()
     // Then it opens at no other rate, and no rate is told
     #expect(h.router.made[0].rates.isEmpty)
@@ -1345,7 +1345,7 @@ private func expectation(
     h.interactor.submit(.pause)
     h.interactor.submit(.rate(3))
     // When the file is replaced
-    h.interactor.submit(.replace("b.mp4"))
+    h.replaceQueue("b.mp4")
     h.router.made[0].becomeReady()
     // Then the new file opens paused at rate 3
     #expect(h.router.made[0].configuration?.startsPlaying == false)
@@ -1368,7 +1368,7 @@ private func expectation(
     h.interactor.submit(.open("b.mp4"))
     h.router.made[0].becomeReady()
     h.interactor.submit(autoplay ? .pause : .play)
-    h.interactor.submit(.replace("c.mp4"))
+    h.replaceQueue("c.mp4")
     h.router.made[1].becomeReady()
     h.interactor.submit(.close)
     // Then `loading` says the command line's file and the file beside open as the start options say, the replacing one as the file replaced was,
@@ -1501,19 +1501,19 @@ private func expectation(
   }
 
   @Test func aFailedReplaceLeavesTheSessionIdleAsMPVsLoadfileDoes() {
-    // Given a session playing clip.mp4 at 11 s
-    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    // Given a session playing clip.mp4 at 11 s, idle at the end of its queue (mpv's --idle)
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, endAction: .idle))
     h.manager.position = MediaTime(seconds: 11)
     // When a file that is not there replaces it (mpv's loadfile)
-    h.interactor.submit(.replace("nothere.mp4"))
+    h.replaceQueue("nothere.mp4")
     // Then the old file is dropped at once
     #expect(h.manager.isShutDown)
     h.router.made[0].failToOpen(.fileNotFound)
     h.interactor.submit(.status)
     // And the failure leaves the session idle
     #expect(
-      h.output.lines == [
-        "loading nothere.mp4", "error #1 file_not_found", "state #0 idle 0.0", "status #2 idle 0.0",
+      h.output.lines.drop { !$0.hasPrefix("loading") } == [
+        "loading nothere.mp4", "error #3 file_not_found", "state #0 idle 0.0", "status #4 idle 0.0",
       ])
   }
 
@@ -1858,5 +1858,15 @@ private func expectation(
     h.interactor.resumeAfterSuspend()
     // Then the manager is not paused (that would end the wait as not moving)
     #expect(h.manager.calls.isEmpty)
+  }
+}
+
+extension InteractorHarness {
+  /// mpv's `loadfile PATH replace` as its dialect submits it: the queue becomes PATH alone, with its own options, and
+  /// it plays, dropping the file loaded.
+  func replaceQueue(_ path: String, _ options: EntryOptions = EntryOptions()) {
+    interactor.submit(.queue(.clear))
+    interactor.submit(.queue(.insert(path, .end, options)))
+    interactor.submit(.goto(1))
   }
 }

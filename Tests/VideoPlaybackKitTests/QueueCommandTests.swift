@@ -13,6 +13,15 @@ import Testing
     ("queue", .queue(.list)), ("queue list", .queue(.list)), ("queue add ep 2.mp4", .queue(.add("ep 2.mp4"))),
     ("queue  add-next  \"a # b.mp4\"", .queue(.addNext("a # b.mp4"))), ("queue remove 2", .queue(.remove(2))),
     ("queue move 3 1", .queue(.move(3, 1))), ("QUEUE Clear", .queue(.clear)), ("queue shuffle", .queue(.shuffle)),
+    ("queue unshuffle", .queue(.unshuffle)), ("queue loop yes", .queue(.loop(true))),
+    ("queue loop NO", .queue(.loop(false))),
+    ("queue insert 2 ep 2.mp4", .queue(.insert("ep 2.mp4", .number(2), EntryOptions()))),
+    (
+      "queue add start=1:30 pause=yes rate=1.5 \"ep 3.mp4\"",
+      .queue(.insert("ep 3.mp4", .end, EntryOptions(start: .time(.seconds(90)), paused: true, rate: 1.5)))
+    ),
+    ("queue add-next pause=no ep4.mp4", .queue(.insert("ep4.mp4", .afterCurrent, EntryOptions(paused: false)))),
+    ("queue add ./start=1.mp4", .queue(.add("./start=1.mp4"))),
   ])
   func queueVerbsParse(line: String, command: Command) {
     // Given a line of the queue's verbs, Then it parses to its command
@@ -23,7 +32,10 @@ import Testing
     ("goto", "goto takes one entry number"), ("goto 0", "not a whole number from 1"),
     ("goto -1", "not a whole number from 1"), ("next 2", "next takes no arguments"),
     ("queue move 1", "queue move takes two entry numbers"), ("queue add", "queue add needs a file"),
-    ("queue pop", "unknown queue command"),
+    ("queue pop", "unknown queue command"), ("queue insert x a.mp4", "not a whole number from 1"),
+    ("queue add pause=maybe a.mp4", "is not yes or no"), ("queue add rate=0 a.mp4", "is not a speed"),
+    ("queue add start=abc a.mp4", "start"), ("queue loop", "queue loop takes yes or no"),
+    ("queue insert 2", "queue insert needs an entry number and a file"),
   ])
   func badQueueLinesSayWhatToWrite(line: String, message: String) {
     // Given a malformed queue line, Then it is a bad argument whose message says what to write

@@ -13,12 +13,13 @@ package struct MPVCommandTranslator: Sendable {
   static let maxDepth = 8
 
   /// The mpv commands vpk serves, as `command-list` names them.
-  package static let commandNames = [
-    "loadfile", "stop", "seek", "frame-step", "frame-back-step", "set", "add", "cycle", "get_property",
-    "get_property_string", "set_property", "set_property_string", "observe_property", "observe_property_string",
-    "unobserve_property", "client_name", "get_version", "enable_event", "disable_event", "request_log_messages",
-    "get_time_us", "show-text", "show-progress", "print-text", "osd-overlay", "quit", "quit-watch-later",
-  ]
+  package static let commandNames =
+    [
+      "loadfile", "stop", "seek", "frame-step", "frame-back-step", "set", "add", "cycle", "get_property",
+      "get_property_string", "set_property", "set_property_string", "observe_property", "observe_property_string",
+      "unobserve_property", "client_name", "get_version", "enable_event", "disable_event", "request_log_messages",
+      "get_time_us", "show-text", "show-progress", "print-text", "osd-overlay", "quit", "quit-watch-later",
+    ] + playlistCommandNames
 
   /// The event names mpv 0.35's `enable_event` and `disable_event` know (its client API's table; `tick`, off until
   /// enabled, is one vpk never sends). `shutdown` may be enabled, not disabled.
@@ -80,35 +81,17 @@ package struct MPVCommandTranslator: Sendable {
   package func read(_ line: String) -> [MPVRequest] {
     let trimmed = Self.trimmingBlanks(line)
     if trimmed.hasPrefix("{") { return [translate(line)] }
-    // Only mpv's input commands: the IPC's own (`get_property` …) are not commands of the text syntax. A part naming
-    // one of the commands of mpv's that a line commonly joins and vpk does not serve (`playlist-next`, `playlist-prev`,
-    // `passedOverCommands`) is passed over and the others run, as mpv runs them all; any other part vpk cannot run
-    // makes the whole line nothing, as mpv's parser refuses a line with a part it cannot read.
+    // Only mpv's input commands: the IPC's own (`get_property` …) are not commands of the text syntax. Any part vpk
+    // cannot run makes the whole line nothing, as mpv's parser refuses a line with a part it cannot read.
     var requests: [MPVRequest] = []
     for words in MPVTextCommandParser.commands(String(trimmed)) ?? [] {
       switch command(words.map { MPVValue.string($0) }, ipc: false) {
       case .success(let command):
         requests.append(MPVRequest(requestID: .integer(0), command: .success(command), wantsReply: false))
-      case .failure:
-        guard Self.passedOver(words) else { return [] }
+      case .failure: return []
       }
     }
     return requests
-  }
-
-  /// mpv commands vpk does not serve that a text line may join with served ones, by name: the words each takes after
-  /// its name (mpv's parser refuses the whole line when they do not fit), and the ones a word must be one of.
-  private static let passedOverCommands: [String: (words: ClosedRange<Int>, choices: Set<String>?)] = [
-    "playlist-next": (0...1, ["weak", "force"]), "playlist-prev": (0...1, ["weak", "force"]),
-  ]
-
-  /// Whether a text part is one of `passedOverCommands` with words that fit it: mpv runs it, vpk has nothing to do.
-  private static func passedOver(_ words: [String]) -> Bool {
-    guard let index = words.firstIndex(where: { !MPVTextCommandParser.prefixes.contains($0) }) else { return false }
-    let name = String(words[index].map { $0 == "_" ? "-" : $0 })
-    let arguments = words[(index + 1)...]
-    guard let spec = passedOverCommands[name], spec.words.contains(arguments.count) else { return false }
-    return spec.choices.map { choices in arguments.allSatisfy { choices.contains($0) } } ?? true
   }
 
   /// Reads one JSON request line (anything else is `invalid parameter`, answered).
@@ -228,13 +211,7 @@ package struct MPVCommandTranslator: Sendable {
     }
     let args = Array(words.dropFirst())
     switch name {
-    case "loadfile":
-      // An empty path is taken, and fails to open, as mpv answers it.
-      guard let path = args.first?.string.map(Self.localPath) else { return invalid }
-      // Only replacing the file is served: vpk has no playlist.
-      if let mode = args.dropFirst().first?.string, mode != "replace" { return invalid }
-      guard args.count <= 3, let options = args.count > 2 ? Self.perFileOptions(args[2]) : [:] else { return invalid }
-      return .success(.loadFile(path, Self.fileOptions(options)))
+    case "loadfile": return loadFile(args)
     case "stop":
       guard args.isEmpty || (args.count == 1 && ["keep-playlist", ""].contains(args[0].string)) else { return invalid }
       return .success(.stop(keepPlaylist: args.first?.string == "keep-playlist"))
@@ -328,7 +305,7 @@ package struct MPVCommandTranslator: Sendable {
       return .success(.quit)
     default:
       // mpv answers a command it does not know with this too.
-      return invalid
+      return playlistCommand(name, args) ?? invalid
     }
   }
 

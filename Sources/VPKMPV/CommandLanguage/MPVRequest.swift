@@ -38,9 +38,44 @@ package struct MPVFileOptions: Sendable, Equatable {
   }
 }
 
+/// Where `loadfile` and `loadlist` put what they add to the playlist, and whether it plays.
+package enum MPVLoadMode: Sendable, Equatable {
+  /// `replace`: the playlist becomes what is added, and it plays.
+  case replace
+  /// `append`, `append-play` (`play`: it plays when nothing is playing); `insert-next`, `insert-next-play` after the
+  /// current entry; `insert-at N`, `insert-at-play N` as entry N (0-based; a negative N or one past the end appends).
+  case add(at: Slot, play: Bool)
+
+  package enum Slot: Sendable, Equatable {
+    case end
+    case afterCurrent
+    case index(Int)
+  }
+}
+
+/// A playlist entry as `playlist-play-index` and `playlist-remove` name it: an index (0-based), `current`, or (for
+/// `playlist-play-index`) `none`.
+package enum MPVPlaylistIndex: Sendable, Equatable {
+  case index(Int)
+  case current
+  case none
+}
+
 /// What an mpv command asks for, its arguments checked.
 package enum MPVCommand: Sendable, Equatable {
-  case loadFile(String, MPVFileOptions = MPVFileOptions())
+  case loadFile(String, MPVFileOptions = MPVFileOptions(), MPVLoadMode = .replace)
+  /// `loadlist`: a playlist file's entries (an m3u list read as `vpk play --playlist` reads it).
+  case loadList(String, MPVLoadMode)
+  /// `playlist-next`, `playlist-prev`; `force`: with no entry there, playback stops (`weak`: nothing happens).
+  case playlistNext(force: Bool)
+  case playlistPrev(force: Bool)
+  case playlistPlayIndex(MPVPlaylistIndex)
+  case playlistClear
+  case playlistRemove(MPVPlaylistIndex)
+  /// `playlist-move A B`: entry A takes the place of entry B (0-based), which moves on.
+  case playlistMove(Int, Int)
+  case playlistShuffle
+  case playlistUnshuffle
   /// `keepPlaylist`: `stop keep-playlist`, which leaves the file's entry in the playlist.
   case stop(keepPlaylist: Bool)
   /// `mode`: the precision the flags name (`exact`, `keyframes`); nil: mpv's default (see MPVHRSeek).
@@ -115,7 +150,10 @@ extension MPVCommand {
   /// `client_name` …): the only ones `"async"` changes.
   package var isInputCommand: Bool {
     switch self {
-    case .loadFile, .stop, .seek, .frameStep, .frameBackStep, .add, .cycle, .quit: true
+    case .loadFile, .stop, .seek, .frameStep, .frameBackStep, .add, .cycle, .quit, .loadList, .playlistNext,
+      .playlistPrev, .playlistPlayIndex, .playlistClear, .playlistRemove, .playlistMove, .playlistShuffle,
+      .playlistUnshuffle:
+      true
     case .setProperty(_, _, let byCommand): byCommand
     default: false
     }

@@ -24,6 +24,15 @@ package struct MPVCommandLine: Sendable, Equatable {
   /// `--loop-file=inf|yes` (or bare).
   package var loopsFile = false
   package var speed = 1.0
+  /// `--playlist-start=N`: the entry played first (0-based); nil for `auto` or not given.
+  package var playlistStart: Int?
+  /// `--loop-playlist[=inf|force|N]`: after the last entry comes the first (vpk loops without end for any count over
+  /// 1); `no` and 1 do not loop.
+  package var loopPlaylist: MPVValue = .bool(false)
+  /// `--shuffle`: the entries in a random order.
+  package var shuffle = false
+  /// `--playlist=FILE`: an m3u list whose entries follow the files given.
+  package var playlist: String?
   package var hrSeek = MPVHRSeek.default
   /// `--no-video` (`--video=no`, `--vid=no`): taken; vpk plays the video all the same.
   package var video = true
@@ -79,6 +88,10 @@ package struct MPVCommandLine: Sendable, Equatable {
     "loop-file": .choice(["no", "inf", "yes"], bare: "inf", range: 0...10_000),
     "loop": .choice(["no", "inf", "yes"], bare: "inf", range: 0...10_000),
     "speed": .value,
+    "playlist-start": .value,
+    "loop-playlist": .choice(["no", "inf", "yes", "force"], bare: "inf", range: 0...10_000),
+    "shuffle": .flag,
+    "playlist": .value,
     "hr-seek": .choice(["no", "absolute", "yes", "always", "default"], bare: "yes"),
     "video": .choice(["no", "auto"], bare: "auto"),
     "vid": .choice(["no", "auto"], bare: "auto", range: 0...8190),
@@ -261,6 +274,22 @@ package struct MPVCommandLine: Sendable, Equatable {
           ], isQuiet: false)
       }
     case "speed": speed = try Self.speed(value ?? "")
+    case "playlist-start":
+      guard let text = value, text == "auto" || (Int(text).map { $0 >= 0 } ?? false) else {
+        throw Refusal(
+          lines: ["Invalid value for option playlist-start: \(value ?? "")", "Valid values are:", "    auto"]
+            + Self.cannotParse(name, value ?? ""), isQuiet: false)
+      }
+      playlistStart = Int(text)
+    case "loop-playlist":
+      switch value {
+      case "no", "1": loopPlaylist = .bool(false)
+      case "inf", "yes", nil: loopPlaylist = .string("inf")
+      case "force": loopPlaylist = .string("force")
+      default: loopPlaylist = .integer(Int(value ?? "") ?? 0)
+      }
+    case "shuffle": shuffle = value == "yes"
+    case "playlist": playlist = value
     case "hr-seek": hrSeek = MPVHRSeek(rawValue: value ?? "yes") ?? .yes
     case "video", "vid": video = value != "no"
     case "terminal": terminal = value == "yes"

@@ -10,13 +10,13 @@ final class MPVCommandSubmitter {
   typealias Ticket = MPVReplyQueue.Ticket
   typealias Pending = MPVPendingCommands.Pending
 
-  private let replies: MPVReplyQueue
-  private let observers: MPVObserverNotifier
-  private let commands: MPVPendingCommands
-  private let mirror: MPVReadingsMirror
+  let replies: MPVReplyQueue
+  let observers: MPVObserverNotifier
+  let commands: MPVPendingCommands
+  let mirror: MPVReadingsMirror
   private let publisher: MPVQuickReadsPublisher
   private let quickReads: MPVQuickReads
-  private let sharedOptions: MPVSharedOptions
+  let sharedOptions: MPVSharedOptions
   /// `--hr-seek`: the precision of seeks that name none.
   private let hrSeek: MPVHRSeek
   /// What `client_name` answers.
@@ -43,13 +43,15 @@ final class MPVCommandSubmitter {
     self.clockMicroseconds = clockMicroseconds
   }
 
-  private var readings: MPVReadings { mirror.readings }
+  var readings: MPVReadings { mirror.readings }
 
   /// Asks for the session's file, once: a client that connects to a session with its file open saw no `ready`, and
   /// `info` tells it the file.
   func learnSessionFile() {
     guard !askedForFile else { return }
     askedForFile = true
+    // The session's queue, as mpv's playlist, then its file.
+    commands.submit(.queue(.list), .listing)
     commands.submit(.info, .learn)
   }
 
@@ -81,26 +83,30 @@ final class MPVCommandSubmitter {
     }
     let answer: (Bool) -> Pending = { withData in ticket.map { .reply($0, withData: withData) } ?? .silent }
     switch command {
-    case .loadFile(let path, let options):
-      // mpv answers at once, before `start-file`; a file that cannot be opened ends in `end-file` (error).
-      if let ticket {
-        replies.reply(
-          ticket, .success, data: .object([MPVMember("playlist_entry_id", .integer(mirror.fileNumber + 1))]))
-      }
-      // mpv drops the file it plays first: a file that cannot be opened leaves it idle.
-      // Its own stored values are set as its file starts loading (`loading`); its speed is a size, as the setter's.
-      sharedOptions.register(options.stored, for: commands.nextSender)
-      commands.submit(
-        .replace(path, start: options.start, paused: options.paused, rate: options.speed),
-        .load(mirror.fileNumber + 1))
+    case .loadFile(let path, let options, let mode):
+      loadFile(path, options, mode, ticket: ticket)
+    case .loadList(let path, let mode):
+      loadList(path, mode, ticket: ticket)
+    case .playlistNext(let force), .playlistPrev(let force):
+      let next = if case .playlistNext = command { true } else { false }
+      commands.submit(next ? .next : .previous, .playlistGo(ticket, force: force))
+    case .playlistPlayIndex(let index):
+      playIndex(index, ticket: ticket)
+    case .playlistClear, .playlistRemove, .playlistMove, .playlistShuffle, .playlistUnshuffle:
+      editPlaylist(command, ticket: ticket)
     case .stop(let keepPlaylist):
       guard mirror.hasFile else {
-        // Nothing loaded: mpv stops nothing, and says so with success. A plain `stop` clears an entry the playlist
-        // kept, for every client.
-        if !keepPlaylist { sharedOptions.clearKeptEntry() }
+        // Nothing loaded: mpv stops nothing, and says so with success. A plain `stop` clears the playlist (an entry
+        // it kept, for every client, untold to the observers).
+        if !keepPlaylist {
+          sharedOptions.clearKeptEntry()
+          commands.submit(.queue(.clear), .listing)
+        }
         if let ticket { replies.reply(ticket, .success, data: .null) }
         return
       }
+      // mpv's `stop` empties the playlist; `keep-playlist` keeps it.
+      if !keepPlaylist { commands.submit(.queue(.clear), .listing) }
       if keepPlaylist { sharedOptions.keepPlaylistStop = commands.nextSender }
       commands.submit(.close, answer(true))
     case .seek(let target, let reference, let mode):
@@ -256,10 +262,16 @@ final class MPVCommandSubmitter {
         }
       seek(target, reference, nil, precisionAs: absolute, pending: owed)
     case .set(let value): set(property, to: value, pending: owed)
-    case .store(let value):
+    case .store(let value), .storeAndSubmit(let value, _):
       // Answered at once, before observers hear of it, as mpv does.
       if case .reply(let ticket, let withData) = owed { replies.reply(ticket, .success, data: withData ? .null : nil) }
       sharedOptions.store(value, as: property)
+      if case .storeAndSubmit(_, let command) = change { commands.submit(command, .silent) }
+    case .playIndex(let index):
+      // (`set_property` answers without data, the `set` command with null: the ticket says which.)
+      var ticket: Ticket?
+      if case .reply(let owedTicket, _) = owed { ticket = owedTicket }
+      playIndex(index < 0 ? .none : .index(index), ticket: ticket, withData: owed.withData)
     }
   }
 
@@ -303,8 +315,11 @@ final class MPVCommandSubmitter {
       if case .reply(let ticket, _) = then { replies.reply(ticket, .commandFailed) }
       commands.runDeferred()
     case .observe(let ticket, _, _, _, _): replies.reply(ticket, .commandFailed)
-    case .load(let entry): mirror.loadFailed(fileError: Self.fileError(error), entry: entry, commandID)
-    case .silent, .learn: break
+    case .load(let entry):
+      mirror.loadFailed(fileError: Self.fileError(error), entry: entry ?? mirror.fileNumber, commandID)
+    case .playlistGo(let ticket, let force, let withData):
+      playlistGoFailed(error, ticket: ticket, force: force, withData: withData)
+    case .silent, .learn, .listing, .added: break
     }
   }
 
@@ -338,12 +353,12 @@ final class MPVCommandSubmitter {
       break
     case .observe(let ticket, let observerID, let property, let path, let asString):
       startObserving(ticket, id: observerID, property, path: path, asString: asString)
-    case .reply, .load, .silent, .learn: break
+    case .reply, .load, .silent, .learn, .listing, .added, .playlistGo: break
     }
   }
 
   /// mpv's `file_error` for a file that could not be opened: its error string for the kind of failure.
-  private static func fileError(_ error: PlaybackError) -> String {
+  static func fileError(_ error: PlaybackError) -> String {
     switch error.code {
     case .notMedia: "unrecognized file format"
     case .noPlayableStream, .decoderUnavailable, .decodeError: "no audio or video data played"

@@ -22,13 +22,25 @@ final class MPVPendingCommands {
     indirect case unlessEnded(Command, then: Pending)
     /// `observe_property`: its first `property-change` is the value now, from a `status`.
     case observe(Ticket, id: Int, MPVProperty, path: String?, asString: Bool)
-    /// `loadfile` (mpv's number for the file), answered at once; a failure to open is reported as `end-file` with
-    /// reason `error`.
-    case load(Int)
+    /// `loadfile` (mpv's number for the file; nil: the entry that starts loading), answered at once; a failure to
+    /// open is reported as `end-file` with reason `error`.
+    case load(Int?)
+    /// A queue command whose listing (the queue as it left it) the readings take, answering nothing.
+    case listing
+    /// `playlist-next`, `playlist-prev`, `playlist-play-index` (`next`, `prev`, `goto`): answered as its entry starts
+    /// loading, which makes it a `load`; with no entry to go to, refused, or (`force`) playback stops.
+    case playlistGo(Ticket?, force: Bool, withData: Bool = true)
+    /// A `queue insert` of this client's: as `listing`, and its entry is no longer one the queue has not listed.
+    case added
     /// A command run without a reply (a text line).
     case silent
     /// The `info` asked for before this client's first command: the file the session had before it connected.
     case learn
+
+    /// Whether a reply owed carries `data` (mpv's commands) or not (`set_property`).
+    var withData: Bool {
+      if case .reply(_, let withData) = self { withData } else { true }
+    }
   }
 
   private let interactor: any PlaybackInteractorInput
@@ -63,19 +75,35 @@ final class MPVPendingCommands {
   func sender(_ number: Int) -> CommandSender { CommandSender(view: viewID, number: number) }
 
   /// Whether nothing of this client's under way can move playback: only reads of the session (`get_property`, an
-  /// observer's first value, the session's file).
+  /// observer's first value, the session's file) and the queue's listings and insertions.
   var onlyReadsPending: Bool {
     pending.values.allSatisfy {
       switch $0 {
-      case .get, .observe, .learn: true
-      case .reply, .adjust, .unlessEnded, .load, .silent: false
+      case .get, .observe, .learn, .listing, .added: true
+      case .reply, .adjust, .unlessEnded, .load, .playlistGo, .silent: false
       }
     }
   }
 
-  /// Whether nothing of this client's is under way but loads (answered already).
+  /// Whether nothing of this client's is under way but loads (answered already) and the queue's listings.
   var onlyLoadsPending: Bool {
-    pending.values.allSatisfy { if case .load = $0 { true } else { false } }
+    pending.values.allSatisfy {
+      switch $0 {
+      case .load, .listing, .added: true
+      default: false
+      }
+    }
+  }
+
+  /// Whether nothing of this client's is under way but `queue` commands whose listings the readings take (none
+  /// answers the client).
+  var onlyListingsPending: Bool {
+    pending.values.allSatisfy {
+      switch $0 {
+      case .listing, .added: true
+      default: false
+      }
+    }
   }
 
   /// Submits `command`, noting what it owes first: some commands are answered within `submit`.
@@ -90,6 +118,11 @@ final class MPVPendingCommands {
   func take(_ commandID: Int?) -> Pending? {
     guard let commandID else { return nil }
     return pending.removeValue(forKey: commandID)
+  }
+
+  /// Command `commandID` now owes `owed` instead.
+  func replace(_ commandID: Int, with owed: Pending) {
+    pending[commandID] = owed
   }
 
   /// Answers command `commandID` if it is this client's and owes a plain reply.

@@ -68,7 +68,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     // The quick reads are handed the readings while nothing of the client's is under way and it has asked for the
     // session's file, each time the readings, the commands under way or that question change.
     publisher.current = { [unowned mirror, unowned commands, unowned submitter] in
-      commands.pending.isEmpty && submitter.askedForFile ? mirror.readings : nil
+      commands.onlyListingsPending && submitter.askedForFile ? mirror.readings : nil
     }
     commands.changed = { [unowned publisher] in publisher.publish() }
     self.interactor = interactor
@@ -147,12 +147,39 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     publisher.presenting { dispatch(event, origin: origin) }
   }
 
+  /// An entry of the queue starts loading (its `loading` follows): its file is numbered with the entry's id. A `next`,
+  /// `prev` or `goto` of this client's is answered as its entry starts. When the listing the readings hold does not
+  /// have the entry where it is, the queue is listed again.
+  func entryStarted(_ entry: EntryStarted, origin: CommandOrigin?) {
+    if !mirror.entryStarted(entry) { commands.submit(.queue(.list), .listing) }
+    submitter.entryStarting(mine(origin))
+  }
+
+  /// The queue as a `queue` command left it: this client's command is answered, and the playlist's readings (this
+  /// client's and the session's other mpv clients') take it.
+  func queueChanged(_ listing: QueueListing, origin: CommandOrigin?) {
+    submitter.queueChanged(listing, mine(origin))
+    sharedOptions.queueChanged(listing, by: self)
+  }
+
+  /// Another mpv client's `queue` command left the queue so.
+  func othersQueueChanged(_ listing: QueueListing) {
+    publisher.presenting { mirror.queueChanged(listing, added: false) }
+  }
+
+  /// The ordinal of this client's command that `origin` names; nil for another view's, or none.
+  private func mine(_ origin: CommandOrigin?) -> Int? {
+    origin?.sender.flatMap { $0.view == viewID ? $0.number : nil }
+  }
+
   /// Hands `event` to the part that deals with it.
   private func dispatch(_ event: SessionEvent, origin: CommandOrigin?) {
     // This client's own commands are known by their ordinal; another view's cause only the shared changes.
-    let mine = origin?.sender.flatMap { $0.view == viewID ? $0.number : nil }
+    let mine = mine(origin)
     switch event {
-    case .loading(let path, let paused): mirror.loading(path, paused: paused, origin: origin)
+    case .loading(let path, let paused):
+      submitter.entryStarting(mine)
+      mirror.loading(path, paused: paused, origin: origin)
     case .ready(let info, let position, let start):
       mirror.ready(info, position: start ?? position, seeks: start != nil, mine)
     case .state(let state, let position, let duration):
@@ -186,7 +213,8 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
         mine, atEnd: origin == nil, keepsEntry: sharedOptions.keepsEntry(closedBy: origin), nextPaused: nextPaused)
     // The mpv dialect shows no playlist: an entry that starts tells its clients nothing beyond its file's own events,
     // and none of its commands asks for the `queue` listing.
-    case .entry, .queue: break
+    case .entry(let entry): entryStarted(entry, origin: origin)
+    case .queue(let listing): queueChanged(listing, origin: origin)
     case .shutdown(let shutdown): mirror.shutDown(shutdown.reason, mine)
     }
   }

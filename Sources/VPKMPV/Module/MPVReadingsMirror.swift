@@ -40,6 +40,17 @@ final class MPVReadingsMirror {
     readings.keptEntry = sharedOptions.keptEntry
   }
 
+  /// The id of the entry that starts loading next, as the queue's `entry` said (nil: none said; the file is numbered
+  /// after the last).
+  private var startingEntryID: Int?
+  /// The highest entry id known (listed, started or given to a `loadfile`): the queue numbers the entries it adds
+  /// after it, in order.
+  private var lastEntryID = 0
+  /// Entries this client added that the queue has not listed yet.
+  private(set) var entriesAddedUntold = 0
+  /// The file playing reached its end and the queue goes on to the next entry: its `end-file` says `eof`.
+  private var endedIntoNext = false
+
   /// mpv numbers the files it loads (`playlist_entry_id`).
   var fileNumber: Int {
     get { readings.entryID }
@@ -67,6 +78,50 @@ final class MPVReadingsMirror {
     seeks.gone(number)
   }
 
+  // MARK: - The session's queue
+
+  /// The ids the queue gives the next `count` entries added.
+  func reserveEntryIDs(_ count: Int) -> [Int] {
+    lastEntryID = max(lastEntryID, fileNumber)
+    defer { lastEntryID += count }
+    return (0..<count).map { lastEntryID + 1 + $0 }
+  }
+
+  /// This client submitted an entry's `queue insert`.
+  func entryAdded() {
+    entriesAddedUntold += 1
+  }
+
+  /// The queue as a `queue` command of this client's (or, through the shared options, another mpv client's) left it;
+  /// `added`: the command added an entry of this client's. Observers of the playlist are told.
+  func queueChanged(_ listing: QueueListing, added: Bool) {
+    if added { entriesAddedUntold = max(0, entriesAddedUntold - 1) }
+    lastEntryID = max(lastEntryID, listing.entries.map(\.id).max() ?? 0)
+    readings.queue = listing
+    // An entry this client added is about to start: its observers hear of the playlist after its `start-file`, as
+    // mpv tells them.
+    guard startingEntryID == nil else { return }
+    publishChanges()
+  }
+
+  /// This client's `goto` is about to start the entry with `id` (which the queue's `entry` says again as it starts).
+  func entryWillStart(_ id: Int) {
+    startingEntryID = id
+  }
+
+  /// An entry of the queue starts loading: its file is numbered with its id. False when the queue's listing does not
+  /// hold it where it is said to be (another client edited the queue): the listing is to be read again.
+  func entryStarted(_ entry: EntryStarted) -> Bool {
+    startingEntryID = entry.id
+    lastEntryID = max(lastEntryID, entry.id)
+    guard var queue = readings.queue, queue.entries.count == entry.count,
+      queue.entries.indices.contains(entry.index - 1), queue.entries[entry.index - 1].id == entry.id
+    else { return false }
+    queue.current = entry.index
+    readings.queue = queue
+    return true
+  }
+
   // MARK: - The session's events
 
   /// Another client's `stop` (or this one's) cleared the playlist's kept entry: its observers are not told, as mpv's
@@ -92,9 +147,11 @@ final class MPVReadingsMirror {
     readings.pauseOption = paused
     if let rate = statusBoard?.rateNow() { readings.rate = rate }
     if readings.info != nil {
+      let reason = endedIntoNext ? "eof" : "stop"
       replies.event(
-        "end-file", [MPVMember("reason", .string("stop")), MPVMember("playlist_entry_id", .integer(fileNumber))])
+        "end-file", [MPVMember("reason", .string(reason)), MPVMember("playlist_entry_id", .integer(fileNumber))])
     }
+    endedIntoNext = false
     seeks.forgetOthers()
     readings.info = nil
     readings.duration = nil
@@ -102,7 +159,9 @@ final class MPVReadingsMirror {
     readings.keptEntry = nil
     observers.fileAdded()
     readings.state = .loading
-    fileNumber += 1
+    fileNumber = startingEntryID ?? max(fileNumber, lastEntryID) + 1
+    lastEntryID = max(lastEntryID, fileNumber)
+    startingEntryID = nil
     replies.event("start-file", [MPVMember("playlist_entry_id", .integer(fileNumber))])
     sharedOptions.fileStarting(origin)
     readings.stored = sharedOptions.values
@@ -185,6 +244,11 @@ final class MPVReadingsMirror {
 
   /// The file reached its end: kept there paused (`pauses`, mpv's `--keep-open`), or looped or closed next.
   func ended(_ end: EndReached) {
+    // An entry that ends gives way to the next: mpv tells its `end-file` (`eof`) as the next starts loading.
+    if readings.hasNextEntry {
+      endedIntoNext = true
+      return
+    }
     readings.position = end.position
     if let duration = end.duration { readings.duration = duration }
     // Only a file kept at its end stands there paused (mpv's `--keep-open`): one that loops plays on, and one that
@@ -323,8 +387,13 @@ final class MPVReadingsMirror {
     readings.info = info
     readings.duration = info.duration
     if readings.state == .idle { readings.state = .paused }
-    // mpv counts the files it loads from 1: the session's file is the first.
-    if fileNumber == 0 { fileNumber = 1 }
+    // The session's file is numbered as its queue's entry (the first when the queue was not listed).
+    if fileNumber == 0 {
+      let queue = readings.queue
+      fileNumber =
+        queue?.current.flatMap { queue?.entries.indices.contains($0 - 1) == true ? queue?.entries[$0 - 1].id : nil }
+        ?? 1
+    }
     sharedOptions.noteEntryNumbered(fileNumber)
   }
 
@@ -346,7 +415,7 @@ final class MPVReadingsMirror {
     let path = readings.currentPath
     readings = MPVReadings(
       rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID,
-      pauseOption: nextPaused)
+      pauseOption: nextPaused, queue: readings.queue)
     if keepsEntry { readings.keptEntry = path }
     commands.settle(commandID)
     // A file that played to its end loses its position's properties before `end-file`, as mpv's do: the position and
@@ -378,7 +447,7 @@ final class MPVReadingsMirror {
         // A file that played to its end loses its position's properties before `end-file`, as when it goes idle.
         readings = MPVReadings(
           rate: readings.rate, seeking: readings.seeking, stored: readings.stored, entryID: readings.entryID,
-          pauseOption: readings.pauseOption)
+          pauseOption: readings.pauseOption, queue: readings.queue)
         observers.publishChanges(readings, on: .endOfFile)
       }
       replies.event(

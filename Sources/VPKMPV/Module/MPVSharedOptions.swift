@@ -163,6 +163,14 @@ package final class MPVSharedOptions: PlaybackInteractorOutput {
     for listener in listeners { listener.presenter?.keptEntryCleared() }
   }
 
+  /// An mpv client's `queue` command left the queue so: the session's other mpv clients' readings take it (a queue
+  /// command's listing answers only the client that sent it).
+  func queueChanged(_ listing: QueueListing, by presenter: MPVPresenter) {
+    for listener in listeners where listener.presenter !== presenter {
+      listener.presenter?.othersQueueChanged(listing)
+    }
+  }
+
   /// A presenter numbered a file the session had opened before this one heard of it (the file the session started
   /// with): later clients start from that number.
   func noteEntryNumbered(_ number: Int) {

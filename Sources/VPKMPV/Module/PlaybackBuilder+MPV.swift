@@ -20,6 +20,8 @@ extension PlaybackBuilder {
       // It hears the session's events itself, ahead of every mpv client's presenter (a file's own values come back
       // as it goes whoever is connected then).
       sharedOptions = MPVSharedOptions()
+      // `loop-playlist` as the session's queue started (`--loop-playlist`).
+      if module.loopsPlaylist { sharedOptions.store(.string("inf"), as: .loopPlaylist) }
       clients.sharedOptions = sharedOptions
       fanOut.attach(sharedOptions, as: fanOut.makeViewID())
     }

@@ -201,9 +201,10 @@ package enum MPVPropertyCatalog {
       """.split(whereSeparator: \.isWhitespace).map(String.init)
     ),
     (
-      "vpk has no playlist (one file at a time)",
+      "options of how the playlist starts or loads, not served as properties (`vpk mpv` takes `--playlist-start` "
+        + "and `--shuffle`; vpk prefetches nothing, and plays no unsafe lists)",
       """
-      playlist-start shuffle loop-playlist prefetch-playlist merge-files
+      playlist-start shuffle prefetch-playlist merge-files
       load-unsafe-playlists
       """.split(whereSeparator: \.isWhitespace).map(String.init)
     ),

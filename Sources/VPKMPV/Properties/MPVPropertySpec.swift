@@ -23,6 +23,10 @@ package struct MPVPropertySpec: Sendable {
     case set(MPVValue)
     /// Keep this value as the property's (a stored property: MPVStoredOptions), for every mpv client.
     case store(MPVValue)
+    /// Keep this value, as `store` does, and submit this command of the module's, which answers nothing.
+    case storeAndSubmit(MPVValue, Command)
+    /// Play the playlist's entry at this index (0-based), as `playlist-play-index` does.
+    case playIndex(Int)
   }
 
   /// A moment at which mpv tells the observers of some properties apart from the others (MPVObserverNotifier).

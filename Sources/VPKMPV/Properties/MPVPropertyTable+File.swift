@@ -10,41 +10,42 @@ extension MPVPropertyTable {
     switch property {
     case .playlistCount:
       return MPVPropertySpec(
-        property: property, kind: .integer, read: { .integer($0.playlistPath != nil ? 1 : 0) },
+        property: property, kind: .integer, read: { .integer($0.playlist.entries.count) },
         changesOn: [.playlistEntry],
         docs: .init(
           note:
-            "1 with a file loaded or loading, or an entry kept after its file went (as mpv keeps it until `stop`), "
-            + "else 0: vpk's playlist holds one file",
-          from: loadEvents, tests: playlistTests))
+            "the entries of the session's queue (an entry stays after its file went, until a `stop` or "
+            + "`playlist-clear`, as in mpv)",
+          from: loadEvents + ", the queue's edits", tests: playlistTests))
     case .playlistPos, .playlistPos1, .playlistCurrentPos, .playlistPlayingPos:
       let first = property == .playlistPos1 ? 1 : 0
+      let settable = property == .playlistPos || property == .playlistPos1
       return MPVPropertySpec(
-        property: property, kind: .integer, read: { .integer($0.currentPath != nil ? first : -1) },
+        property: property, kind: .integer, read: { .integer($0.playlist.playing.map { $0 + first } ?? -1) },
+        write: settable ? playlistPositionWrite(first: first) : nil,
         docs: .init(
-          note: "\(first) with a file loaded or loading, else −1; read-only here (vpk has no playlist to move in)",
+          note: "the entry loaded or loading, counted from \(first); −1 with none"
+            + (settable ? "; setting it plays that entry (−1 or an index with no entry: playback stops)" : ""),
           from: loadEvents, tests: playlistTests))
     case .playlist:
       return MPVPropertySpec(
         property: property, kind: .list,
         read: { readings in
-          if let path = readings.currentPath {
-            return .array([
-              .object([
-                MPVMember("filename", .string(path)), MPVMember("current", .bool(true)),
-                MPVMember("playing", .bool(true)), MPVMember("id", .integer(readings.entryID)),
-              ])
-            ])
-          }
-          guard let kept = readings.keptEntry else { return .array([]) }
-          return .array([.object([MPVMember("filename", .string(kept)), MPVMember("id", .integer(readings.entryID))])])
+          let (entries, playing) = readings.playlist
+          return .array(
+            entries.enumerated().map { index, entry in
+              var members = [MPVMember("filename", .string(entry.path))]
+              if index == playing { members += [MPVMember("current", .bool(true)), MPVMember("playing", .bool(true))] }
+              return .object(members + [MPVMember("id", .integer(entry.id))])
+            })
         },
         changesOn: [.playlistEntry],
         docs: .init(
           note:
-            "the file as a playlist of one: `filename`, `current`, `playing`, `id`; after the file went without a "
-            + "`stop` that clears it, `filename` and `id`; `[]` without one",
-          from: loadEvents, tests: playlistTests))
+            "the session's queue: each entry's `filename` and `id`, and `current` and `playing` on the one loaded "
+            + "or loading; entries stay after their file went, until a `stop` or `playlist-clear` (no `title`: vpk "
+            + "reads none from a list file)",
+          from: loadEvents + ", the queue's edits", tests: playlistTests))
     case .workingDirectory:
       return MPVPropertySpec(
         property: property, kind: .text, read: { _ in .string(FileManager.default.currentDirectoryPath) },
@@ -203,8 +204,20 @@ extension MPVPropertyTable {
     return tags
   }
 
+  /// `playlist-pos` (`first` 0) and `playlist-pos-1` (1): an integer; setting it plays that entry.
+  private static func playlistPositionWrite(first: Int) -> MPVPropertySpec.Write {
+    MPVPropertySpec.Write(
+      accept: { value in
+        guard let number = MPVCommandTranslator.integer(value) else {
+          return .failure(MPVRequestError(value.string != nil ? .invalidParameter : .unsupportedFormat))
+        }
+        return .success(.integer(number))
+      },
+      change: { value, _ in .playIndex((value.integer ?? -1) - first) })
+  }
+
   private static let playlistTests =
-    "MPVPresenterTests.playlistProperties, MPVPropertiesTests.everyPropertyAsMPVGivesIt"
+    "MPVPresenterTests.playlistProperties, MPVPresenterPlaylistTests, MPVPropertiesTests.everyPropertyAsMPVGivesIt"
   private static let fileTests =
     "MPVPresenterTests.fileDetails, fileWithoutDetails, observersToldAtOnce, MPVPropertiesTests.everyPropertyAsMPVGivesIt, "
     + "observersAsMPVTellsThem"

@@ -55,8 +55,8 @@ extension MPVPropertyTable {
         property: property, kind: .text, read: read, write: loopPlaylistWrite,
         stored: stored(.bool(false)),
         docs: .init(
-          note: "`false` (mpv's `no`), `\"inf\"`, `\"force\"` or a count, as mpv gives it; stored and shared: vpk "
-            + "plays one file",
+          note: "`false` (mpv's `no`), `\"inf\"`, `\"force\"` or a count, as mpv gives it; shared; setting it "
+            + "loops the session's queue (`queue loop`), without end for any value but `no` and 1",
           from: "the clients' sets", tests: storedTests))
     case .fullscreen:
       return MPVPropertySpec(
@@ -101,7 +101,12 @@ extension MPVPropertyTable {
   /// `loop-playlist` as mpv takes it: as `loop-file`, and `force`.
   private static let loopPlaylistWrite = MPVPropertySpec.Write(
     accept: { value in value == .string("force") ? .success(value) : loopWrite.accept(value) },
-    change: { value, _ in .store(value) })
+    change: { value, _ in .storeAndSubmit(value, .queue(.loop(loopsPlaylist(value)))) })
+
+  /// Whether a `loop-playlist` value loops the queue: `inf`, `force` or a count over 1 (vpk loops without end).
+  package static func loopsPlaylist(_ value: MPVValue) -> Bool {
+    value != .bool(false) && value != .integer(1) && value != .string("1")
+  }
 
   private static let storedTests =
     "MPVPresenterTests.storedProperties, storedPropertiesAreShared, MPVPropertiesTests.everyPropertyAsMPVGivesIt, observersAsMPVTellsThem"

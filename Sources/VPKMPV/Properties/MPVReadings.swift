@@ -29,11 +29,34 @@ package struct MPVReadings: Sendable, Equatable {
   /// `stop` or the next file.
   var keptEntry: String?
 
+  /// The session's queue, mpv's playlist, as its last listing said (nil: not known yet; the playlist is then the file
+  /// loaded, or the entry kept).
+  var queue: QueueListing?
+
   /// The file loaded, or being loaded.
   var currentPath: String? { info?.path ?? loadingPath }
 
   /// The playlist's one entry: the file loaded or loading, else the one kept.
   var playlistPath: String? { currentPath ?? keptEntry }
+
+  /// The playlist's entries with the one loaded or loading (mpv's current and playing entry, nil with none): from the
+  /// queue when known, else the file loaded as a playlist of one, or the entry kept.
+  var playlist: (entries: [QueueListing.Entry], playing: Int?) {
+    if let queue {
+      let playing = currentPath != nil ? queue.entries.firstIndex { $0.id == entryID } : nil
+      return (queue.entries, playing)
+    }
+    if let path = currentPath { return ([QueueListing.Entry(id: entryID, path: path)], 0) }
+    return (keptEntry.map { [QueueListing.Entry(id: entryID, path: $0)] } ?? [], nil)
+  }
+
+  /// Whether the queue goes on to another entry when the one playing ends (mpv's `loop-playlist` loops it).
+  var hasNextEntry: Bool {
+    let (entries, playing) = playlist
+    guard let playing else { return false }
+    let loops = stored.value(of: .loopPlaylist).map { $0 != .bool(false) } ?? false
+    return playing + 1 < entries.count || (loops && !entries.isEmpty)
+  }
 
   /// `position` within the file (mpv's `playback-time`, and what `time-remaining` counts from).
   var positionInFile: MediaTime { position.clamped(to: duration) }

@@ -23,12 +23,6 @@ package enum Command: Sendable, Equatable {
   case scaleRate(Double)
   /// Load another file (a path as written; relative paths resolve against the session's folder).
   case open(String)
-  /// Load another file, dropping the one loaded first (mpv's `loadfile`): when it cannot be opened, the session is
-  /// idle. `open` keeps the file loaded until the new one is ready, and goes back to it on failure. `start`: where
-  /// this file opens, instead of the session's start position; `paused` and `rate`: whether it opens paused and at
-  /// which speed (a size, in the session's direction), for this file only (the pause and rate they replaced are the
-  /// next file's again as it goes).
-  case replace(String, start: FileStart? = nil, paused: Bool? = nil, rate: Double? = nil)
   /// Unload the file and go idle.
   case close
   case wait(WaitCondition, timeout: Double?)
@@ -59,7 +53,7 @@ package enum Command: Sendable, Equatable {
     case .quit: "quit"
     case .step: "step"
     case .rate, .scaleRate: "rate"
-    case .open, .replace: "open"
+    case .open: "open"
     case .close: "close"
     case .wait: "wait"
     case .expect: "expect"

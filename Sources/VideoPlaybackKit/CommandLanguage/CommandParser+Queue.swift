@@ -3,12 +3,16 @@
 //   next | prev
 //   goto N                      N := digit+  (the entry's number, from 1)
 //   queue [list]
-//   queue add PATH | queue add-next PATH      PATH as `open` takes it (the rest of the line, or "double-quoted")
-//   queue remove N | queue move N M | queue clear | queue shuffle
+//   queue add OPTION* PATH | queue add-next OPTION* PATH | queue insert N OPTION* PATH
+//                               PATH as `open` takes it (the rest of the line, or "double-quoted")
+//                               OPTION := start=TIME | pause=yes|no | rate=X  (for that entry's file only)
+//   queue remove N | queue move N M | queue clear | queue shuffle | queue unshuffle | queue loop yes|no
 
 extension CommandParser {
   static let queueUsage =
-    "queue takes list, add PATH, add-next PATH, remove N, move N M, clear or shuffle: queue add ep2.mp4, queue move 3 1"
+    "queue takes list, add PATH, add-next PATH, insert N PATH, remove N, move N M, clear, shuffle, unshuffle or "
+    + "loop yes|no: "
+    + "queue add ep2.mp4, queue move 3 1"
 
   func parseGoto(_ arguments: [String]) -> ParsedLine {
     let usage = "goto takes one entry number, counted from 1: goto 3"
@@ -35,18 +39,19 @@ extension CommandParser {
       return .success(values)
     }
     switch sub {
-    case "list", "clear", "shuffle":
+    case "list", "clear", "shuffle", "unshuffle":
       guard rest.isEmpty else {
         return .invalid(Self.bad("queue \(sub) takes no arguments; write just 'queue \(sub)'"))
       }
-      return .command(.queue(sub == "list" ? .list : sub == "clear" ? .clear : .shuffle))
-    case "add", "add-next":
-      let usage = "queue \(sub) needs a file: queue \(sub) ep2.mp4, or queue \(sub) \"name with # or quotes.mp4\""
-      switch Self.pathArgument(of: Self.afterTwoWords(line), verb: "", usage: usage) {
-      case .failure(let error): return .invalid(error)
-      case .success(nil): return .invalid(Self.bad(usage))
-      case .success(let path?): return .command(.queue(sub == "add" ? .add(path) : .addNext(path)))
+      let edits: [String: QueueEdit] = ["list": .list, "clear": .clear, "shuffle": .shuffle, "unshuffle": .unshuffle]
+      return .command(.queue(edits[sub] ?? .list))
+    case "add", "add-next", "insert":
+      return parseQueueAdd(line, sub, rest)
+    case "loop":
+      guard rest.count == 1, ["yes", "no"].contains(Self.asciiLowercased(rest[0])) else {
+        return .invalid(Self.bad("queue loop takes yes or no: queue loop yes"))
       }
+      return .command(.queue(.loop(Self.asciiLowercased(rest[0]) == "yes")))
     case "remove":
       switch numbers(1, "queue remove takes one entry number, counted from 1: queue remove 2") {
       case .failure(let error): return .invalid(error)
@@ -62,6 +67,69 @@ extension CommandParser {
     }
   }
 
+  /// `queue add|add-next [OPTION …] PATH` and `queue insert N [OPTION …] PATH`.
+  private func parseQueueAdd(_ line: String, _ sub: String, _ rest: [String]) -> ParsedLine {
+    let number = sub == "insert" ? "N " : ""
+    let usage =
+      "queue \(sub) needs \(sub == "insert" ? "an entry number and " : "")a file, options first: queue \(sub) \(number)"
+      + "ep2.mp4, queue \(sub) \(number)start=1:30 pause=yes rate=1.5 \"name with # or quotes.mp4\""
+    var words = 2
+    var slot: QueueSlot = sub == "add" ? .end : .afterCurrent
+    if sub == "insert" {
+      guard let first = rest.first else { return .invalid(Self.bad(usage)) }
+      switch Self.entryNumber(first, usage: usage) {
+      case .failure(let error): return .invalid(error)
+      case .success(let value): slot = .number(value)
+      }
+      words += 1
+    }
+    var options = EntryOptions()
+    for word in rest.dropFirst(words - 2) {
+      guard let equals = word.firstIndex(of: "="),
+        ["start", "pause", "rate"].contains(Self.asciiLowercased(String(word[..<equals])))
+      else { break }
+      switch Self.entryOption(Self.asciiLowercased(String(word[..<equals])), String(word[word.index(after: equals)...]))
+      {
+      case .failure(let error): return .invalid(error)
+      case .success(let apply): apply(&options)
+      }
+      words += 1
+    }
+    switch Self.pathArgument(of: Self.afterWords(line, words), verb: "", usage: usage) {
+    case .failure(let error): return .invalid(error)
+    case .success(nil): return .invalid(Self.bad(usage))
+    case .success(let path?):
+      if options == EntryOptions(), sub != "insert" {
+        return .command(.queue(sub == "add" ? .add(path) : .addNext(path)))
+      }
+      return .command(.queue(.insert(path, slot, options)))
+    }
+  }
+
+  /// One of an entry's options: `start=TIME` (as `scrub` takes it), `pause=yes|no`, `rate=X` (a speed).
+  static func entryOption(_ name: String, _ value: String) -> Result<(inout EntryOptions) -> Void, PlaybackError> {
+    switch name {
+    case "start":
+      return parseTime(value, for: "start").map { time in { $0.start = .time(time) } }
+    case "pause":
+      switch asciiLowercased(value) {
+      case "yes": return .success { $0.paused = true }
+      case "no": return .success { $0.paused = false }
+      default: return .failure(bad("pause=\(quoted(value)) is not yes or no; write pause=yes or pause=no"))
+      }
+    default:
+      guard value.utf8.count <= maxArgumentLength, let rate = decimal(Array(value.utf8)),
+        PlaybackLimits.rate.contains(rate.value)
+      else {
+        return .failure(
+          bad(
+            "rate=\(quoted(value)) is not a speed from \(PlaybackLimits.text(PlaybackLimits.rate.lowerBound)) to "
+              + "\(PlaybackLimits.text(PlaybackLimits.rate.upperBound)); write rate=1.5"))
+      }
+      return .success { $0.rate = rate.value }
+    }
+  }
+
   /// An entry's number: a whole number from 1 (at most seven digits).
   static func entryNumber(_ text: String, usage: String) -> Result<Int, PlaybackError> {
     let bytes = Array(text.utf8)
@@ -73,11 +141,11 @@ extension CommandParser {
     return .success(number)
   }
 
-  /// The line after its first two words (`queue add`) and the separators after them.
-  static func afterTwoWords(_ line: String) -> String {
+  /// The line after its first `count` words (`queue add`, and the options after it) and the separators after them.
+  static func afterWords(_ line: String, _ count: Int) -> String {
     var scalars = Substring(line).unicodeScalars
     if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
-    for _ in 0..<2 {
+    for _ in 0..<count {
       while let first = scalars.first, isSeparator(first) { scalars.removeFirst() }
       while let first = scalars.first, !isSeparator(first) { scalars.removeFirst() }
     }

@@ -70,6 +70,9 @@ package enum QueueEdit: Sendable, Equatable {
   case add(String)
   /// `queue add-next PATH`: add a file right after the current entry.
   case addNext(String)
+  /// `queue insert N PATH`, and `queue add`, `add-next` or `insert` with options (`start=`, `pause=`, `rate=`):
+  /// add a file at `slot` with what it opens with.
+  case insert(String, QueueSlot, EntryOptions)
   /// `queue remove N`.
   case remove(Int)
   /// `queue move N M`: entry N goes to number M.
@@ -78,4 +81,8 @@ package enum QueueEdit: Sendable, Equatable {
   case clear
   /// `queue shuffle`.
   case shuffle
+  /// `queue unshuffle`: the entries in the order they were added.
+  case unshuffle
+  /// `queue loop yes|no`: after the last entry comes the first again (as `--loop-playlist`), or not.
+  case loop(Bool)
 }

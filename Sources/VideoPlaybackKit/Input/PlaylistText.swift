@@ -7,8 +7,9 @@
 //   an earlier one; other lines (comments, unknown keys) are skipped.
 //
 // In both, relative paths are resolved against the list's folder and URLs (`scheme://…`) kept as written, so that
-// opening them is refused as a single URL is (unless network access was allowed), and the queue skips them. Reading
-// the file, and the command line's errors, are the CLI's.
+// opening them is refused as a single URL is (unless network access was allowed), and the queue skips them. A line
+// holding a control character (a NUL, an escape) names no entry. A list file is read whole, up to `maxBytes`, for
+// `vpk play --playlist` and mpv's `loadlist`; it never names a list to read in turn.
 
 import Foundation
 
@@ -32,12 +33,21 @@ package enum PlaylistText {
     case pls
   }
 
+  /// The largest list file read (a list is text: thousands of entries fit).
+  package static let maxBytes = 4 << 20
+
   /// Why a list gives no queue.
   package enum Problem: Error, Sendable, Equatable {
     /// It names no file.
     case noEntries
     /// A `.pls` file whose first line that says something is not `[playlist]`.
     case noPLSHeader
+    /// The file cannot be read (missing, not a regular file, no permission).
+    case unreadable
+    /// The file is larger than `maxBytes`.
+    case tooLarge
+    /// The file is not UTF-8 text.
+    case notUTF8
 
     /// What went wrong, and what to do, for the list at `path`.
     package func message(path: String) -> String {
@@ -45,8 +55,24 @@ package enum PlaylistText {
       case .noEntries: "the playlist \(path) names no files"
       case .noPLSHeader:
         "the playlist \(path) is not a pls list: it does not start with [playlist] (an m3u list is named .m3u)"
+      case .unreadable: "cannot read the playlist \(path)"
+      case .tooLarge: "the playlist \(path) is over \(PlaylistText.maxBytes >> 20) MiB; split it"
+      case .notUTF8: "the playlist \(path) is not UTF-8 text; save it as UTF-8"
       }
     }
+  }
+
+  /// The entries of the list file at `path` (its format from its name and text), relative paths resolved against its
+  /// folder.
+  package static func entries(ofFile path: String) throws(Problem) -> [Entry] {
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+      attributes[.type] as? FileAttributeType == .typeRegular
+    else { throw .unreadable }
+    guard (attributes[.size] as? Int ?? 0) <= maxBytes else { throw .tooLarge }
+    guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable }
+    guard let text = String(data: data, encoding: .utf8) else { throw .notUTF8 }
+    return try entries(
+      text, format: format(name: path, text: text), folder: (path as NSString).deletingLastPathComponent)
   }
 
   /// The format of the list named `name` whose text is `text`: pls for a `.pls` name or a text that starts with
@@ -105,9 +131,11 @@ package enum PlaylistText {
     path.hasPrefix("/") || path.contains("://") || folder.isEmpty ? path : folder + "/" + path
   }
 
-  /// The text's lines (`\n`, `\r\n` or `\r`), trimmed of spaces and tabs, without a byte order mark.
+  /// The text's lines (`\n`, `\r\n` or `\r`), trimmed of spaces and tabs, without a byte order mark; a line holding
+  /// a control character is left out (as blank).
   private static func lines(_ text: String) -> [String] {
     text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
       .map { $0.replacingOccurrences(of: "\u{FEFF}", with: "").trimmingCharacters(in: .whitespaces) }
+      .map { line in line.unicodeScalars.contains { $0.properties.generalCategory == .control } ? "" : line }
   }
 }

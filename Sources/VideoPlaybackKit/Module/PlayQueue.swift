@@ -13,6 +13,8 @@ package struct PlayQueue: Sendable, Equatable {
     /// The title its list gave (a pls `TitleN`), or else the one the file's tags give once it has been opened (nil:
     /// none known).
     package var title: String?
+    /// What the file opens with each time it plays, for it only.
+    package var options = EntryOptions()
   }
 
   /// Why an edit or a move cannot be made.
@@ -53,18 +55,40 @@ package struct PlayQueue: Sendable, Equatable {
   package func index(ofID id: Int) -> Int? { entries.firstIndex { $0.id == id } }
 
   /// Adds `path` at the end; returns the new entry.
-  @discardableResult package mutating func append(_ path: String) -> Entry {
-    insert(path, at: entries.count)
+  @discardableResult package mutating func append(_ path: String, options: EntryOptions = EntryOptions()) -> Entry {
+    insert(path, at: entries.count, options: options)
   }
 
   /// Adds `path` right after the current entry (at the front when none is current).
-  @discardableResult package mutating func insertNext(_ path: String) -> Entry {
-    insert(path, at: currentIndex.map { $0 + 1 } ?? 0)
+  @discardableResult package mutating func insertNext(_ path: String, options: EntryOptions = EntryOptions()) -> Entry {
+    insert(path, at: currentIndex.map { $0 + 1 } ?? 0, options: options)
   }
 
-  private mutating func insert(_ path: String, at index: Int) -> Entry {
+  /// The index a new entry takes at `slot`; nil for a number past the end + 1.
+  package func index(of slot: QueueSlot) -> Int? {
+    switch slot {
+    case .end: entries.count
+    case .afterCurrent: currentIndex.map { $0 + 1 } ?? 0
+    case .number(let number): (1...entries.count + 1).contains(number) ? number - 1 : nil
+    }
+  }
+
+  /// Adds `path` at `slot`; returns the new entry.
+  @discardableResult package mutating func insert(
+    _ path: String, at slot: QueueSlot, options: EntryOptions = EntryOptions()
+  )
+    throws(Refusal) -> Entry
+  {
+    guard let index = index(of: slot) else {
+      guard case .number(let number) = slot else { throw .empty }
+      throw .noSuchEntry(index: number - 1, count: entries.count + 1)
+    }
+    return insert(path, at: index, options: options)
+  }
+
+  private mutating func insert(_ path: String, at index: Int, options: EntryOptions) -> Entry {
     lastID += 1
-    let entry = Entry(id: lastID, path: path)
+    let entry = Entry(id: lastID, path: path, options: options)
     entries.insert(entry, at: index)
     if let current = currentIndex, index <= current { currentIndex = current + 1 }
     return entry
@@ -117,6 +141,13 @@ package struct PlayQueue: Sendable, Equatable {
     currentIndex = currentID.flatMap(index(ofID:))
   }
 
+  /// Puts the entries back in the order they were added (by id); the current entry stays current.
+  package mutating func unshuffle() {
+    let currentID = current?.id
+    entries.sort { $0.id < $1.id }
+    currentIndex = currentID.flatMap(index(ofID:))
+  }
+
   /// The title the list gives the entry with `id`.
   package mutating func setTitle(_ title: String?, ofID id: Int) {
     guard let index = index(ofID: id) else { return }
@@ -151,6 +182,31 @@ package struct PlayQueue: Sendable, Equatable {
     guard !entries.isEmpty else { throw .empty }
     guard entries.indices.contains(index) else { throw .noSuchEntry(index: index, count: entries.count) }
   }
+}
+
+/// What one entry's file opens with, for that file only, each time it plays (nil: as the session's settings say). The
+/// session's pause and rate it replaced are given back as the file goes.
+package struct EntryOptions: Sendable, Equatable {
+  /// Where the file opens, instead of the session's start position.
+  package var start: FileStart?
+  /// Whether it opens paused.
+  package var paused: Bool?
+  /// The speed it plays at (a size, in the session's direction).
+  package var rate: Double?
+
+  package init(start: FileStart? = nil, paused: Bool? = nil, rate: Double? = nil) {
+    self.start = start
+    self.paused = paused
+    self.rate = rate
+  }
+}
+
+/// Where an entry is added: at the end, right after the current entry (first when none is), or as entry N (from 1; a
+/// count + 1 appends).
+package enum QueueSlot: Sendable, Equatable {
+  case end
+  case afterCurrent
+  case number(Int)
 }
 
 /// The shuffles' generator, SplitMix64 (Steele, Lea and Flood): a small generator whose sequence a seed fixes, for

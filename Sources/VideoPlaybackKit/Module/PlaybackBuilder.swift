@@ -129,10 +129,12 @@ public enum PlaybackBuilder {
     interactor.presenter = fanOut
     router.managerEvents = { [weak interactor] event, manager in interactor?.handle(event, from: manager) }
     let scripted: [String]? = if case .lines(let lines) = input { lines } else { nil }
-    return PlaybackModule(
+    let module = PlaybackModule(
       view: view, terminalView: terminalView, presenter: presenter, fanOut: fanOut,
       statusBoard: interactor.statusBoard, startsPlaying: options.autoplay, reader: reader, echo: echo,
       showTyped: showTyped, scriptedInput: scripted)
+    module.loopsPlaylist = options.playlist?.loops ?? false
+    return module
   }
 
   /// Adds a client of the control socket to `module`'s session: a view writing to `output` in `format`, after the JSON

@@ -97,27 +97,32 @@ extension PlaybackInteractor {
     // An `open` that failed leaves the session usable, with the file it had (or idle), as it was.
     restoreKept()
     if let entryID, playlist.isList {
-      // An entry of a list is reported and skipped.
+      // An entry of a list is reported and skipped; its own pause and rate go with it.
       reportError(error, commandID: commandID, source: opening.source)
+      giveBack(replaced, opening)
       return skipFailedEntry(entryID, failedSince: opening.failedSince)
     }
     if let commandID {
       reportError(error, commandID: commandID, source: opening.source)
       // The state the session went back to, for the views that showed the file loading.
       presentState(commandID: nil)
-      if let pauseBefore = replaced.opensPaused, self.manager == nil {
-        opensPaused = pauseBefore
-        emit(.next(paused: opensPaused), answering: nil)
-      }
-      // The rate the session went back to (the one a file's own replaced, or the kept file's), when `loading` told
-      // another.
-      if rate != opening.rateAtLoading { emit(.rate(rate), answering: nil) }
+      giveBack(replaced, opening)
       drain()
     } else {
       report.openFailure = error
       reportError(error, commandID: nil, source: nil)
       close(reason: .openFailed, exitCode: SessionExitCode.mediaUnreadable, commandID: nil)
     }
+  }
+
+  /// The pause a file's own replaced is the session's again (with nothing else loaded), and the rate the session went
+  /// back to (the one a file's own replaced, or the kept file's) is told when `loading` told another.
+  private func giveBack(_ replaced: SessionSettings.Replaced, _ opening: LoadedFile.Opening) {
+    if let pauseBefore = replaced.opensPaused, manager == nil {
+      opensPaused = pauseBefore
+      emit(.next(paused: opensPaused), answering: nil)
+    }
+    if rate != opening.rateAtLoading { emit(.rate(rate), answering: nil) }
   }
 
   /// A file not found whose line went on after a ` #`: that `#` began a comment, and the path was cut there.

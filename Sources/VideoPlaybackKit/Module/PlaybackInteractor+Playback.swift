@@ -58,7 +58,7 @@ extension PlaybackInteractor {
       reportFrame(id: id, info: info, source: numbered.source)
     case .snapshot(let path):
       writeSnapshot(to: path, id: id, info: info, source: numbered.source)
-    case .help, .quit, .open, .replace, .close, .status, .mark, .wait, .expect, .next, .previous, .goto, .queue:
+    case .help, .quit, .open, .close, .status, .mark, .wait, .expect, .next, .previous, .goto, .queue:
       break
     }
   }

@@ -23,9 +23,10 @@ extension PlaybackInteractor {
         .entry(EntryStarted(index: index + 1, count: playlist.count, id: entry.id, path: entry.path)),
         answering: commandID ?? causedBy)
     }
+    // The entry's own options hold for its file only (see `load`).
     load(
-      entry.path, commandID: commandID, source: source, keepingCurrent: false, entryID: entry.id,
-      failedSince: failedSince)
+      entry.path, commandID: commandID, source: source, keepingCurrent: false, start: entry.options.start,
+      paused: entry.options.paused, rate: entry.options.rate, entryID: entry.id, failedSince: failedSince)
   }
 
   /// The index of the entry after `index` (after the current one when nil), the list going round when it loops
@@ -107,6 +108,8 @@ extension PlaybackInteractor {
       playlist.append(path)
     case .addNext(let path):
       playlist.insertNext(path)
+    case .insert(let path, let slot, let options):
+      try playlist.insert(path, at: slot, options: options)
     case .remove(let number):
       let index = number - 1
       let playing = index == playlist.currentIndex && file != nil && file?.entryID == playlist.current?.id
@@ -119,6 +122,10 @@ extension PlaybackInteractor {
       playlist.clear()
     case .shuffle:
       playlist.shuffle()
+    case .unshuffle:
+      playlist.unshuffle()
+    case .loop(let loops):
+      playlist.loops = loops
     }
     // An edit makes the session's queue a list: from now on its events name the entries.
     if edit != .list { playlist.isList = true }

@@ -347,7 +347,8 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     if isVirtual && (!outstanding.isEmpty || phase == .loading) { return false }
     guard case .command(let numbered) = pending else { return true }
     switch numbered.command {
-    case .help: return true
+    // Listing the queue reads it: it runs while a file opens.
+    case .help, .queue(.list): return true
     // Quit waits for the work before it, so each gets its answer, and for the file that is opening, so
     // its outcome is told (`waitForOpenThenQuit` interrupts an open that takes too long).
     case .quit: return phase != .loading && outstanding.isEmpty
@@ -372,10 +373,6 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     case .help: emit(.help, answering: id)
     case .quit: close(reason: .quit, exitCode: SessionExitCode.success, commandID: id)
     case .open(let path): load(path, commandID: id, source: numbered.source)
-    case .replace(let path, let start, let paused, let rate):
-      load(
-        path, commandID: id, source: numbered.source, keepingCurrent: false, start: start, paused: paused,
-        rate: rate)
     case .close: unload(commandID: id)
     case .status: emit(.status(currentStatus()), answering: id)
     case .mark: emit(.mark(currentMark(source: numbered.source)), answering: id)

@@ -22,6 +22,8 @@ package final class PlaybackModule {
   package let statusBoard: PlaybackStatusBoard
   /// Whether the session plays each file it loads (its options' `autoplay`).
   package let startsPlaying: Bool
+  /// Whether the session's queue started looping (`--loop-playlist`).
+  package var loopsPlaylist = false
   private let reader: CommandReader?
   private let echo: (@MainActor (InputLine) -> Void)?
   private let showTyped: (@Sendable (TypedInput) -> Void)?

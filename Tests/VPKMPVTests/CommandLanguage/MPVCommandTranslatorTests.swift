@@ -187,7 +187,7 @@ struct MPVCommandTranslatorTests {
     #expect(error(#"{"command": "get_version"}"#) == .invalidParameter)
     #expect(error(#"{"foo": 1}"#) == .invalidParameter)
     #expect(error("{bad") == .invalidParameter)
-    #expect(error(#"{"command": ["loadfile", "a.mp4", "append"]}"#) == .invalidParameter)
+    #expect(error(#"{"command": ["loadfile", "a.mp4", "prepend"]}"#) == .invalidParameter)
     // Not an object: a text line, which mpv runs unanswered (this one names no command: nothing runs).
     #expect(translator.read(String(repeating: "[", count: 20)).isEmpty)
   }
@@ -262,7 +262,7 @@ struct MPVCommandTranslatorTests {
   func loadfileStartOption() {
     func options(_ options: String) -> MPVFileOptions? {
       let line = #"{"command": ["loadfile", "a.mp4", "replace", \#(options)]}"#
-      guard case .success(.loadFile(_, let options)) = command(line) else { return nil }
+      guard case .success(.loadFile(_, let options, _)) = command(line) else { return nil }
       return options
     }
     #expect(options(#""start=10""#)?.start == .time(.seconds(10)))
@@ -295,7 +295,7 @@ struct MPVCommandTranslatorTests {
   func loadfileSpeedAndStoredOptions() {
     func options(_ options: String) -> MPVFileOptions? {
       guard
-        case .success(.loadFile(_, let options)) = command(
+        case .success(.loadFile(_, let options, _)) = command(
           #"{"command": ["loadfile", "a.mp4", "replace", "\#(options)"]}"#)
       else { return nil }
       return options
@@ -382,11 +382,14 @@ struct MPVCommandTranslatorTests {
     let three = translator.read("set speed 2; playlist-next; no-osd set speed 3").map(\.command)
     #expect(
       three == [
-        .success(.setProperty(.speed, .number(2), byCommand: true)),
+        .success(.setProperty(.speed, .number(2), byCommand: true)), .success(.playlistNext(force: false)),
         .success(.setProperty(.speed, .number(3), byCommand: true)),
       ])
-    // And a line of unserved commands only runs nothing
-    #expect(translator.read("playlist-next; playlist-prev weak").isEmpty)
+    // And the playlist's commands run as the others do
+    #expect(
+      translator.read("playlist-next; playlist-prev weak").map(\.command) == [
+        .success(.playlistNext(force: false)), .success(.playlistPrev(force: false)),
+      ])
     // And one whose unserved part mpv would refuse (missing or extra words, a word it does not take) runs nothing
     for line in [
       "show-text; cycle pause", "no-osd show_text; cycle pause", "show-text x y z w v u; cycle pause",

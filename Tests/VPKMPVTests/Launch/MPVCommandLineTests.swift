@@ -229,7 +229,7 @@ struct MPVCommandLineTests {
   )
   func mpvOptionsNotTaken() {
     // Given options mpv has that vpk neither honours nor ignores, Then vpk refuses them in its own words
-    for option in ["--end=5", "--vf=scale=1:1", "--loop-playlist", "--no-end", "--ab-loop-a=1"] {
+    for option in ["--end=5", "--vf=scale=1:1", "--no-end", "--ab-loop-a=1"] {
       #expect(refusal(option)?.lines.first?.hasPrefix("vpk mpv: --") == true, "\(option)")
       #expect(refusal(option)?.lines.first?.contains("does not take") == true, "\(option)")
     }
@@ -246,5 +246,28 @@ struct MPVCommandLineTests {
     #expect(refusal("--loop-file=3")?.lines.first?.contains("--loop-file=inf") == true)
     #expect(refusal("--start=#2")?.lines.first?.contains("a chapter") == true)
     #expect(refusal("--start=#2")?.exitStatus == 1)
+  }
+
+  @Test("the playlist's options: --playlist-start, --loop-playlist, --shuffle, --playlist, and several files")
+  func playlistOptions() throws {
+    // Given an episode tracker's command line, When read, Then the start entry and the files are taken
+    let line = try parsed("--playlist-start=2", "--loop-playlist", "--shuffle", "--playlist=/l.m3u", "a.mp4", "dir")
+    #expect(line.playlistStart == 2)
+    #expect(line.loopPlaylist == .string("inf"))
+    #expect(line.shuffle)
+    #expect(line.playlist == "/l.m3u")
+    #expect(line.files == ["a.mp4", "dir"])
+    // And `auto` is no start entry, counts and force are mpv's values, no is false
+    #expect(try parsed("--playlist-start=auto").playlistStart == nil)
+    #expect(try parsed("--loop-playlist=3").loopPlaylist == .integer(3))
+    #expect(try parsed("--loop-playlist=force").loopPlaylist == .string("force"))
+    #expect(try parsed("--loop-playlist=no").loopPlaylist == .bool(false))
+    // And a start that is not auto or an index is refused with mpv's words
+    #expect(
+      refusal("--playlist-start=abc")?.lines.prefix(3) == [
+        "Invalid value for option playlist-start: abc", "Valid values are:", "    auto",
+      ])
+    #expect(
+      refusal("--playlist")?.lines.first == "Error parsing commandline option playlist: option requires parameter")
   }
 }

@@ -81,7 +81,10 @@ extension MPVPresenterTests {
     }
     // And nothing of them reaches the session: only the statuses `add`, `cycle` and the reads asked for (and the
     // session's file, asked for once)
-    #expect(harness.interactor.calls.allSatisfy { $0 == .submit(.status) || $0 == .submit(.info) })
+    #expect(
+      harness.interactor.calls.allSatisfy {
+        $0 == .submit(.status) || $0 == .submit(.info) || $0 == .submit(.queue(.list))
+      })
     // And values mpv refuses are its format error
     for bad in [
       #"["set_property", "volume", 1001]"#, #"["set_property", "loop-file", -1]"#,
@@ -133,7 +136,7 @@ extension MPVPresenterTests {
     // When the first loads a file with values of its own
     loader.send(#"{"command": ["loadfile", "/media/b.mp4", "replace", "mute=yes,speed=2,volume=50"], "request_id": 1}"#)
     // Then the speed goes to the interactor with the file, as a rate for it only
-    #expect(loader.interactor.calls.last == .submit(.replace("/media/b.mp4", rate: 2)))
+    #expect(loader.interactor.calls.suffix(3) == MPVHarness.replacing("/media/b.mp4", EntryOptions(rate: 2)))
     // When its file starts loading at that rate, told to both clients
     board.publish(PlaybackStatusBoard.Published(rate: 2))
     let loading = SessionEvent.loading(path: "/media/b.mp4", paused: true)
@@ -268,10 +271,9 @@ extension MPVPresenterTests {
     harness.send(#"{"command": ["stop"]}"#)
     harness.presenter.present(.closed(nextPaused: true), origin: harness.lastOrigin)
     for (name, expected) in empty { #expect(value(harness, name, status: Self.idleStatus) == expected.json, "\(name)") }
-    // And the playlist's position cannot be set: vpk has no playlist to move in
-    #expect(
-      run(harness, #"{"command": ["set_property", "playlist-pos", 0], "request_id": 3}"#)
-        == #"{"request_id":3,"error":"error accessing property"}"#)
+    // And setting the playlist's position plays that entry of the queue (its number from 1)
+    harness.send(#"{"command": ["set_property", "playlist-pos", 0], "request_id": 3}"#)
+    #expect(harness.interactor.calls.last == .submit(.goto(1)))
   }
 
   @Test("the playlist keeps a file's entry after it ends, fails to open or is stopped with keep-playlist, as mpv's")
@@ -303,11 +305,10 @@ extension MPVPresenterTests {
       run(harness, #"{"command": ["stop", "keep-playlist"], "request_id": 1}"#)
         == #"{"data":null,"request_id":1,"error":"success"}"#)
     #expect(harness.interactor.calls.count == calls)
-    // When it stops plainly, it is answered at once, nothing is asked of the session, and every client's playlist is
-    // empty
+    // When it stops plainly, it is answered at once, only the queue is cleared, and every client's playlist is empty
     #expect(
       run(harness, #"{"command": ["stop"], "request_id": 2}"#) == #"{"data":null,"request_id":2,"error":"success"}"#)
-    #expect(harness.interactor.calls.count == calls)
+    #expect(harness.interactor.calls.dropFirst(calls) == [.submit(.queue(.clear))])
     for client in both {
       #expect(value(client, "playlist-count", status: Self.idleStatus) == MPVValue.integer(0).json)
       #expect(value(client, "playlist", status: Self.idleStatus) == MPVValue.array([]).json)

@@ -40,6 +40,11 @@ struct MPVHarness {
 
   func send(_ line: String) { presenter.onInputLine(.text(line)) }
 
+  /// What `loadfile PATH replace` submits: the queue becomes PATH alone, with its own options, and it plays.
+  static func replacing(_ path: String, _ options: EntryOptions = EntryOptions()) -> [InteractorSpy.Call] {
+    [.submit(.queue(.clear)), .submit(.queue(.insert(path, .end, options))), .submit(.goto(1))]
+  }
+
   /// The origin of the last command the presenter submitted, as the interactor gives it.
   var lastOrigin: CommandOrigin { interactor.origin(interactor.lastID) }
 
@@ -558,8 +563,10 @@ struct MPVPresenterTests {
     // Then each runs as its JSON form does
     #expect(
       harness.interactor.calls.filter { $0 != .submit(.status) } == [
-        .submit(.info), .submit(.play), .submit(.scrub(.seconds(20), .exact)), .submit(.pause), .submit(.rate(1.1)),
-        .submit(.step(1)), .submit(.step(-1)), .submit(.replace("/media/other file.mp4")), .submit(.close),
+        .submit(.queue(.list)), .submit(.info), .submit(.play), .submit(.scrub(.seconds(20), .exact)),
+        .submit(.pause), .submit(.rate(1.1)), .submit(.step(1)), .submit(.step(-1)), .submit(.queue(.clear)),
+        .submit(.queue(.insert("/media/other file.mp4", .end, EntryOptions()))), .submit(.goto(1)),
+        .submit(.queue(.clear)), .submit(.close),
         .submit(.quit),
       ])
     // And nothing is answered: the only lines are the seek's event
@@ -648,7 +655,7 @@ struct MPVPresenterTests {
     // Then absolute seeks are exact, the others go to a keyframe: the next one for a relative seek forward
     #expect(
       harness.interactor.calls == [
-        .submit(.info), .submit(.skip(5, .nextKeyframe)), .submit(.skip(-5, .keyframe)),
+        .submit(.queue(.list)), .submit(.info), .submit(.skip(5, .nextKeyframe)), .submit(.skip(-5, .keyframe)),
         .submit(.scrub(.seconds(3), .exact)), .submit(.scrub(.percent(25), .keyframe)), .submit(.skip(2, .keyframe)),
         .submit(.skip(2, .exact)), .submit(.skip(1, .nextKeyframe)), .submit(.skip(1, .exact)),
         .submit(.scrub(.seconds(3), .keyframe)), .submit(.step(-1)), .submit(.step(1)),
@@ -709,7 +716,7 @@ struct MPVPresenterTests {
       harness.send(#"{"command": ["seek", 25, "absolute-percent"]}"#)
       harness.send(#"{"command": ["seek", 5, "relative+keyframes"]}"#)
       // Then each has the precision mpv gives it
-      #expect(Array(harness.interactor.calls.dropFirst()) == expected.map { .submit($0) }, "\(hrSeek)")
+      #expect(Array(harness.interactor.calls.dropFirst(2)) == expected.map { .submit($0) }, "\(hrSeek)")
     }
     // And with --hr-seek=no an absolute seek goes to the keyframe at or before its target, +exact to the frame
     let harness = MPVHarness(hrSeek: .no)
@@ -717,7 +724,7 @@ struct MPVPresenterTests {
     harness.send(#"{"command": ["seek", 3, "absolute"]}"#)
     harness.send(#"{"command": ["seek", 3, "absolute+exact"]}"#)
     #expect(
-      Array(harness.interactor.calls.dropFirst()) == [
+      Array(harness.interactor.calls.dropFirst(2)) == [
         .submit(.scrub(.seconds(3), .keyframe)), .submit(.scrub(.seconds(3), .exact)),
       ])
   }
@@ -853,7 +860,7 @@ struct MPVPresenterTests {
   func lifecycleEvents() {
     let harness = MPVHarness()
     harness.send(#"{"command": ["loadfile", "/media/clip.mp4"], "request_id": 1}"#)
-    #expect(harness.interactor.calls.last == .submit(.replace("/media/clip.mp4")))
+    #expect(harness.interactor.calls.suffix(3) == MPVHarness.replacing("/media/clip.mp4"))
     harness.presenter.present(.loading(path: "/media/clip.mp4", paused: true), origin: nil)
     harness.presenter.present(.ready(harness.info, position: .zero), origin: harness.lastOrigin)
     harness.send(#"{"command": ["stop"]}"#)
@@ -889,9 +896,10 @@ struct MPVPresenterTests {
     harness.send(#"{"command": ["loadfile", "/notes.txt"]}"#)
     harness.view.lines.removeAll()
     harness.presenter.present(.error(PlaybackError(.notMedia, "not a media file")), origin: harness.lastOrigin)
+    // (the next loadfile's entry is the queue's next: 2)
     #expect(
       harness.view.lines.first
-        == #"{"event":"end-file","reason":"error","playlist_entry_id":1,"file_error":"unrecognized file format"}"#)
+        == #"{"event":"end-file","reason":"error","playlist_entry_id":2,"file_error":"unrecognized file format"}"#)
   }
 
   @Test("another mpv client is told the same file_error as the client whose file failed to open, as mpv tells all")
@@ -972,7 +980,7 @@ struct MPVPresenterTests {
     harness.send(#"{"command": ["loadfile", "/media/slow.mp4"], "request_id": 1}"#)
     // (the `info` a client's first command is preceded by finds nothing loaded)
     harness.presenter.present(
-      .error(PlaybackError(.noMedia(verb: "info", idle: true))), origin: harness.interactor.origin(1))
+      .error(PlaybackError(.noMedia(verb: "info", idle: true))), origin: harness.interactor.origin(2))
     harness.presenter.present(.loading(path: "/media/slow.mp4", paused: false), origin: harness.lastOrigin)
     harness.view.lines.removeAll()
     let submitted = harness.interactor.calls.count
@@ -1044,7 +1052,7 @@ struct MPVPresenterTests {
     harness.send(#"{"command": ["get_property", "property-list"]}"#)
     #expect(harness.view.lines.first?.contains(#""time-pos""#) == true)
     // Only the `info` every client's first command is preceded by.
-    #expect(harness.interactor.calls == [.submit(.info)])
+    #expect(harness.interactor.calls == [.submit(.queue(.list)), .submit(.info)])
   }
 
   @Test(
@@ -1092,9 +1100,9 @@ struct MPVPresenterTests {
     let harness = MPVHarness()
     // When it asks for the width
     harness.send(#"{"command": ["get_property", "width"]}"#)
-    #expect(harness.interactor.calls == [.submit(.info), .submit(.status)])
-    harness.presenter.present(.info(harness.info), origin: harness.interactor.origin(1))
-    harness.presenter.present(.status(harness.status()), origin: harness.interactor.origin(2))
+    #expect(harness.interactor.calls == [.submit(.queue(.list)), .submit(.info), .submit(.status)])
+    harness.presenter.present(.info(harness.info), origin: harness.interactor.origin(2))
+    harness.presenter.present(.status(harness.status()), origin: harness.interactor.origin(3))
     // Then it answers from the file info told
     #expect(harness.view.lines == [#"{"data":320,"request_id":0,"error":"success"}"#])
   }
