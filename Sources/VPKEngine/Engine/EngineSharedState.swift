@@ -24,6 +24,8 @@ final class EngineSharedState: @unchecked Sendable {
     var ahead: [ScheduledFrame] = []
     /// Where the newest presented frame ends, in media time.
     var lastFrameMediaEnd = 0.0
+    /// Where playing backward ends: the first frame's time, not below 0.
+    var start = 0.0
     /// What the file holds: its duration (0: unknown), whether it has video, the video stream's time base.
     var duration = 0.0
     var hasVideo = false
@@ -45,6 +47,12 @@ final class EngineSharedState: @unchecked Sendable {
     /// Clock time now.
     func now() -> Double {
       clock.kind == .virtual ? virtualNow : hostSeconds()
+    }
+
+    /// The lowest position there is now: the start while the clock runs backward (it may pass the start before the
+    /// engine thread stops it there, as it may pass the end forward), else 0.
+    var lowestPosition: Double {
+      clock.isRunning && clock.rate < 0 ? start : 0
     }
 
     /// The frame on screen at timeline time `timeline` and its loop offset: the newest frame published ahead whose
@@ -86,7 +94,7 @@ final class EngineSharedState: @unchecked Sendable {
       let limit = state.duration > 0 ? state.duration : state.lastFrameMediaEnd
       let timeline = state.clock.position(at: state.now())
       let visible = state.visible(at: timeline)
-      let position = min(max(0, timeline - visible.offset), limit)
+      let position = min(max(state.lowestPosition, timeline - visible.offset), limit)
       let p99 = state.clock.kind == .wall ? state.lateness.p99Milliseconds : nil
       let loopOnScreen = abs(visible.offset - state.presentedOffset) > TimeTolerance.sameInstant ? 1 : 0
       return PlaybackSnapshot(

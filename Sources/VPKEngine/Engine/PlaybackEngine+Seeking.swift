@@ -64,6 +64,12 @@ extension PlaybackEngine {
     case .keyframe: position = max(0, min(shown?.time ?? target, target))
     case .nextKeyframe: position = max(target, shown?.time ?? target)
     }
+    if backward && playing && position < startPosition {
+      // Playing backward, the start is the first frame's time, as the end is the media's end playing forward: a seek
+      // before it (to 0 when the first frame comes later, a keyframe seek clamped there) lands on it, where playing
+      // backward ends at once.
+      position = startPosition
+    }
     if sourceEnded && ahead.isEmpty, let shown, mode == .exact {
       // Past the last frame there is: a truncated file whose index promised more. Land where the data ends.
       position = min(position, max(shown.time + shown.duration, 0))

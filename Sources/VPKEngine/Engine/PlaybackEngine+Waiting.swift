@@ -17,7 +17,7 @@ extension PlaybackEngine {
 
   /// Media position of the clock now.
   func currentPosition() -> Double {
-    shared.read { max(0, $0.clock.position(at: $0.now()) - $0.presentedOffset) }
+    shared.read { max($0.lowestPosition, $0.clock.position(at: $0.now()) - $0.presentedOffset) }
   }
 
   /// Ends the running wait if its condition holds, it timed out, or it can no longer hold.

@@ -190,6 +190,7 @@ final class PlaybackEngine {
         max(Self.wallAheadBytes / max(first.byteCount, 1), Self.wallFramesAhead.lowerBound),
         Self.wallFramesAhead.upperBound)
       present(scheduled(first, offset: 0), jump: true)
+      shared.update { $0.start = firstPosition }
     } else {
       sourceEnded = true
     }

@@ -283,4 +283,25 @@ import VideoPlaybackKit
     #expect(ahead.moved == 2)
     #expect(opened.manager.currentFrame()?.md5 == reference[index].hash)
   }
+
+  @Test func aSeekBeforeTheFirstFrameWhilePlayingBackwardLandsOnTheStartWherePlayingBackwardEnds() async throws {
+    // Given an MPEG-TS clip whose first frame comes at 0.021333 s, playing backward at rate -2 from 1 s
+    let url = try TestMedia.url(for: .mpegTS)
+    let reference = try await Task.detached { try FrameMD5.entries(of: url, streamTimeBase: true) }.value
+    let first = try #require(reference.first)
+    #expect(first.time > 0.02)
+    var opened = try await OpenedManager(url, clock: .virtual, progress: nil)
+    defer { opened.manager.shutdown() }
+    _ = try await opened.seek(to: 1)
+    opened.manager.setRate(-2)
+    opened.manager.play()
+    // When a keyframe seek is clamped to 0
+    let landed = try await opened.seek(to: 0, mode: .keyframe)
+    // Then it lands on the start, the first frame's time, where playing backward ends, not below it
+    #expect(abs(landed.position.seconds - first.time) < 1e-6, "landed at \(landed.position.seconds)")
+    #expect(opened.manager.currentFrame()?.md5 == first.hash)
+    let ended = try await opened.wait(.ended)
+    #expect(abs(ended.position.seconds - first.time) < 1e-6, "ended at \(ended.position.seconds)")
+    #expect(opened.spy.endDirections == [.backward])
+  }
 }
