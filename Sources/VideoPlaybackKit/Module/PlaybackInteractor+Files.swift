@@ -31,7 +31,10 @@ extension PlaybackInteractor {
       }
       file = nil
     }
-    guard let manager = router.gotoMedia(replacing: nil, wantsNew: true) else {
+    // The queue's next entry, opened ahead of its turn, is this file's manager; any other file makes the one prepared
+    // go (the user went elsewhere).
+    let prepared = takePrepared(entryID: entryID, path: path)
+    guard let manager = prepared?.manager ?? router.gotoMedia(replacing: nil, wantsNew: true) else {
       restoreKept()
       reportError(PlaybackError(.cannotOpenMedia), commandID: commandID, source: nil)
       if rateChanged { emit(.rate(rate), answering: nil) }
@@ -62,12 +65,20 @@ extension PlaybackInteractor {
     // loading.
     emit(.loading(path: path, paused: !opensPlaying), answering: commandID)
     if rateChanged { emit(.rate(rate), answering: nil) }
-    manager.prepare(
-      path: loading.openedPath,
-      configuration: PlaybackConfiguration(
-        clock: options.clock, progressInterval: options.progressInterval,
-        loops: options.endAction == .loop && !playlist.isList,
-        startsPlaying: opensPlaying, frameCacheBytes: options.frameCacheBytes))
+    guard let prepared else {
+      return manager.prepare(path: loading.openedPath, configuration: configuration(startsPlaying: opensPlaying))
+    }
+    // Opened ahead: what its manager told so far is told now, in order, as it would have been had it opened now.
+    for event in prepared.events { handle(event, from: manager) }
+  }
+
+  /// How a file of the session is to be opened: `startsPlaying`, whether it plays once ready; `opensAhead`, whether
+  /// it opens ahead of its turn (the queue's next entry).
+  func configuration(startsPlaying: Bool, opensAhead: Bool = false) -> PlaybackConfiguration {
+    PlaybackConfiguration(
+      clock: options.clock, progressInterval: options.progressInterval,
+      loops: options.endAction == .loop && !playlist.isList, startsPlaying: startsPlaying,
+      frameCacheBytes: options.frameCacheBytes, opensAhead: opensAhead)
   }
 
   /// The pause and rate the file loaded leaves to the next as it goes: paused unless it was playing, so a file kept
@@ -112,6 +123,7 @@ extension PlaybackInteractor {
     let rateChanged = phase == .idle ? false : keepSettings(leavingAtEnd: playedToEnd)
     tallyFrameCache()
     _ = router.gotoMedia(replacing: manager, wantsNew: false)
+    dropPrepared()
     file = nil
     state = .idle
     emit(.closed(nextPaused: opensPaused), answering: commandID)
