@@ -7,8 +7,8 @@
 // that is not the prepared one, makes another entry the next: the prepared one goes and that one is opened.
 //
 // The manager opens it with `PlaybackConfiguration.opensAhead`, at a lower priority than the file on screen. Its
-// memory (a decoder and a few frames) counts against the frame cache's budget: with `--frame-cache 0`, nothing is
-// opened ahead.
+// memory (a decoder and a few frames) is spent to save an open, and only by a session that keeps a frame cache: with
+// `--frame-cache 0`, nothing is opened ahead.
 
 extension PlaybackInteractor {
   /// The entry to open ahead now: the one after the entry playing, once that one is ready, when the session plays a
