@@ -67,7 +67,8 @@ def vpk_list(tools, binary, paths, status_entry=1):
     # The first entry is ready, paused, and the second is opened ahead meanwhile, as it would be while playing.
     time.sleep(0.5)
     _, start = session.send("play")
-    entry, ended, frames, late, status_id = -1, 0, [], None, None
+    # (the first entry's `entry` came before its `ready`)
+    entry, ended, frames, late, status_id = 0, 0, [], None, None
     while ended < len(paths):
         arrival, event, _ = session.events.expect(lambda e: True, timeout=60, what="vpk's next event")
         name = event.get("event")

@@ -20,6 +20,12 @@ extension PlaybackInteractor {
   ) {
     let keepsSettings = !keepingCurrent || file == nil
     var rateChanged = false
+    // The queue's next entry, opened ahead of its turn, is this file's manager; any other file makes the one prepared
+    // go (the user went elsewhere).
+    let prepared = takePrepared(entryID: entryID, path: path)
+    // The file this one replaces, when it is shut down only once the prepared one has taken over: the frame to show
+    // next does not wait for the old engine to release its file.
+    var replaced: (any PlaybackManager)?
     if let current = file {
       if keepingCurrent {
         if state == .playing { current.manager.pause() }
@@ -27,13 +33,14 @@ extension PlaybackInteractor {
       } else {
         rateChanged = keepSettings()
         tallyFrameCache()
-        _ = router.gotoMedia(replacing: current.manager, wantsNew: false)
+        if prepared != nil {
+          replaced = current.manager
+        } else {
+          _ = router.gotoMedia(replacing: current.manager, wantsNew: false)
+        }
       }
       file = nil
     }
-    // The queue's next entry, opened ahead of its turn, is this file's manager; any other file makes the one prepared
-    // go (the user went elsewhere).
-    let prepared = takePrepared(entryID: entryID, path: path)
     guard let manager = prepared?.manager ?? router.gotoMedia(replacing: nil, wantsNew: true) else {
       restoreKept()
       reportError(PlaybackError(.cannotOpenMedia), commandID: commandID, source: nil)
@@ -70,6 +77,7 @@ extension PlaybackInteractor {
     }
     // Opened ahead: what its manager told so far is told now, in order, as it would have been had it opened now.
     for event in prepared.events { handle(event, from: manager) }
+    if let replaced { _ = router.gotoMedia(replacing: replaced, wantsNew: false) }
   }
 
   /// How a file of the session is to be opened: `startsPlaying`, whether it plays once ready; `opensAhead`, whether
