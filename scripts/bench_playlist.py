@@ -8,7 +8,8 @@ What is measured, per run (alternating vpk and mpv):
   engine wakes for the frame and emits its `progress` as it presents it; the next entry's first frame is its
   `progress` at 0, told as the entry becomes current). mpv: its last `time-pos` change of the entry, then the next
   entry's `playback-restart` (its first frame shown), over its JSON IPC. Both arrive through a pipe or socket read by
-  a thread of this process, timestamped on arrival. The ideal is one frame duration (the last frame's).
+  a thread of this process, timestamped on arrival. The ideal is one frame duration (the last frame's). The same
+  gap with `--frame-cache 0`, which opens nothing ahead, shows what opening the next entry ahead saves.
 - the whole list: from writing `play` (mpv: `set pause no`) to the last entry's end (`ended`; mpv's `end-file`).
 - the second entry's `late_p99_ms` (its frames' lateness; the third entry opens as it starts) against the same clip
   played alone, and the peak RSS (VmHWM) of the list against the one clip alone.
@@ -59,10 +60,11 @@ def gaps(frames, count):
     return result
 
 
-def vpk_list(tools, binary, paths, status_entry=1):
-    """One vpk session playing `paths` as a list: (gaps ms, seconds from play to the last ended, the late_p99_ms of
-    entry `status_entry` near its end, peak RSS MiB)."""
-    session = tools.VPK(binary, paths[0], *paths[1:], "--paused", "--progress", PROGRESS, "--at-end", "pause")
+def vpk_list(tools, binary, paths, *options, status_entry=1):
+    """One vpk session playing `paths` as a list (with `options` besides): (gaps ms, seconds from play to the last
+    ended, the late_p99_ms of entry `status_entry` near its end, peak RSS MiB)."""
+    session = tools.VPK(binary, paths[0], *paths[1:], "--paused", "--progress", PROGRESS, "--at-end", "pause",
+                        *options)
     session.expect("ready", timeout=60)
     # The first entry is ready, paused, and the second is opened ahead meanwhile, as it would be while playing.
     time.sleep(0.5)
@@ -172,9 +174,9 @@ def playlist(bench, tools):
     """The playlist figures, added to bench.results."""
     paths = make_clips(bench.options.media, tools.log)
     reps = bench.reps(5, 3)
-    ours, theirs, totals, mpv_totals, late_list, late_alone, peak_list, peak_alone = ([] for _ in range(8))
+    ours, theirs, totals, mpv_totals, late_list, late_alone, peak_list, peak_alone, plain = ([] for _ in range(9))
     for rep in range(reps):
-        for turn in ((0, 1, 2) if rep % 2 == 0 else (2, 1, 0)):
+        for turn in ((0, 1, 2, 3) if rep % 2 == 0 else (3, 2, 1, 0)):
             if turn == 0:
                 gap, total, late, peak = vpk_list(tools, bench.vpk, paths)
                 ours += gap
@@ -185,6 +187,9 @@ def playlist(bench, tools):
                 gap, total = mpv_list(tools, paths, bench.socket_dir)
                 theirs += gap
                 mpv_totals.append(total)
+            elif turn == 3:
+                # Nothing opened ahead: a session without a frame cache opens each entry at its turn.
+                plain += vpk_list(tools, bench.vpk, paths, "--frame-cache", "0")[0]
             else:
                 late, peak = vpk_alone(tools, bench.vpk, paths[1])
                 late_alone.append(late)
@@ -198,6 +203,9 @@ def playlist(bench, tools):
                       samples=samples)
     bench.results.add("playlist transition gap vs mpv", clip, gap, "ms", "<=", 0.5, peer=mpv_gap, peer_name="mpv",
                       ratio=gap / mpv_gap, samples=samples)
+    bench.results.add("playlist transition gap, nothing opened ahead (--frame-cache 0)", clip, median(plain), "ms",
+                      "<=", None, note="not a target: what opening the next entry ahead saves",
+                      samples={"vpk_gaps_ms": plain})
     bench.results.add("playlist played (play → last ended)", clip, median(totals), "s", "<=", 15.1,
                       peer=median(mpv_totals), peer_name="mpv", ratio=median(totals) / median(mpv_totals),
                       value=median(totals), samples={"vpk": totals, "mpv": mpv_totals})

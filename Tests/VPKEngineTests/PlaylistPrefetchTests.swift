@@ -125,23 +125,25 @@ struct PlaylistPrefetchTests {
     interactor.submit(.wait(.ended, timeout: nil), source: nil, from: nil)
     try await eventually("the third entry failed ahead") { log.lines.contains("m3 told failed file_not_found") }
     // Then the second's ready (told by its manager before the end) is told after the first's end, and it plays; no
-    // manager is made for it, and the third is opened ahead once the second is ready
+    // manager is made for it, the first is shut down once the second has taken over, and the third is opened ahead
+    // once the second is ready
     let afterEnd = Array(log.lines.drop { $0 != "m1 told ended" })
     #expect(
       afterEnd == [
-        "m1 told ended", "ended", "entry 2", "m1 shutdown", "ready \(name(mpeg4))", "m2 play",
-        "m3 prepare \(name(missing)) ahead", "m3 told failed file_not_found",
+        "m1 told ended", "ended", "entry 2", "ready \(name(mpeg4))", "m2 play", "m3 prepare \(name(missing)) ahead",
+        "m1 shutdown", "m3 told failed file_not_found",
       ])
 
     // When `next` is sent: the third failed ahead
     let next = interactor.submit(.next, source: nil, from: nil)
     try await eventually("the fourth entry ready") { log.lines.contains("ready \(name(h264))", after: "entry 4") }
-    // Then its failure answers the `next`, and the fourth is opened at once, as any file is, and plays
+    // Then its failure answers the `next`, and the fourth is opened at once, as any file is, and plays (the second is
+    // shut down once the third's turn, which began as the second's replacement, is over)
     let afterNext = Array(log.lines.drop { $0 != "entry 3" })
     #expect(
       afterNext == [
-        "entry 3", "m2 shutdown", "m3 shutdown", "error #\(next) file_not_found", "entry 4",
-        "m4 prepare \(name(h264))", "m4 told ready", "ready \(name(h264))", "m4 play",
+        "entry 3", "m3 shutdown", "error #\(next) file_not_found", "entry 4", "m4 prepare \(name(h264))",
+        "m2 shutdown", "m4 told ready", "ready \(name(h264))", "m4 play",
       ])
     #expect(made == 4)
 

@@ -57,6 +57,9 @@ import VPKTestSupport
       ])
     #expect(second.calls == ["prepare b.mp4", "play"])
     #expect(h.interactor.state == .playing)
+    // And the first is shut down, once the second has taken over
+    #expect(h.manager.isShutDown)
+    #expect(h.router.replaced.contains { $0 === h.manager })
     // And the third is opened ahead in its turn
     #expect(h.router.made.count == 2)
     #expect(h.router.made.last?.preparedPath == "c.mp4")
