@@ -77,11 +77,9 @@ struct PlaylistPrefetchTests {
       case .error(let error): log.lines.append("error\(id) \(error.code.rawValue)")
       case .ended: log.lines.append("ended")
       case .shutdown: log.lines.append("shutdown")
+      case .entry(let entry): log.lines.append("entry \(entry.index)")
       default: break
       }
-    }
-    func present(queue event: QueueEvent, origin: CommandOrigin?) {
-      if case .entry(let entry) = event { log.lines.append("entry \(entry.index)") }
     }
   }
 

@@ -24,6 +24,12 @@ import VPKTestSupport
     return harness
   }
 
+  /// Lets the main actor run what is due: a prepared entry whose turn has come tells what it held on the main
+  /// actor's next turn.
+  static func nextTurn() async {
+    for _ in 0..<10 { await Task.yield() }
+  }
+
   @Test func whileAnEntryPlaysTheNextIsOpenedAheadAndTellsNothing() throws {
     // Given a list of three
     // When its first entry is ready
@@ -43,14 +49,17 @@ import VPKTestSupport
     #expect(h.interactor.path == "a.mp4")
   }
 
-  @Test func theEndOfAnEntryUsesThePreparedOneAndTellsItsReadyThen() throws {
+  @Test func theEndOfAnEntryUsesThePreparedOneAndTellsItsReadyThen() async throws {
     // Given a list of three whose second entry is ready ahead
     let h = Self.list()
     let second = try #require(h.router.made.first)
     second.becomeReady(path: "b.mp4")
     // When the first ends
     h.manager.reachEnd(at: 60)
-    // Then the second plays at once with no manager made for it, its ready told after its loading
+    // Then the second loads, and its ready is told on the main actor's next turn, as a manager opening it would tell it
+    #expect(h.output.lines.last == "loading b.mp4")
+    await Self.nextTurn()
+    // And it plays at once with no manager made for it, its ready told after its loading
     #expect(
       Array(h.output.lines.suffix(5)) == [
         "ended 60.0 loops 1", "entry #0 2/3 id 2 b.mp4", "loading b.mp4", "ready #0 b.mp4", "state #0 playing 0.0",
@@ -65,7 +74,7 @@ import VPKTestSupport
     #expect(h.router.made.last?.preparedPath == "c.mp4")
   }
 
-  @Test func theSessionTellsTheSameWithAndWithoutOpeningAhead() throws {
+  @Test func theSessionTellsTheSameWithAndWithoutOpeningAhead() async throws {
     // Given the same list played with nothing opened ahead (no frame cache) and with the next entry opened ahead
     let plain = Self.list(frameCacheBytes: 0)
     let ahead = Self.list()
@@ -74,10 +83,12 @@ import VPKTestSupport
     try #require(ahead.router.made.last).becomeReady(path: "b.mp4")
     plain.manager.reachEnd(at: 60)
     ahead.manager.reachEnd(at: 60)
+    await Self.nextTurn()
     try #require(plain.router.made.last).becomeReady(path: "b.mp4")
     try #require(ahead.router.made.last).becomeReady(path: "c.mp4")
     try #require(plain.router.made.last).reachEnd(at: 60)
     try #require(ahead.router.made.dropLast().last).reachEnd(at: 60)
+    await Self.nextTurn()
     try #require(plain.router.made.last).becomeReady(path: "c.mp4")
     try #require(plain.router.made.last).reachEnd(at: 60)
     try #require(ahead.router.made.last).reachEnd(at: 60)
@@ -87,7 +98,7 @@ import VPKTestSupport
     #expect(plain.router.exitCodes == [SessionExitCode.success])
   }
 
-  @Test func aNextEntryThatFailsAheadIsReportedAtItsTurnAndSkipped() throws {
+  @Test func aNextEntryThatFailsAheadIsReportedAtItsTurnAndSkipped() async throws {
     // Given a list whose second file fails to open ahead
     let h = Self.list()
     let second = try #require(h.router.made.first)
@@ -97,6 +108,7 @@ import VPKTestSupport
     #expect(h.output.lines == before)
     // When the first ends
     h.manager.reachEnd(at: 60)
+    await Self.nextTurn()
     // Then the failure is told at its turn and the third loads, with no wait for the second
     #expect(
       Array(h.output.lines.suffix(5)) == [
@@ -107,13 +119,14 @@ import VPKTestSupport
     #expect(h.router.exitCodes.isEmpty)
   }
 
-  @Test func nextAndGotoUseThePreparedEntryAndItsReadyAnswersThem() throws {
+  @Test func nextAndGotoUseThePreparedEntryAndItsReadyAnswersThem() async throws {
     // Given a list of three whose second entry is ready ahead
     let h = Self.list()
     let second = try #require(h.router.made.first)
     second.becomeReady(path: "b.mp4")
     // When `next` is sent
     let next = h.interactor.submit(.next)
+    await Self.nextTurn()
     // Then the prepared entry answers it, and no manager is made for it
     #expect(h.output.lines.contains("ready #\(next) b.mp4"))
     #expect(h.interactor.path == "b.mp4")
@@ -122,10 +135,30 @@ import VPKTestSupport
     let third = try #require(h.router.made.last)
     third.becomeReady(path: "c.mp4")
     let goto = h.interactor.submit(.goto(3))
+    await Self.nextTurn()
     // Then it is used as well
     #expect(h.output.lines.contains("ready #\(goto) c.mp4"))
     #expect(third.calls.contains("play"))
     #expect(h.router.made.count == 2)
+  }
+
+  @Test func removingTheEntryPlayingUsesThePreparedOneAndAnswersInTheSameOrder() async throws {
+    // Given the same list played with nothing opened ahead and with the next entry opened ahead and ready
+    let plain = Self.list(frameCacheBytes: 0)
+    let ahead = Self.list()
+    try #require(ahead.router.made.last).becomeReady(path: "b.mp4")
+    // When the entry playing is removed, and a status sent after it
+    for h in [plain, ahead] {
+      h.interactor.submit(.queue(.remove(1)))
+      h.interactor.submit(.status)
+    }
+    await Self.nextTurn()
+    try #require(plain.router.made.last).becomeReady(path: "b.mp4")
+    // Then the prepared one plays, and both tell the same lines in the same order: the removal's answer before the
+    // next entry's ready, the status after it
+    #expect(ahead.router.made.first?.calls.contains("play") == true)
+    #expect(ahead.output.lines == plain.output.lines)
+    #expect(ahead.output.lines.last?.hasPrefix("status") == true)
   }
 
   @Test func goingElsewhereDropsThePreparedEntry() throws {

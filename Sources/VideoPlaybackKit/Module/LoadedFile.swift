@@ -69,4 +69,6 @@ struct PreparedFile {
 struct EntryQueue {
   var list: PlayQueue
   var prepared: PreparedFile?
+  /// The prepared file whose turn has come, its held events told on the main actor's next turn (`handOver`).
+  var handingOver: PreparedFile?
 }

@@ -75,9 +75,7 @@ extension PlaybackInteractor {
     guard let prepared else {
       return manager.prepare(path: loading.openedPath, configuration: configuration(startsPlaying: opensPlaying))
     }
-    // Opened ahead: what its manager told so far is told now, in order, as it would have been had it opened now.
-    for event in prepared.events { handle(event, from: manager) }
-    if let replaced { _ = router.gotoMedia(replacing: replaced, wantsNew: false) }
+    handOver(prepared, replacing: replaced)
   }
 
   /// How a file of the session is to be opened: `startsPlaying`, whether it plays once ready; `opensAhead`, whether

@@ -1,8 +1,9 @@
 // The queue's next entry, opened ahead of its turn. While an entry plays, the entry that comes after it (in the
 // queue's order, going round when the list loops) is opened by a manager of its own, which decodes its first frame and
-// waits, paused. Its events are held (`PreparedFile.events`) and told when the entry's turn comes, on `next`, `goto`,
-// `prev` or the end of the entry playing, as if the file had opened then: the session's events are the same as
-// without it, and on the wall clock the entry's `ready` comes without an open's wait. A file that failed to open
+// waits, paused. Its events are held (`PreparedFile.events`) and told when the entry's turn comes (on `next`, `goto`,
+// `prev`, `queue remove` of the entry playing, or the end of the entry playing) on the main actor's next turn, as if
+// the file had opened then: the session's events are the same as without it, and on the wall clock the entry's
+// `ready` comes without an open's wait. A file that failed to open
 // ahead is reported when its turn comes and skipped, as any entry that fails. An edit of the queue, or a file loaded
 // that is not the prepared one, makes another entry the next: the prepared one goes and that one is opened.
 //
@@ -57,10 +58,38 @@ extension PlaybackInteractor {
     _ = router.gotoMedia(replacing: prepared.manager, wantsNew: false)
   }
 
-  /// Holds `event` when the prepared file's manager told it (true), for its turn.
+  /// Holds `event` when the prepared file's manager told it (true), for its turn, or when its turn has come and what
+  /// it told before is yet to be told.
   func hold(_ event: PlaybackManagerEvent, from manager: any PlaybackManager) -> Bool {
-    guard entries.prepared?.manager === manager else { return false }
-    entries.prepared?.events.append(event)
-    return true
+    if entries.prepared?.manager === manager {
+      entries.prepared?.events.append(event)
+      return true
+    }
+    if entries.handingOver?.manager === manager {
+      entries.handingOver?.events.append(event)
+      return true
+    }
+    return false
+  }
+
+  /// The prepared file's turn has come (`load` made its manager the file's): what the manager told is told on the
+  /// main actor's next turn, in order, where a manager that opened the file now would tell it, so the events around it
+  /// (the reply to the command that loaded it, the commands after it) come in the same order as without it. Then the
+  /// manager of the file it replaced (`replaced`), kept until the new one has taken over, is shut down.
+  /// A manager that has told nothing yet is still opening: what it tells comes as from any manager opening its file.
+  func handOver(_ prepared: PreparedFile, replacing replaced: (any PlaybackManager)?) {
+    guard !prepared.events.isEmpty else {
+      if let replaced { _ = router.gotoMedia(replacing: replaced, wantsNew: false) }
+      return
+    }
+    entries.handingOver = prepared
+    let manager = prepared.manager
+    Task { @MainActor [weak self, router] in
+      if let self, let handed = self.entries.handingOver, handed.manager === manager {
+        self.entries.handingOver = nil
+        for event in handed.events { self.handle(event, from: manager) }
+      }
+      if let replaced { _ = router.gotoMedia(replacing: replaced, wantsNew: false) }
+    }
   }
 }
