@@ -21,6 +21,9 @@ import sys
 import tempfile
 import threading
 import time
+import types
+
+import bench_playlist
 
 # --------------------------------------------------------------------------------------------------------------
 # Media: deterministic lavfi sources, made once and cached under names that carry the recipe.
@@ -1457,7 +1460,7 @@ class Bench:
 # --------------------------------------------------------------------------------------------------------------
 
 FIGURES = ["throughput", "scrubs", "ready", "paused", "playing", "longrun", "backsteps", "socket", "mpvipc",
-           "mpvclient", "reverse", "farm"]
+           "mpvclient", "reverse", "farm", "playlist"]
 
 
 def machine():
@@ -1507,6 +1510,8 @@ def main():
         parser.error("the mpvipc figures need --write-floor, the VPKWriteFloor binary (scripts/bench builds it)")
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    if set(figures) <= {"playlist"}:
+        clips = []  # the playlist figures make clips of their own
     media = make_media(options.media, clips)
     started = datetime.datetime.now(datetime.timezone.utc)
     info = {"date": started.isoformat(timespec="seconds"), "machine": machine(), "versions": versions(options.vpk),
@@ -1539,6 +1544,10 @@ def main():
             bench.paused(clips)
         if "socket" in figures:
             bench.idle_daemon()
+        if "playlist" in figures:
+            # Its own clips (three 1080p H.264 of 5 s, scripts/bench_playlist.py), whatever --clips says.
+            bench_playlist.playlist(bench, types.SimpleNamespace(
+                VPK=VPK, Lines=Lines, now_ns=now_ns, median=median, log=log, rss_kb=rss_kb, LIVE=LIVE))
         if "longrun" in figures:
             for clip in clips:
                 bench.long_run(clip)
@@ -1574,7 +1583,7 @@ def FIGURE_ORDER(figure):
              "ready", "paused", "playing", "pacing drift", "pacing p99", "memory (peak RSS, whole", "memory (peak RSS, vpk test",
              "long run", "back-steps",
              "first back-step", "backward exact scrub", "status round trip", "exact scrub, socket", "idle daemon",
-             "mpv IPC", "mpv client", "reverse playback"]
+             "mpv IPC", "mpv client", "reverse playback", "playlist"]
     for index, prefix in enumerate(order):
         if figure.startswith(prefix):
             return index

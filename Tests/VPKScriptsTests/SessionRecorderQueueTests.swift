@@ -22,7 +22,8 @@ struct SessionRecorderQueueTests {
     private let made = Made()
 
     init(seed: UInt64 = 1) {
-      var options = PlaybackOptions(autoplay: true, endAction: .exit)
+      // No frame cache: nothing is opened ahead, so the last manager made is the current file's.
+      var options = PlaybackOptions(autoplay: true, endAction: .exit, frameCacheBytes: 0)
       options.playlist = PlayQueue(paths: ["a.mp4", "b.mp4", "c.mp4"], isList: true, seed: seed)
       let made = made
       module = PlaybackBuilder.build(

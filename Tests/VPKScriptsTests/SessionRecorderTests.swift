@@ -25,7 +25,9 @@ struct SessionRecorderTests {
       recordsFromStart: Bool = true
     ) {
       let manager = manager
-      let options = PlaybackOptions(autoplay: autoplay, start: start, endAction: endAction, seekMode: seekMode)
+      // No frame cache: nothing is opened ahead, so the one fake manager tells each file's events as it opens.
+      let options = PlaybackOptions(
+        autoplay: autoplay, start: start, endAction: endAction, seekMode: seekMode, frameCacheBytes: 0)
       self.options = options
       module = PlaybackBuilder.build(
         path: "clip.mp4", options: options, format: .text, input: .lines([]),

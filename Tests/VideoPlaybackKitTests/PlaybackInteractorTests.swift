@@ -504,8 +504,9 @@ import VPKTestSupport
   }
 
   @Test func aPauseGivenWithTheFileHoldsForThatFileOnlyAndThePauseItReplacedComesBack() {
-    // Given a session that plays what it opens, its file playing
-    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    // Given a session that plays what it opens, its file playing (no frame cache: each file's manager is made as it
+    // loads, so the configuration it is given is the one decided then)
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, frameCacheBytes: 0))
     // When a file replaces it, opened paused by a pause of its own (`loadfile b.mp4 replace pause=yes`)
     h.replaceQueue("b.mp4", EntryOptions(paused: true))
     h.router.made[0].becomeReady()
@@ -1340,8 +1341,8 @@ private func expectation(
   }
 
   @Test func aReplacedFileLeavesItsPauseToTheNextAndOpenBesideAFileFollowsTheStartOptions() {
-    // Given a session that plays what it opens, its file paused at rate 3
-    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true))
+    // Given a session that plays what it opens, its file paused at rate 3 (no frame cache: nothing opened ahead)
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: true, frameCacheBytes: 0))
     h.interactor.submit(.pause)
     h.interactor.submit(.rate(3))
     // When the file is replaced
@@ -1361,8 +1362,9 @@ private func expectation(
 
   @Test(arguments: [true, false])
   func loadingAndClosedSayWhetherTheFileOpensPausedAsTheSessionDecided(autoplay: Bool) {
-    // Given a loaded file whose state is not what the start options give (paused when they play, playing when not)
-    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: autoplay))
+    // Given a loaded file whose state is not what the start options give (paused when they play, playing when not),
+    // with no frame cache (nothing opened ahead)
+    let h = InteractorHarness.ready(options: PlaybackOptions(autoplay: autoplay, frameCacheBytes: 0))
     h.interactor.submit(autoplay ? .pause : .play)
     // When another file is opened beside it, put in that state too, then replaced, and the new one closed
     h.interactor.submit(.open("b.mp4"))

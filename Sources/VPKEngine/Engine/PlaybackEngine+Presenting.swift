@@ -113,10 +113,12 @@ extension PlaybackEngine {
   /// on its way moves playback away from the end and it goes on.
   func reachEnd() {
     atEnd = true
-    // Nothing more is decoded until a seek: the decoder gives back what playing at full speed kept, before the end
-    // is reported.
-    source?.releaseDecoderMemory()
-    syncFrameCache()  // the frames of the decoder just replaced go too
+    // Nothing more is decoded until a seek: the decoder gives back what playing at full speed kept. On the wall clock
+    // that comes right after the end is reported, so that the end (and a list's next entry, which follows it) does
+    // not wait for one decoder to be freed and another opened; on the other clocks before, so that what `status`
+    // reads after `ended` never depends on the engine thread's timing.
+    let releasesAfterReporting = clockKind == .wall
+    if !releasesAfterReporting { releaseDecoderMemory() }
     let position = lastFrameEnd - presentedOffset
     let end = duration > 0 ? min(max(position, 0), duration) : max(position, 0)
     let loopsNow = shared.update { state in
@@ -128,6 +130,17 @@ extension PlaybackEngine {
     }
     publishCounters()
     emit(.ended(end, loops: loopsNow))
+    if releasesAfterReporting {
+      releaseDecoderMemory()
+      publishCounters()
+    }
     _ = finishWaitIfDone(now: now())
+  }
+
+  /// Replaces the decoder with a fresh one (see `MediaSource.releaseDecoderMemory`); the frames of the one replaced
+  /// leave the frame cache too.
+  private func releaseDecoderMemory() {
+    source?.releaseDecoderMemory()
+    syncFrameCache()
   }
 }

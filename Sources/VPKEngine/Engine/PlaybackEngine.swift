@@ -156,10 +156,17 @@ final class PlaybackEngine {
   /// Opens the file; if it cannot be, says so and returns nil.
   private func openSource(opened: () -> Void) -> MediaSource? {
     do {
-      // A session that plays on the wall clock as soon as it is ready starts on the real-time decoder.
+      // A session that plays on the wall clock as soon as it is ready starts on the real-time decoder; so does a file
+      // opened ahead of its turn there, which opens on a thread of lower priority (`LowPriorityOpening`) and must not
+      // start FFmpeg's frame threads from it.
+      let wall = configuration.clock == .wall
       let threading: DecoderThreading =
-        configuration.startsPlaying && configuration.clock == .wall ? .realtime : .throughput
-      let source = try MediaSource(path: path, access: access, threading: threading, stop: stopFlag)
+        (configuration.startsPlaying || configuration.opensAhead) && wall ? .realtime : .throughput
+      let (path, access, stopFlag) = (self.path, self.access, self.stopFlag)
+      let open = { () throws(PlaybackError) -> MediaSource in
+        try MediaSource(path: path, access: access, threading: threading, stop: stopFlag)
+      }
+      let source = configuration.opensAhead && wall ? try LowPriorityOpening.run(open) : try open()
       opened()
       return source
     } catch {

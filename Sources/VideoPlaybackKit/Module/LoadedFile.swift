@@ -1,6 +1,7 @@
 // LoadedFile: one file of the session as a value, from the command that loads it until it goes. The interactor holds
 // the file loaded (or loading) and, while an `open` runs beside it, the one it kept; keeping, restoring and dropping a
-// file are swaps of these values.
+// file are swaps of these values. A `PreparedFile` is the queue's next entry opened ahead of its turn, which becomes
+// the `LoadedFile` when its turn comes.
 
 /// What a file brings to the session and what it takes away as it goes.
 struct LoadedFile {
@@ -46,4 +47,28 @@ struct KeptFile {
   var file: LoadedFile
   let state: PlaybackState
   let rate: Double
+}
+
+/// The queue's entry after the one playing, opened ahead of its turn (`+Prefetch`): its manager opens the file while
+/// the current one plays, and what the manager tells is held here until the entry's turn, when the session tells it
+/// as if it had just happened. Dropped (its manager shut down by the router) when the queue or the file playing
+/// changes so that another entry comes next.
+struct PreparedFile {
+  /// Opens the file; made by the router, shut down by the router when the prepared file is dropped.
+  let manager: any PlaybackManager
+  /// The queue's entry it plays.
+  let entryID: Int
+  /// The file as the session names it, and as the manager opens it (see `LoadedFile`).
+  let path: String
+  let openedPath: String
+  /// What the manager has told so far (its `ready` or `failedToOpen` first), in order, held until the entry's turn.
+  var events: [PlaybackManagerEvent] = []
+}
+
+/// The files the session plays one after another and the next one, opened ahead.
+struct EntryQueue {
+  var list: PlayQueue
+  var prepared: PreparedFile?
+  /// The prepared file whose turn has come, its held events told on the main actor's next turn (`handOver`).
+  var handingOver: PreparedFile?
 }

@@ -20,6 +20,12 @@ extension PlaybackInteractor {
   ) {
     let keepsSettings = !keepingCurrent || file == nil
     var rateChanged = false
+    // The queue's next entry, opened ahead of its turn, is this file's manager; any other file makes the one prepared
+    // go (the user went elsewhere).
+    let prepared = takePrepared(entryID: entryID, path: path)
+    // The file this one replaces, when it is shut down only once the prepared one has taken over: the frame to show
+    // next does not wait for the old engine to release its file.
+    var replaced: (any PlaybackManager)?
     if let current = file {
       if keepingCurrent {
         if state == .playing { current.manager.pause() }
@@ -27,11 +33,15 @@ extension PlaybackInteractor {
       } else {
         rateChanged = keepSettings()
         tallyFrameCache()
-        _ = router.gotoMedia(replacing: current.manager, wantsNew: false)
+        if prepared != nil {
+          replaced = current.manager
+        } else {
+          _ = router.gotoMedia(replacing: current.manager, wantsNew: false)
+        }
       }
       file = nil
     }
-    guard let manager = router.gotoMedia(replacing: nil, wantsNew: true) else {
+    guard let manager = prepared?.manager ?? router.gotoMedia(replacing: nil, wantsNew: true) else {
       restoreKept()
       reportError(PlaybackError(.cannotOpenMedia), commandID: commandID, source: nil)
       if rateChanged { emit(.rate(rate), answering: nil) }
@@ -62,12 +72,19 @@ extension PlaybackInteractor {
     // loading.
     emit(.loading(path: path, paused: !opensPlaying), answering: commandID)
     if rateChanged { emit(.rate(rate), answering: nil) }
-    manager.prepare(
-      path: loading.openedPath,
-      configuration: PlaybackConfiguration(
-        clock: options.clock, progressInterval: options.progressInterval,
-        loops: options.endAction == .loop && !playlist.isList,
-        startsPlaying: opensPlaying, frameCacheBytes: options.frameCacheBytes))
+    guard let prepared else {
+      return manager.prepare(path: loading.openedPath, configuration: configuration(startsPlaying: opensPlaying))
+    }
+    handOver(prepared, replacing: replaced)
+  }
+
+  /// How a file of the session is to be opened: `startsPlaying`, whether it plays once ready; `opensAhead`, whether
+  /// it opens ahead of its turn (the queue's next entry).
+  func configuration(startsPlaying: Bool, opensAhead: Bool = false) -> PlaybackConfiguration {
+    PlaybackConfiguration(
+      clock: options.clock, progressInterval: options.progressInterval,
+      loops: options.endAction == .loop && !playlist.isList, startsPlaying: startsPlaying,
+      frameCacheBytes: options.frameCacheBytes, opensAhead: opensAhead)
   }
 
   /// The pause and rate the file loaded leaves to the next as it goes: paused unless it was playing, so a file kept
@@ -112,6 +129,7 @@ extension PlaybackInteractor {
     let rateChanged = phase == .idle ? false : keepSettings(leavingAtEnd: playedToEnd)
     tallyFrameCache()
     _ = router.gotoMedia(replacing: manager, wantsNew: false)
+    dropPrepared()
     file = nil
     state = .idle
     emit(.closed(nextPaused: opensPaused), answering: commandID)

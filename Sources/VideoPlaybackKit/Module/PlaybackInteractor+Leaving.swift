@@ -38,6 +38,7 @@ extension PlaybackInteractor {
     if let kept { tallyFrameCache(of: kept.file.manager) }
     manager?.shutdown()
     kept?.file.manager.shutdown()
+    dropPrepared()
     emit(
       .shutdown(SessionShutdown(reason: reason, status: status, openInterrupted: openInterrupted)),
       answering: commandID)

@@ -9,6 +9,8 @@ extension PlaybackInteractor {
 
   /// One event of `manager`'s, on the main actor, in the order the manager told them (the router hands them here).
   package func handle(_ event: PlaybackManagerEvent, from manager: any PlaybackManager) {
+    // The next entry's manager, opening ahead of its turn: held until then (`+Prefetch`).
+    if hold(event, from: manager) { return }
     switch event {
     case .ready(let info): on(manager, didBecomeReady: info)
     case .failedToOpen(let error): on(manager, didFailToOpen: error)
@@ -80,6 +82,7 @@ extension PlaybackInteractor {
     if startsPlaying { presentState(commandID: nil) }
     resumeEntryWaits(position: manager.snapshot().position)
     drain()
+    prepareNextEntry()
   }
 
   private func on(_ manager: any PlaybackManager, didFailToOpen error: PlaybackError) {

@@ -23,14 +23,16 @@
 //   `loading` says whether the file opens paused and `closed` whether the next will: views show it, and decide nothing.
 // - The session plays a queue of files (`+Queue`): when an entry ends the next one loads, and `--at-end` applies only
 //   at the end of the list (`loop`, or `--loop-playlist`, goes back to the first entry). An entry that fails to open
-//   is reported and the next one loads. `open` plays a file beside the queue, which goes on after it.
+//   is reported and the next one loads. `open` plays a file beside the queue, which goes on after it. While an entry
+//   plays, the next one is opened ahead (`+Prefetch`), so its turn starts without an open's wait; what its manager
+//   tells is held until then, so the session's events are the same as if it opened then.
 //
 // The session's state is values: the file loaded (`LoadedFile`, with the one kept while an `open` runs), the settings
 // in their two layers (`SessionSettings`), one `PlaybackState` (the phase derives from it), and the commands queued and
 // under way. This file holds that state, the commands' order and running; `+Playback` the commands that need a file,
 // `+Files` open and close, `+Checks` `wait` and `expect`, `+Pictures` `snapshot` and the pictures of failed frame
 // checks, `+ManagerEvents` what the engine reports, `+Leaving` how the session ends, `+Queue` the list of files played
-// one after another and its commands.
+// one after another and its commands, `+Prefetch` the next entry opened ahead of its turn.
 
 @MainActor
 package final class PlaybackInteractor: PlaybackInteractorInput {
@@ -114,8 +116,9 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
   var report = SessionReport()
   /// The process was stopped (^Z) while playing: the clock was paused, and plays again when it continues.
   var suspendedWhilePlaying = false
-  /// The files the session plays one after another (`+Queue`); the command line's one file is a queue of one.
-  var playlist: PlayQueue
+  /// The files the session plays one after another (`+Queue`), and the next one opened ahead of its turn
+  /// (`+Prefetch`).
+  var entries: EntryQueue
 
   /// The session's phase, from its state: idle, a file loading, a file ready (paused, playing or ended), or closed.
   var phase: Phase {
@@ -125,6 +128,11 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     case .loading: return .loading
     case .playing, .paused, .ended: return .ready
     }
+  }
+  /// The list of files; the command line's one file is a list of one.
+  var playlist: PlayQueue {
+    get { entries.list }
+    set { entries.list = newValue }
   }
   var manager: (any PlaybackManager)? { file?.manager }
   var info: MediaInfo? { file?.info }
@@ -170,7 +178,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     self.router = router
     self.setup = Setup(baseDirectory: baseDirectory, openGrace: openGrace)
     self.options = options
-    playlist = options.playlist ?? PlayQueue(paths: path.map { [$0] } ?? [])
+    entries = EntryQueue(list: options.playlist ?? PlayQueue(paths: path.map { [$0] } ?? []))
     settings = SessionSettings(
       opensPaused: !options.autoplay, rate: options.clock != .free ? options.rate : 1)
     publishStatus()
@@ -272,6 +280,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     if let kept { tallyFrameCache(of: kept.file.manager) }
     manager?.shutdown()
     kept?.file.manager.shutdown()
+    dropPrepared()
     router.closeSession(exitCode: SessionExitCode.success, report: report)
   }
 

@@ -1,0 +1,95 @@
+// The queue's next entry, opened ahead of its turn. While an entry plays, the entry that comes after it (in the
+// queue's order, going round when the list loops) is opened by a manager of its own, which decodes its first frame and
+// waits, paused. Its events are held (`PreparedFile.events`) and told when the entry's turn comes (on `next`, `goto`,
+// `prev`, `queue remove` of the entry playing, or the end of the entry playing) on the main actor's next turn, as if
+// the file had opened then: the session's events are the same as without it, and on the wall clock the entry's
+// `ready` comes without an open's wait. A file that failed to open
+// ahead is reported when its turn comes and skipped, as any entry that fails. An edit of the queue, or a file loaded
+// that is not the prepared one, makes another entry the next: the prepared one goes and that one is opened.
+//
+// The manager opens it with `PlaybackConfiguration.opensAhead`, at a lower priority than the file on screen. Its
+// memory (a decoder and a few frames) is spent to save an open, and only by a session that keeps a frame cache: with
+// `--frame-cache 0`, nothing is opened ahead.
+
+extension PlaybackInteractor {
+  /// The entry to open ahead now: the one after the entry playing, once that one is ready, when the session plays a
+  /// list, keeps a frame cache and has no `open` running beside it; nil otherwise (or when the next entry is the one
+  /// playing, a list of one that loops).
+  var entryToPrepare: PlayQueue.Entry? {
+    guard playlist.isList, options.frameCacheBytes > 0, phase == .ready, kept == nil, let file,
+      let next = entryIndex(after: nil)
+    else { return nil }
+    let entry = playlist.entries[next]
+    return entry.id == file.entryID ? nil : entry
+  }
+
+  /// Opens the entry that comes next ahead of its turn, dropping the one prepared if another comes next now.
+  func prepareNextEntry() {
+    let wanted = entryToPrepare
+    if let prepared = entries.prepared, prepared.entryID != wanted?.id || prepared.path != wanted?.path {
+      dropPrepared()
+    }
+    guard entries.prepared == nil, let wanted,
+      let manager = router.gotoMedia(replacing: nil, wantsNew: true)
+    else { return }
+    let prepared = PreparedFile(
+      manager: manager, entryID: wanted.id, path: wanted.path, openedPath: resolved(wanted.path))
+    entries.prepared = prepared
+    manager.prepare(
+      path: prepared.openedPath, configuration: configuration(startsPlaying: !opensPaused, opensAhead: true))
+  }
+
+  /// The prepared file, when it is the one `load` is loading (the entry `entryID`, at `path`), taken for it; any
+  /// other file loading makes the prepared one go.
+  func takePrepared(entryID: Int?, path: String) -> PreparedFile? {
+    guard let prepared = entries.prepared else { return nil }
+    guard prepared.entryID == entryID, prepared.path == path else {
+      dropPrepared()
+      return nil
+    }
+    entries.prepared = nil
+    return prepared
+  }
+
+  /// The prepared file goes: the router shuts its manager down, and nothing it told is ever told.
+  func dropPrepared() {
+    guard let prepared = entries.prepared else { return }
+    entries.prepared = nil
+    _ = router.gotoMedia(replacing: prepared.manager, wantsNew: false)
+  }
+
+  /// Holds `event` when the prepared file's manager told it (true), for its turn, or when its turn has come and what
+  /// it told before is yet to be told.
+  func hold(_ event: PlaybackManagerEvent, from manager: any PlaybackManager) -> Bool {
+    if entries.prepared?.manager === manager {
+      entries.prepared?.events.append(event)
+      return true
+    }
+    if entries.handingOver?.manager === manager {
+      entries.handingOver?.events.append(event)
+      return true
+    }
+    return false
+  }
+
+  /// The prepared file's turn has come (`load` made its manager the file's): what the manager told is told on the
+  /// main actor's next turn, in order, where a manager that opened the file now would tell it, so the events around it
+  /// (the reply to the command that loaded it, the commands after it) come in the same order as without it. Then the
+  /// manager of the file it replaced (`replaced`), kept until the new one has taken over, is shut down.
+  /// A manager that has told nothing yet is still opening: what it tells comes as from any manager opening its file.
+  func handOver(_ prepared: PreparedFile, replacing replaced: (any PlaybackManager)?) {
+    guard !prepared.events.isEmpty else {
+      if let replaced { _ = router.gotoMedia(replacing: replaced, wantsNew: false) }
+      return
+    }
+    entries.handingOver = prepared
+    let manager = prepared.manager
+    Task { @MainActor [weak self, router] in
+      if let self, let handed = self.entries.handingOver, handed.manager === manager {
+        self.entries.handingOver = nil
+        for event in handed.events { self.handle(event, from: manager) }
+      }
+      if let replaced { _ = router.gotoMedia(replacing: replaced, wantsNew: false) }
+    }
+  }
+}
