@@ -51,6 +51,18 @@ import Testing
     }
   }
 
+  @Test func anEXTINFLineGivesTheTitleOfTheM3UEntryThatFollowsIt() throws {
+    // Given an extended m3u list whose first two entries have titles, the third none, and a control character's line
+    let m3u = "#EXTM3U\n#EXTINF:123,Pilot\nep1.mp4\n#extinf:-1, The Return \nep2.mp4\nep3.mp4\nbad\u{1B}line\n"
+    // When it is read
+    let entries = try PlaylistText.entries(m3u, format: .m3u, folder: "")
+    // Then each title goes with the entry after it, and the control character's line names nothing
+    #expect(
+      entries == [
+        .init(path: "ep1.mp4", title: "Pilot"), .init(path: "ep2.mp4", title: "The Return"), .init(path: "ep3.mp4"),
+      ])
+  }
+
   @Test func theFormatIsThePLSNameOrHeaderElseM3U() {
     #expect(PlaylistText.format(name: "/x/list.PLS", text: "") == .pls)
     #expect(PlaylistText.format(name: "/x/list.txt", text: "\n  [playlist]\nFile1=a.mp4\n") == .pls)

@@ -43,8 +43,8 @@ extension MPVPropertyTable {
         docs: .init(
           note:
             "the session's queue: each entry's `filename` and `id`, and `current` and `playing` on the one loaded "
-            + "or loading; entries stay after their file went, until a `stop` or `playlist-clear` (no `title`: vpk "
-            + "reads none from a list file)",
+            + "or loading; entries stay after their file went, until a `stop` or `playlist-clear` (no `title`: the "
+            + "dialect leaves out the titles a list gives)",
           from: loadEvents + ", the queue's edits", tests: playlistTests))
     case .workingDirectory:
       return MPVPropertySpec(

@@ -1,6 +1,7 @@
 // PlaylistText: the text of a playlist file as the session's queue entries. Two formats:
 //
-// - m3u/m3u8: every line that is not blank or a `#` comment (`#EXTM3U`, `#EXTINF` …) names one file.
+// - m3u/m3u8: every line that is not blank or a `#` comment (`#EXTM3U` …) names one file; an `#EXTINF:<seconds>,
+//   <title>` line before it gives its title.
 // - pls: a `[playlist]` header, then `FileN=` (the entries, in the order of N, gaps allowed), `TitleN=` (entry N's
 //   title), and `NumberOfEntries`, `Version`, `LengthN`, which say nothing the `FileN` lines do not: a count that
 //   differs from them is ignored, and the `FileN` lines are the list. Keys are case-insensitive; a later key replaces
@@ -19,7 +20,7 @@ package enum PlaylistText {
   package struct Entry: Sendable, Equatable {
     /// The file: resolved against the list's folder when relative, a URL as written.
     package var path: String
-    /// The title the list gives it (pls `TitleN`); nil: none.
+    /// The title the list gives it (pls `TitleN`, m3u `#EXTINF`); nil: none.
     package var title: String?
 
     package init(path: String, title: String? = nil) {
@@ -93,8 +94,22 @@ package enum PlaylistText {
     return entries.map { Entry(path: resolved($0.path, folder: folder), title: $0.title) }
   }
 
+  /// An `#EXTINF:<seconds>,<title>` line gives the title of the entry that follows it.
   private static func m3u(_ text: String) -> [Entry] {
-    lines(text).filter { !$0.isEmpty && !$0.hasPrefix("#") }.map { Entry(path: $0) }
+    var entries: [Entry] = []
+    var title: String?
+    for line in lines(text) where !line.isEmpty {
+      if line.hasPrefix("#") {
+        if line.uppercased().hasPrefix("#EXTINF:"), let comma = line.firstIndex(of: ",") {
+          let named = line[line.index(after: comma)...].trimmingCharacters(in: .whitespaces)
+          title = named.isEmpty ? nil : named
+        }
+        continue
+      }
+      entries.append(Entry(path: line, title: title))
+      title = nil
+    }
+    return entries
   }
 
   private static func pls(_ text: String) throws(Problem) -> [Entry] {
