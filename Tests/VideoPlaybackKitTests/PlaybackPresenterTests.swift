@@ -514,7 +514,7 @@ struct PlaybackPresenterEventTests {
           next                                                   play the queue's next entry
           prev                                                   play the queue's entry before
           goto <N>                                               play the queue's entry N (from 1)
-          queue [add|add-next|remove|move|clear|shuffle]         list the queue, or edit it: add <path>, add-next <path>, remove <N>, move <N> <M>
+          queue [add|add-next|insert|remove|move|clear|…]        list the queue, or edit it: add <path>, add-next <path>, insert <N> <path>, remove <N>, move <N> <M>, clear, shuffle, unshuffle, loop yes|no
           wait <s> | ended | paused | seeked | position >= <t>   let time pass, or until… [timeout <s>]
           expect <field> <op> <value> [±tol]                     check state, position, frame.md5 …
           help                                                   show this list and the keys

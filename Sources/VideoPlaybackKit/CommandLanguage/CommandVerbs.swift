@@ -47,8 +47,10 @@ package enum CommandVerbs {
     CommandVerb(name: "prev", aliases: ["previous"], usage: "prev", summary: "play the queue's entry before"),
     CommandVerb(name: "goto", aliases: [], usage: "goto <N>", summary: "play the queue's entry N (from 1)"),
     CommandVerb(
-      name: "queue", aliases: [], usage: "queue [add|add-next|remove|move|clear|shuffle]",
-      summary: "list the queue, or edit it: add <path>, add-next <path>, remove <N>, move <N> <M>"),
+      name: "queue", aliases: [], usage: "queue [add|add-next|insert|remove|move|clear|…]",
+      summary:
+        "list the queue, or edit it: add <path>, add-next <path>, insert <N> <path>, remove <N>, move <N> <M>, "
+        + "clear, shuffle, unshuffle, loop yes|no"),
     CommandVerb(
       name: "wait", aliases: [], usage: "wait <s> | ended | paused | seeked | position >= <t>",
       summary: "let time pass, or until… [timeout <s>]"),
