@@ -27,6 +27,7 @@ extension PlaybackBuilder {
       startsPlaying: options.autoplay, seekMode: options.seekMode,
       unrecordedClientIDs: unrecordedClientIDs,
       startingList: joining ? nil : options.playlist.flatMap { $0.isList ? $0.entries.map(\.path) : nil },
+      startingListLoops: options.playlist?.loops ?? false,
       scriptPath: {
         RecordedScriptText.mediaPath($0, workingDirectory: workingDirectory, scriptDirectory: scriptDirectory)
       },

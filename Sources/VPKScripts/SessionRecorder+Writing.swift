@@ -219,7 +219,9 @@ extension SessionRecorder {
       return entry.loadingPath.map { ["# entry \(started.index): \(scriptPath($0)) did not open"] } ?? []
     }
     if !wroteHeader, let list = startingList {
-      return openLines(entry, loading: list.map { "queue add \(scriptPath($0))" } + ["goto \(started.index)"])
+      let loops = startingListLoops ? ["queue loop yes"] : []
+      return openLines(
+        entry, loading: list.map { "queue add \(scriptPath($0))" } + loops + ["goto \(started.index)"])
     }
     if afterCommand { return openLines(entry, loading: ["expect entry == \(started.index)"]) }
     return openLines(entry, loading: ["wait entry \(started.index)"])

@@ -45,6 +45,8 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
   /// The files of the list the session started with, in its order: the replay queues them. Nil when the session
   /// started with one file or none, or was joined running: its entries are then recorded as the files they opened.
   let startingList: [String]?
+  /// Whether that list loops (`--loop-playlist`): the replay's queue is set to loop too.
+  let startingListLoops: Bool
 
   /// A command (or the end of the media) whose lines are written once what they need has come.
   final class Entry {
@@ -138,6 +140,7 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
   package init(
     viewID: ViewID, output: any TextOutput, version: String, startsPlaying: Bool,
     seekMode: SeekMode = .exact, unrecordedClientIDs: Set<String> = [], startingList: [String]? = nil,
+    startingListLoops: Bool = false,
     scriptPath: @escaping (String) -> String,
     fileSize: @escaping (String) -> Int?, rateNow: @escaping () -> Double = { 1 }
   ) {
@@ -149,6 +152,7 @@ package final class SessionRecorder: PlaybackInteractorOutput, PlaybackSubmissio
     self.seekMode = seekMode
     self.unrecordedClientIDs = unrecordedClientIDs
     self.startingList = startingList
+    self.startingListLoops = startingListLoops
     self.scriptPath = scriptPath
     self.fileSize = fileSize
   }

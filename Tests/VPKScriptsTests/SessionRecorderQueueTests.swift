@@ -21,10 +21,10 @@ struct SessionRecorderQueueTests {
     let module: PlaybackModule
     private let made = Made()
 
-    init(seed: UInt64 = 1) {
+    init(seed: UInt64 = 1, loops: Bool = false) {
       // No frame cache: nothing is opened ahead, so the last manager made is the current file's.
       var options = PlaybackOptions(autoplay: true, endAction: .exit, frameCacheBytes: 0)
-      options.playlist = PlayQueue(paths: ["a.mp4", "b.mp4", "c.mp4"], isList: true, seed: seed)
+      options.playlist = PlayQueue(paths: ["a.mp4", "b.mp4", "c.mp4"], loops: loops, isList: true, seed: seed)
       let made = made
       module = PlaybackBuilder.build(
         path: "a.mp4", options: options, format: .text, input: .lines([]), output: CapturedTextOutput(),
@@ -70,6 +70,23 @@ struct SessionRecorderQueueTests {
       harness.lines == [
         "queue add a.mp4", "queue add b.mp4", "queue add c.mp4", "goto 1", "wait entry 2", "prev",
         "expect entry == 1", "goto 3", "expect entry == 3", "next", "expect error == queue_end",
+      ], "\(harness.script.text)")
+  }
+
+  @Test func aListThatLoopsIsQueuedLoopingAndItsWayBackToTheFirstIsAWaitForIt() {
+    // Given a recorded list that loops (--loop-playlist), at its last entry
+    let harness = Harness(loops: true)
+    harness.type("goto 3")
+    harness.current.becomeReady(duration: 10, path: "c.mp4")
+    // When that entry plays to its end and the list goes round to its first
+    harness.current.reachEnd(at: 10)
+    harness.current.becomeReady(duration: 10, path: "a.mp4")
+    harness.type("quit")
+    // Then the replay's queue loops too, and waits for the first entry again
+    #expect(
+      harness.lines == [
+        "queue add a.mp4", "queue add b.mp4", "queue add c.mp4", "queue loop yes", "goto 1", "goto 3",
+        "expect entry == 3", "wait entry 1",
       ], "\(harness.script.text)")
   }
 
