@@ -61,13 +61,14 @@ struct PlaybackBuilderFFmpegTests {
   }
 
   @Test func aCancelledWaitStopsInTheEngineSoTheNextCallIsAnsweredBeforeTheEnd() async throws {
-    // Given a player playing a 10 s clip on the wall clock, slowed so that it cannot reach the end while the test runs
-    // on a busy machine (200 s of wall time). A wait left running in the engine would hold the pause behind it until
-    // the end, and the pause would answer 10 s there.
+    // Given a player playing a 10 s clip on the wall clock at the slowest rate, so that it cannot reach the end while
+    // the test runs (1,000 s of wall time: a ThreadSanitizer run beside a build has starved the main actor for over
+    // the 200 s that rate 0.05 gave). A wait left running in the engine would hold the pause behind it until the end,
+    // and the pause would answer 10 s there.
     let url = try TestMedia.url(for: .h264BFrames)
     let player = await PlaybackBuilder.makePlayer()
     try await player.open(url.path)
-    try await player.setRate(0.05)
+    try await player.setRate(0.01)
     try await player.play()
     let codes = Task { () -> [PlaybackError.Code] in
       var codes: [PlaybackError.Code] = []
