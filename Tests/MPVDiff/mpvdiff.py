@@ -288,7 +288,8 @@ def media_copy(media, name):
 def playlist_media(media):
     """The playlists' files next to the clip: `episodes/` holding ep1.mp4, ep2.mp4, ep10.mp4 (natural order is not
     the names' order; media files only: mpv 0.35 lists a folder's other files too, vpk its media files), and
-    `list.m3u`, an m3u naming clip2.mp4 (relative), a comment and clip3.mp4."""
+    `list.m3u`, an m3u naming clip2.mp4 (relative), a comment and clip3.mp4; `titled.m3u`, the same two files, the
+    first with an `#EXTINF` title."""
     folder = os.path.dirname(media)
     episodes = ("ep1.mp4", "ep2.mp4", "ep10.mp4")
     for name in episodes:
@@ -301,22 +302,26 @@ def playlist_media(media):
     media_copy(media, "clip3.mp4")
     with open(os.path.join(folder, "list.m3u"), "w") as m3u:
         m3u.write("#EXTM3U\nclip2.mp4\n# a comment\n\n" + os.path.join(folder, "clip3.mp4") + "\n")
+    with open(os.path.join(folder, "titled.m3u"), "w") as m3u:
+        m3u.write("#EXTM3U\n#EXTINF:10,The Second Clip\nclip2.mp4\nclip3.mp4\n")
 
 
 def substitute(value, media):
     """`@MEDIA@` in a step's strings is the clip's path; `@MEDIA2@` and `@MEDIA3@` the clip as clip2.mp4 and
-    clip3.mp4; `@EPISODES@` a folder of three copies and a text file, `@LIST@` an m3u list (see `playlist_media`);
+    clip3.mp4; `@EPISODES@` a folder of three copies and a text file, `@LIST@` an m3u list, `@TITLED@` one with a
+    title (see `playlist_media`);
     `@MEDIA_DUPLICATE_END@` that of `duplicate_end_media`; `@HERE@` the harness's folder (Tests/MPVDiff)."""
     if isinstance(value, str):
         if "@MEDIA_DUPLICATE_END@" in value:
             value = value.replace("@MEDIA_DUPLICATE_END@", duplicate_end_media(media))
-        if any(name in value for name in ("@MEDIA2@", "@MEDIA3@", "@EPISODES@", "@LIST@")):
+        if any(name in value for name in ("@MEDIA2@", "@MEDIA3@", "@EPISODES@", "@LIST@", "@TITLED@")):
             playlist_media(media)
             folder = os.path.dirname(media)
             value = (value.replace("@MEDIA2@", os.path.join(folder, "clip2.mp4"))
                      .replace("@MEDIA3@", os.path.join(folder, "clip3.mp4"))
                      .replace("@EPISODES@", os.path.join(folder, "episodes"))
-                     .replace("@LIST@", os.path.join(folder, "list.m3u")))
+                     .replace("@LIST@", os.path.join(folder, "list.m3u"))
+                     .replace("@TITLED@", os.path.join(folder, "titled.m3u")))
         return value.replace("@MEDIA@", media).replace("@HERE@", HERE)
     if isinstance(value, list):
         return [substitute(v, media) for v in value]

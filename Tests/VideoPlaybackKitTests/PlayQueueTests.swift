@@ -123,3 +123,17 @@ import Testing
     #expect(generator.next() == 0x6E78_9E6A_A1B9_65F4)
   }
 }
+
+@Suite struct PlayQueueTitleTests {
+  @Test func aListsTitleStaysAndATagNamesOnlyAnEntryItLeftUntitled() {
+    // Given two entries, the first titled by its list
+    var queue = PlayQueue(paths: ["a.mp4", "b.mp4"])
+    queue.setTitle("Pilot", ofID: 1)
+    // When both files open and their tags give titles
+    queue.learnTitle(fromTags: "Tag A", ofID: 1)
+    queue.learnTitle(fromTags: "Tag B", ofID: 2)
+    // Then the first keeps its list's title, the second is named by its tag, and only the first has a list title
+    #expect(queue.entries.map(\.title) == ["Pilot", "Tag B"])
+    #expect(queue.entries.map(\.listTitle) == ["Pilot", nil])
+  }
+}

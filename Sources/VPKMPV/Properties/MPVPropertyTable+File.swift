@@ -36,15 +36,16 @@ extension MPVPropertyTable {
             entries.enumerated().map { index, entry in
               var members = [MPVMember("filename", .string(entry.path))]
               if index == playing { members += [MPVMember("current", .bool(true)), MPVMember("playing", .bool(true))] }
+              if let title = entry.listTitle { members.append(MPVMember("title", .string(title))) }
               return .object(members + [MPVMember("id", .integer(entry.id))])
             })
         },
         changesOn: [.playlistEntry],
         docs: .init(
           note:
-            "the session's queue: each entry's `filename` and `id`, and `current` and `playing` on the one loaded "
-            + "or loading; entries stay after their file went, until a `stop` or `playlist-clear` (no `title`: the "
-            + "dialect leaves out the titles a list gives)",
+            "the session's queue: each entry's `filename` and `id`, its `title` when its list gave one (an m3u "
+            + "`#EXTINF`, a pls `TitleN`), and `current` and `playing` on the one loaded or loading; entries stay "
+            + "after their file went, until a `stop` or `playlist-clear`",
           from: loadEvents + ", the queue's edits", tests: playlistTests))
     case .workingDirectory:
       return MPVPropertySpec(
@@ -55,10 +56,14 @@ extension MPVPropertyTable {
         property: property, kind: .text,
         read: { readings in
           guard let path = readings.currentPath else { return nil }
-          return .string(readings.info.flatMap { fileTags($0).value(for: "title") } ?? fileName(path))
+          let (entries, playing) = readings.playlist
+          return .string(
+            readings.info.flatMap { fileTags($0).value(for: "title") } ?? playing.flatMap { entries[$0].listTitle }
+              ?? fileName(path))
         },
         docs: .init(
-          note: "the container's `title` tag, else the file's name", unavailable: "nothing loaded or loading",
+          note: "the container's `title` tag, else the title the entry's list gave, else the file's name",
+          unavailable: "nothing loaded or loading",
           from: loadEvents, tests: fileTests))
     case .metadata:
       return MPVPropertySpec(

@@ -43,11 +43,14 @@ public struct QueueListing: Sendable, Equatable {
     public var path: String
     /// The title its list gave (a pls `TitleN`), or else the file's tags', once opened (nil: none known).
     public var title: String?
+    /// The title its list gave, if it gave one.
+    package var listTitle: String?
 
-    package init(id: Int, path: String, title: String? = nil) {
+    package init(id: Int, path: String, title: String? = nil, listTitle: String? = nil) {
       self.id = id
       self.path = path
       self.title = title
+      self.listTitle = listTitle
     }
   }
 

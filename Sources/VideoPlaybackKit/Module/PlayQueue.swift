@@ -13,6 +13,8 @@ package struct PlayQueue: Sendable, Equatable {
     /// The title its list gave (a pls `TitleN`), or else the one the file's tags give once it has been opened (nil:
     /// none known).
     package var title: String?
+    /// The title its list gave, if it gave one (mpv's playlist shows only that one).
+    package var listTitle: String?
     /// What the file opens with each time it plays, for it only.
     package var options = EntryOptions()
   }
@@ -152,6 +154,7 @@ package struct PlayQueue: Sendable, Equatable {
   package mutating func setTitle(_ title: String?, ofID id: Int) {
     guard let index = index(ofID: id) else { return }
     entries[index].title = title
+    entries[index].listTitle = title
   }
 
   /// The title the file's tags give the entry with `id`, once opened: it names the entry unless its list named it.

@@ -146,7 +146,7 @@ extension PlaybackInteractor {
   /// The queue as `queue` lists it.
   var queueListing: QueueListing {
     QueueListing(
-      entries: playlist.entries.map { QueueListing.Entry(id: $0.id, path: $0.path, title: $0.title) },
+      entries: playlist.entries.map { QueueListing.Entry(id: $0.id, path: $0.path, title: $0.title, listTitle: $0.listTitle) },
       current: playlist.currentIndex.map { $0 + 1 })
   }
 

@@ -99,6 +99,36 @@ struct MPVPresenterPlaylistTests {
       ])
   }
 
+  @Test("an entry's title in the playlist and media-title is the one its list gave, not its file's tags'")
+  func titlesFromTheList() {
+    // Given a client whose queue holds two entries, the first titled by its list, the second by its file's tags only
+    let harness = MPVHarness()
+    harness.send(#"{"command": ["client_name"]}"#)
+    let listing = QueueListing(
+      entries: [
+        QueueListing.Entry(id: 1, path: "/a.mp4", title: "Pilot", listTitle: "Pilot"),
+        QueueListing.Entry(id: 2, path: "/b.mp4", title: "A tag"),
+      ], current: 1)
+    harness.presenter.present(.queue(listing), origin: harness.interactor.origin(1))
+    harness.presenter.present(.entry(EntryStarted(index: 1, count: 2, id: 1, path: "/a.mp4")), origin: nil)
+    harness.presenter.present(.loading(path: "/a.mp4", paused: true), origin: nil)
+    harness.presenter.present(.ready(harness.info, position: .zero), origin: nil)
+    harness.view.lines.removeAll()
+    // When the playlist and the media title are read
+    harness.send(#"{"command": ["get_property", "playlist"], "request_id": 1}"#)
+    harness.presenter.present(.status(harness.status()), origin: harness.lastOrigin)
+    harness.send(#"{"command": ["get_property", "media-title"], "request_id": 2}"#)
+    harness.presenter.present(.status(harness.status()), origin: harness.lastOrigin)
+    // Then the first entry has its list's title, in mpv's place for it, and the second none; the file loaded, which
+    // has no title tag, is named by its list's title
+    #expect(
+      harness.view.lines == [
+        #"{"data":[{"filename":"/a.mp4","current":true,"playing":true,"title":"Pilot","id":1},"#
+          + #"{"filename":"/b.mp4","id":2}],"request_id":1,"error":"success"}"#,
+        #"{"data":"Pilot","request_id":2,"error":"success"}"#,
+      ])
+  }
+
   @Test("playlist-next is answered as its entry starts; at the end, weak is refused and force stops playback")
   func nextAndItsEnd() {
     // Given a client playing the first of two entries
