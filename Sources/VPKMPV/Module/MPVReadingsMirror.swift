@@ -146,13 +146,21 @@ final class MPVReadingsMirror {
     readings.keptEntry = nil
     observers.fileAdded()
     readings.state = .loading
-    fileNumber = startingEntryID ?? max(fileNumber, lastEntryID) + 1
+    fileNumber = startingEntryID ?? listedEntryStarting(path) ?? max(fileNumber, lastEntryID) + 1
     lastEntryID = max(lastEntryID, fileNumber)
     startingEntryID = nil
     replies.event("start-file", [MPVMember("playlist_entry_id", .integer(fileNumber))])
     sharedOptions.fileStarting(origin)
     readings.stored = sharedOptions.values
     publishChanges()
+  }
+
+  /// The queue's entry for `path` when it is the session's first file, starting with no `entry` said (a session of one
+  /// file), and this client read the queue before it started (it connected as the session began): numbered as the
+  /// queue numbered it, not after it.
+  private func listedEntryStarting(_ path: String) -> Int? {
+    guard fileNumber == 0, let queue = readings.queue, queue.current == nil else { return nil }
+    return queue.entries.first { $0.path == path }?.id
   }
 
   /// mpv's order: `file-loaded`; `seek` when the file opens at a start position (`--start`, `seeks`); `seeking` true

@@ -129,6 +129,26 @@ struct MPVPresenterPlaylistTests {
       ])
   }
 
+  @Test("a client that read the queue before the session's one file started numbers that file as the queue does")
+  func theSessionsFileListedBeforeItStarts() {
+    // Given a client that connected as a session of one file began: it read the queue (the file, not started yet)
+    let harness = MPVHarness()
+    harness.send(#"{"command": ["client_name"]}"#)
+    harness.presenter.present(
+      .queue(QueueListing(entries: [QueueListing.Entry(id: 1, path: "/a.mp4")], current: nil)),
+      origin: harness.interactor.origin(1))
+    harness.view.lines.removeAll()
+    // When the file starts loading, with no entry said (the session plays no list), and then another is loadfile'd
+    harness.presenter.present(.loading(path: "/a.mp4", paused: true), origin: nil)
+    harness.presenter.present(.ready(harness.info, position: .zero), origin: nil)
+    harness.send(#"{"command": ["loadfile", "/b.mp4", "append"], "request_id": 2}"#)
+    // Then the file is entry 1, as the queue numbered it, and the next entry 2
+    #expect(harness.view.lines.first == #"{"event":"start-file","playlist_entry_id":1}"#, "\(harness.view.lines)")
+    #expect(
+      harness.view.lines.last == #"{"data":{"playlist_entry_id":2},"request_id":2,"error":"success"}"#,
+      "\(harness.view.lines)")
+  }
+
   @Test("playlist-next is answered as its entry starts; at the end, weak is refused and force stops playback")
   func nextAndItsEnd() {
     // Given a client playing the first of two entries
