@@ -563,6 +563,29 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     opened.manager.shutdown()
   }
 
+  @Test func onTheWallClockTheDecoderIsReplacedWhileTheEndStands() async throws {
+    // Given a clip played to its end on the wall clock, fast (the decoder is replaced a moment after the end, so that
+    // a list's next entry does not start beside that work)
+    let url = try TestMedia.url(for: .h264BFrames)
+    let reference = try await Task.detached { try FrameMD5.entries(of: url, streamTimeBase: true) }.value
+    var opened = try await OpenedManager(url, clock: .wall, progress: nil, realtimeLoadLimit: .infinity)
+    opened.manager.setRate(8)
+    try await opened.playToEnd()
+    // Then, standing at the end, the decoder is replaced: the frames it left in the cache go, and the last frame stays
+    // on screen
+    for _ in 0..<12_000 where opened.manager.snapshot().frameCache.frames > 0 {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    #expect(opened.manager.snapshot().frameCache.frames == 0)
+    #expect(opened.manager.currentFrame()?.md5 == reference.last?.hash)
+    // And a scrub after it lands exactly, on the fresh decoder
+    opened.manager.pause()
+    let result = try await opened.seek(to: 2.0)
+    #expect(result.position.seconds == 2.0)
+    #expect(opened.manager.currentFrame()?.md5 == reference.entry(containing: 2.0).hash)
+    opened.manager.shutdown()
+  }
+
   @Test func progressMarksComeOnceEachInOrder() async throws {
     // Given a fractional interval (0.3 / 0.1 is 2.9999… in binary)
     let opened = try await OpenedManager(try TestMedia.url(for: .mpeg4), progress: 0.1)

@@ -114,11 +114,13 @@ extension PlaybackEngine {
   func reachEnd() {
     atEnd = true
     // Nothing more is decoded until a seek: the decoder gives back what playing at full speed kept. On the wall clock
-    // that comes right after the end is reported, so that the end (and a list's next entry, which follows it) does
-    // not wait for one decoder to be freed and another opened; on the other clocks before, so that what `status`
-    // reads after `ended` never depends on the engine thread's timing.
-    let releasesAfterReporting = clockKind == .wall
-    if !releasesAfterReporting { releaseDecoderMemory() }
+    // that comes `decoderReleaseGrace` after the end is reported, if playback still stands there: freeing one decoder
+    // and opening another takes both cores of a small machine for milliseconds, which the end (and a list's next
+    // entry, whose first frame follows it) must not wait for; a list's file is shut down before then. On the other
+    // clocks it comes before the end is reported, so that what `status` reads after `ended` never depends on the
+    // engine thread's timing.
+    let releasesLater = clockKind == .wall
+    if !releasesLater { releaseDecoderMemory() }
     let position = lastFrameEnd - presentedOffset
     let end = duration > 0 ? min(max(position, 0), duration) : max(position, 0)
     let loopsNow = shared.update { state in
@@ -130,17 +132,15 @@ extension PlaybackEngine {
     }
     publishCounters()
     emit(.ended(end, loops: loopsNow))
-    if releasesAfterReporting {
-      releaseDecoderMemory()
-      publishCounters()
-    }
+    if releasesLater { decoderReleaseDue = now() + Self.decoderReleaseGrace }
     _ = finishWaitIfDone(now: now())
   }
 
   /// Replaces the decoder with a fresh one (see `MediaSource.releaseDecoderMemory`); the frames of the one replaced
   /// leave the frame cache too.
-  private func releaseDecoderMemory() {
+  func releaseDecoderMemory() {
     source?.releaseDecoderMemory()
     syncFrameCache()
+    publishCounters()
   }
 }

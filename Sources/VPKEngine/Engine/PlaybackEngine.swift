@@ -43,6 +43,8 @@ final class PlaybackEngine {
   static let stepFramesKept = 16
   /// At most one decode-error event a second of clock time; the count is always in `status`.
   static let errorReportInterval = 1.0
+  /// On the wall clock, how long after the end the decoder is replaced, if playback still stands there (`reachEnd`).
+  static let decoderReleaseGrace = 0.5
   /// Playing on the wall clock, one decoder thread may use this share of real time (its CPU time per second of
   /// media, times the rate) before playing goes back to FFmpeg's threads (see `RealTimeLoad`).
   static let realtimeLoadLimit = 0.5
@@ -81,6 +83,9 @@ final class PlaybackEngine {
   var playing = false
   /// The end was reached (and reported); the clock stands still until a seek moves playback away.
   var atEnd = false
+  /// On the wall clock, the clock time at which the decoder is replaced if playback still stands at the end (see
+  /// `reachEnd`); nil when none is due.
+  var decoderReleaseDue: Double?
   /// Where the newest presented frame ends on the timeline: the end of the media as the decoder sees it.
   var lastFrameEnd = 0.0
   var progressMarks: ProgressMarks
@@ -248,6 +253,14 @@ final class PlaybackEngine {
     }
     refilling = false
     if finishWaitIfDone(now: now) { return }
+    if let releaseDue = decoderReleaseDue {
+      if !atEnd || now >= releaseDue {
+        decoderReleaseDue = nil
+        if atEnd { releaseDecoderMemory() }
+        return
+      }
+      due = min(due ?? .infinity, releaseDue)
+    }
     // Frames are shown lazily on the wall clock: sleep past the ones that need nothing from this thread.
     if pacedPlayback && !ahead.isEmpty { due = nextWake() ?? due }
     idle(until: due, now: now)
