@@ -71,4 +71,6 @@ struct EntryQueue {
   var prepared: PreparedFile?
   /// The prepared file whose turn has come, its held events told on the main actor's next turn (`handOver`).
   var handingOver: PreparedFile?
+  /// The events of the prepared file whose turn has come are being told (`handOver`).
+  var tellingHandOver = false
 }

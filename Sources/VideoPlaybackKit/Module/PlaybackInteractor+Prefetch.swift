@@ -25,6 +25,8 @@ extension PlaybackInteractor {
 
   /// Opens the entry that comes next ahead of its turn, dropping the one prepared if another comes next now.
   func prepareNextEntry() {
+    // While a prepared entry's events are told, the one after it waits until they are out (`handOver`).
+    guard !entries.tellingHandOver else { return }
     let wanted = entryToPrepare
     if let prepared = entries.prepared, prepared.entryID != wanted?.id || prepared.path != wanted?.path {
       dropPrepared()
@@ -75,7 +77,8 @@ extension PlaybackInteractor {
   /// The prepared file's turn has come (`load` made its manager the file's): what the manager told is told on the
   /// main actor's next turn, in order, where a manager that opened the file now would tell it, so the events around it
   /// (the reply to the command that loaded it, the commands after it) come in the same order as without it. Then the
-  /// manager of the file it replaced (`replaced`), kept until the new one has taken over, is shut down.
+  /// manager of the file it replaced (`replaced`), kept until the new one has taken over, is shut down, and the entry
+  /// after it is opened ahead.
   /// A manager that has told nothing yet is still opening: what it tells comes as from any manager opening its file.
   func handOver(_ prepared: PreparedFile, replacing replaced: (any PlaybackManager)?) {
     guard !prepared.events.isEmpty else {
@@ -87,9 +90,14 @@ extension PlaybackInteractor {
     Task { @MainActor [weak self, router] in
       if let self, let handed = self.entries.handingOver, handed.manager === manager {
         self.entries.handingOver = nil
+        self.entries.tellingHandOver = true
         for event in handed.events { self.handle(event, from: manager) }
+        self.entries.tellingHandOver = false
       }
       if let replaced { _ = router.gotoMedia(replacing: replaced, wantsNew: false) }
+      // The entry after it is opened once its first frame is told and the file it replaced is gone: neither waits
+      // for the other's work.
+      self?.prepareNextEntry()
     }
   }
 }
