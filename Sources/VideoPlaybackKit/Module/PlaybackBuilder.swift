@@ -120,6 +120,7 @@ public enum PlaybackBuilder {
       }
     case .json:
       view = JSONLinesView(output: output, onClosed: outputClosed)
+      presenter.showsStatusLineText = false
     case .display:
       view = DisplayLinesView(output: output, onClosed: outputClosed)
     }
@@ -153,7 +154,9 @@ public enum PlaybackBuilder {
     jsonView.displayGreeting()
     let view: any PlaybackView
     switch format {
-    case .json: view = jsonView
+    case .json:
+      view = jsonView
+      presenter.showsStatusLineText = false
     case .text: view = TextStatusView(output: output, isTerminal: false, useColor: false, onClosed: outputClosed)
     case .display: view = DisplayLinesView(output: output, onClosed: outputClosed)
     }

@@ -30,6 +30,9 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
   private var shownEntry: String?
   /// Whether this presenter has drawn a status line yet.
   private var drewStatusLine = false
+  /// Whether the view shows the status line's text: a view of JSON lines shows none, and is given an empty line (no
+  /// text is formatted for it). Set by the Builder.
+  package var showsStatusLineText = true
   /// This view, named as the sender of the commands it submits.
   private let viewID: ViewID
   /// How many commands this view has sent: each is named in its events by its ordinal.
@@ -143,7 +146,7 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
     case .status(let status):
       shownRate = status.rate
     case .entry(let entry):
-      shownEntry = StatusLineText.entry(entry)
+      shownEntry = showsStatusLineText ? StatusLineText.entry(entry) : nil
     default:
       break
     }
@@ -197,6 +200,7 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
     shownState = state
     shownPosition = position
     shownDuration = duration
+    guard showsStatusLineText else { return view?.displayStatusLine(StatusLineViewModel(forms: [])) ?? () }
     view?.displayStatusLine(
       StatusLineViewModel(
         forms: StatusLineText.forms(
