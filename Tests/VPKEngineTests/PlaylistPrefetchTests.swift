@@ -123,13 +123,13 @@ struct PlaylistPrefetchTests {
     interactor.submit(.wait(.ended, timeout: nil), source: nil, from: nil)
     try await eventually("the third entry failed ahead") { log.lines.contains("m3 told failed file_not_found") }
     // Then the second's ready (told by its manager before the end) is told after the first's end, and it plays; no
-    // manager is made for it, the first is shut down once the second has taken over, and the third is opened ahead
-    // once the second is ready
+    // manager is made for it, the first is shut down once the second has taken over, and then the third is opened
+    // ahead
     let afterEnd = Array(log.lines.drop { $0 != "m1 told ended" })
     #expect(
       afterEnd == [
-        "m1 told ended", "ended", "entry 2", "ready \(name(mpeg4))", "m2 play", "m3 prepare \(name(missing)) ahead",
-        "m1 shutdown", "m3 told failed file_not_found",
+        "m1 told ended", "ended", "entry 2", "ready \(name(mpeg4))", "m2 play", "m1 shutdown",
+        "m3 prepare \(name(missing)) ahead", "m3 told failed file_not_found",
       ])
 
     // When `next` is sent: the third failed ahead

@@ -13,10 +13,12 @@ extension PlaybackInteractor {
   /// The manager opens the path resolved against the script's folder; the session names it as written.
   /// `keepingCurrent` false (`replace`): the current file is dropped first, and a failure leaves the session idle.
   /// `paused` and `fileSpeed`: the file's own settings, which the session's are given back in place of as it goes.
-  /// `entryID`: the queue's entry the file plays; `failedSince`: see `LoadedFile.Opening`.
+  /// `entryID`: the queue's entry the file plays; `failedSince`: see `LoadedFile.Opening`. `byItself`: the queue moved
+  /// on with no command (an entry ended or failed to open): a prepared file is handed over at once (`handOver`).
   func load(
     _ path: String, commandID: Int?, source: SourceLine? = nil, keepingCurrent: Bool = true, start: FileStart? = nil,
-    paused: Bool? = nil, rate fileSpeed: Double? = nil, entryID: Int? = nil, failedSince: Int? = nil
+    paused: Bool? = nil, rate fileSpeed: Double? = nil, entryID: Int? = nil, failedSince: Int? = nil,
+    byItself: Bool = false
   ) {
     let keepsSettings = !keepingCurrent || file == nil
     var rateChanged = false
@@ -75,7 +77,7 @@ extension PlaybackInteractor {
     guard let prepared else {
       return manager.prepare(path: loading.openedPath, configuration: configuration(startsPlaying: opensPlaying))
     }
-    handOver(prepared, replacing: replaced)
+    handOver(prepared, replacing: replaced, now: byItself)
   }
 
   /// How a file of the session is to be opened: `startsPlaying`, whether it plays once ready; `opensAhead`, whether

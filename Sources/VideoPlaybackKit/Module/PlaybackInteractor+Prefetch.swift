@@ -74,30 +74,43 @@ extension PlaybackInteractor {
     return false
   }
 
-  /// The prepared file's turn has come (`load` made its manager the file's): what the manager told is told on the
-  /// main actor's next turn, in order, where a manager that opened the file now would tell it, so the events around it
-  /// (the reply to the command that loaded it, the commands after it) come in the same order as without it. Then the
-  /// manager of the file it replaced (`replaced`), kept until the new one has taken over, is shut down, and the entry
-  /// after it is opened ahead.
+  /// The prepared file's turn has come (`load` made its manager the file's): what the manager told is told where a
+  /// manager that opened the file now would tell it. When a command loaded it (`next`, `goto`, a `queue remove` of the
+  /// entry playing), that is the main actor's next turn, so the events around it (the reply to the command, the
+  /// commands after it) come in the same order as without it; when the entry playing ended (`now`), at once, so the
+  /// next entry's first frame follows the end without a turn of the main actor between them. Then the manager of the
+  /// file it replaced (`replaced`), kept until the new one has taken over, is shut down, and the entry after it is
+  /// opened ahead.
   /// A manager that has told nothing yet is still opening: what it tells comes as from any manager opening its file.
-  func handOver(_ prepared: PreparedFile, replacing replaced: (any PlaybackManager)?) {
+  func handOver(_ prepared: PreparedFile, replacing replaced: (any PlaybackManager)?, now: Bool) {
     guard !prepared.events.isEmpty else {
       if let replaced { _ = router.gotoMedia(replacing: replaced, wantsNew: false) }
       return
     }
     entries.handingOver = prepared
+    guard !now else { return tellHandedOver(prepared.manager, replacing: replaced) }
     let manager = prepared.manager
     Task { @MainActor [weak self, router] in
-      if let self, let handed = self.entries.handingOver, handed.manager === manager {
-        self.entries.handingOver = nil
-        self.entries.tellingHandOver = true
-        for event in handed.events { self.handle(event, from: manager) }
-        self.entries.tellingHandOver = false
+      guard let self else {
+        if let replaced { _ = router.gotoMedia(replacing: replaced, wantsNew: false) }
+        return
       }
-      if let replaced { _ = router.gotoMedia(replacing: replaced, wantsNew: false) }
-      // The entry after it is opened once its first frame is told and the file it replaced is gone: neither waits
-      // for the other's work.
-      self?.prepareNextEntry()
+      self.tellHandedOver(manager, replacing: replaced)
     }
+  }
+
+  /// Tells what the prepared file's `manager` told (unless another file's turn came meanwhile), shuts the file it
+  /// replaced down and opens the entry after it ahead.
+  private func tellHandedOver(_ manager: any PlaybackManager, replacing replaced: (any PlaybackManager)?) {
+    if let handed = entries.handingOver, handed.manager === manager {
+      entries.handingOver = nil
+      entries.tellingHandOver = true
+      for event in handed.events { handle(event, from: manager) }
+      entries.tellingHandOver = false
+    }
+    if let replaced { _ = router.gotoMedia(replacing: replaced, wantsNew: false) }
+    // The entry after it is opened once its first frame is told and the file it replaced is gone: neither waits for
+    // the other's work.
+    prepareNextEntry()
   }
 }

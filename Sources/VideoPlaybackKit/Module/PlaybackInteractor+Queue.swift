@@ -26,7 +26,8 @@ extension PlaybackInteractor {
     // The entry's own options hold for its file only (see `load`).
     load(
       entry.path, commandID: commandID, source: source, keepingCurrent: false, start: entry.options.start,
-      paused: entry.options.paused, rate: entry.options.rate, entryID: entry.id, failedSince: failedSince)
+      paused: entry.options.paused, rate: entry.options.rate, entryID: entry.id, failedSince: failedSince,
+      byItself: commandID == nil && causedBy == nil)
   }
 
   /// The index of the entry after `index` (after the current one when nil), the list going round when it loops
