@@ -147,7 +147,9 @@ extension PlaybackInteractor {
   /// The queue as `queue` lists it.
   var queueListing: QueueListing {
     QueueListing(
-      entries: playlist.entries.map { QueueListing.Entry(id: $0.id, path: $0.path, title: $0.title, listTitle: $0.listTitle) },
+      entries: playlist.entries.map {
+        QueueListing.Entry(id: $0.id, path: $0.path, title: $0.title, listTitle: $0.listTitle)
+      },
       current: playlist.currentIndex.map { $0 + 1 })
   }
 
