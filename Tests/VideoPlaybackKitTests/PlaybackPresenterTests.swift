@@ -220,6 +220,23 @@ struct PlaybackPresenterEventTests {
     #expect(harness.view.events.allSatisfy { $0.isTransient })
   }
 
+  @Test func aViewThatShowsNoStatusLineTextIsGivenAnEmptyLineAndTheSameEvents() {
+    // Given two presenters, one for a view that shows no status line text (JSON lines)
+    let shown = PresenterHarness()
+    let blank = PresenterHarness()
+    blank.presenter.showsStatusLineText = false
+    // When the same events come, a queue entry among them
+    for harness in [shown, blank] {
+      harness.presenter.present(.entry(EntryStarted(index: 2, count: 3, id: 2, path: "b.mp4")), origin: nil)
+      harness.presenter.present(
+        .progress(ProgressMark(position: time(12), duration: time(60), state: .playing, rate: 1)), origin: nil)
+    }
+    // Then both get the same events and as many status lines, the second's empty
+    #expect(blank.view.texts == shown.view.texts)
+    #expect(shown.view.statusLines.count == 1 && shown.view.statusLines[0].contains("b.mp4"))
+    #expect(blank.view.statusLines == [""])
+  }
+
   @Test func progressPercentRoundsToOneDecimal() {
     // Given a presenter
     let harness = PresenterHarness()

@@ -200,7 +200,10 @@ package final class PlaybackPresenter: PlaybackViewEventHandler, PlaybackInterac
     shownState = state
     shownPosition = position
     shownDuration = duration
-    guard showsStatusLineText else { return view?.displayStatusLine(StatusLineViewModel(forms: [])) ?? () }
+    guard showsStatusLineText else {
+      view?.displayStatusLine(StatusLineViewModel(forms: []))
+      return
+    }
     view?.displayStatusLine(
       StatusLineViewModel(
         forms: StatusLineText.forms(
