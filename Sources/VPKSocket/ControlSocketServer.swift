@@ -200,8 +200,11 @@ package final class ControlSocketServer {
   private func handle(_ event: ClientChannelEvent, of id: ObjectIdentifier) {
     switch event {
     case .connected(let makeOutput, let lineHandled, let answerQuickly):
+      // A client that connected as the server stopped is left alone: its channel closes with the event loops, which
+      // may be gone already, and finishing it would schedule work on them.
+      guard !stopped else { return }
       let output = makeOutput()
-      guard !stopped, let attach else {
+      guard let attach else {
         output.finish()
         return
       }
