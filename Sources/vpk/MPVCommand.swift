@@ -116,6 +116,9 @@ struct MPVCommand: AsyncParsableCommand {
     "mpv 0.35.1 (vpk \(VideoPlaybackKitVersion.current), a stand-in speaking mpv's JSON IPC)"
   }
 
+  /// mpv's exit status for a signal (SIGINT, SIGTERM, SIGHUP) that ended it.
+  static let signalStatus: Int32 = 4
+
   /// Runs `arguments` (the words after `vpk mpv`, or after `mpv`) as mpv would; returns the exit status.
   @MainActor
   static func run(_ arguments: [String]) async -> Int32 {
@@ -166,11 +169,11 @@ struct MPVCommand: AsyncParsableCommand {
     // Standard input is mpv's terminal, not commands: the session reads none (no lines).
     let code = await runSession(
       file: file, options: options, output: output, access: mediaAccess(ProcessInfo.processInfo.environment),
-      scriptedInput: [], sockets: sockets, hrSeek: line.hrSeek)
+      scriptedInput: [], sockets: sockets, hrSeek: line.hrSeek, signalExitStatus: { _ in Self.signalStatus })
     switch code {
     // mpv's statuses: a file it could not load; a signal (SIGINT, SIGTERM, SIGHUP) that ended it.
     case SessionExitCode.mediaUnreadable: return 2
-    case SessionExitCode.interrupted, SessionExitCode.terminated, SessionExitCode.hungUp: return 4
+    case SessionExitCode.interrupted, SessionExitCode.terminated, SessionExitCode.hungUp: return Self.signalStatus
     default: return code
     }
   }

@@ -24,7 +24,7 @@ let socketUnusableExitCode: Int32 = 73
 func runSession(
   file: String?, options: PlaybackOptions, output: OutputOptions, access: MediaAccess, scriptedInput: [String]?,
   sockets: [ControlSocketServer.Options] = [], notifier: SystemdNotifier? = nil, record: String? = nil,
-  hrSeek: MPVHRSeek = .default
+  hrSeek: MPVHRSeek = .default, signalExitStatus: @escaping @Sendable (Int32) -> Int32 = { 128 + $0 }
 ) async -> Int32 {
   // A reader that goes away must not kill the process: writes report EPIPE instead.
   signal(SIGPIPE, SIG_IGN)
@@ -34,6 +34,8 @@ func runSession(
   // The module and the signal forwarder live until the session closes.
   var module: PlaybackModule?
   var signals: SignalForwarder?
+  // Whatever way this returns, the caller exits next: the signal watchdog must not exit as well.
+  defer { signals?.standDown() }
   // When the command line's file cannot be opened, the `error` event says so on standard output; when that is not a
   // terminal (a pipe, a file), a person reading the terminal is told on stderr as well, from the session's report.
   let toldOnStderr = file != nil && isatty(STDOUT_FILENO) == 0
@@ -74,7 +76,7 @@ func runSession(
       restoreTerminal: {
         restoreTerminal()
         for remove in socketFileRemovers.withLockedValue({ $0 }) { remove() }
-      })
+      }, exitStatus: signalExitStatus)
     if let record {
       switch startRecording(built, to: record, options: options, joining: false) {
       case .success(let stop): stopRecording = stop
@@ -181,14 +183,24 @@ func startClampedMessage(_ clamp: SessionReport.Clamp) -> String {
 /// The report needs the main actor, which can be stuck writing to a reader that stopped reading (a full pipe). So a
 /// watchdog on a queue of its own waits `grace` seconds after the signal; if the process is still there, it restores
 /// the terminal and exits with the same status, without the report. A signal always ends vpk within that bound.
+///
+/// The process ends one way: once the session has closed and its caller is about to exit with the session's status,
+/// `standDown()` turns the watchdog off, so that its _exit(2) cannot race exit(3) running the process's exit handlers.
 @MainActor
 final class SignalForwarder {
   private var sources: [any DispatchSourceSignal] = []
   private let watchdog = DispatchQueue(label: "vpk.signal-watchdog")
+  /// True once the session's own way out has begun; held by the watchdog from its check to its exit.
+  private let exitGate = NIOLockedValueBox(false)
 
-  /// - Parameter restoreTerminal: puts standard input's terminal back as it was before vpk changed it (and removes the
-  ///   control socket's file), before the watchdog exits.
-  init(handler: any PlaybackViewEventHandler, restoreTerminal: @escaping @Sendable () -> Void, grace: Double = 2) {
+  /// - Parameters:
+  ///   - restoreTerminal: puts standard input's terminal back as it was before vpk changed it (and removes the
+  ///     control socket's file), before the watchdog exits.
+  ///   - exitStatus: the watchdog's status for a signal's number: the one the session would have ended with.
+  init(
+    handler: any PlaybackViewEventHandler, restoreTerminal: @escaping @Sendable () -> Void,
+    exitStatus: @escaping @Sendable (Int32) -> Int32, grace: Double = 2
+  ) {
     let signals = [(SIGINT, TerminationSignal.interrupt), (SIGTERM, .terminate), (SIGHUP, .hangUp)]
     for (number, signal) in signals {
       SignalHandover.hold(number)
@@ -199,16 +211,25 @@ final class SignalForwarder {
       source.resume()
       sources.append(source)
       let backstop = DispatchSource.makeSignalSource(signal: number, queue: watchdog)
-      backstop.setEventHandler { [watchdog] in
+      backstop.setEventHandler { [watchdog, exitGate] in
         watchdog.asyncAfter(deadline: .now() + grace) {
-          restoreTerminal()
-          _exit(128 + number)
+          exitGate.withLockedValue { stoodDown in
+            guard !stoodDown else { return }
+            restoreTerminal()
+            _exit(exitStatus(number))
+          }
         }
       }
       backstop.resume()
       sources.append(backstop)
     }
     SignalHandover.resendWhenTakenOver(signals.map(\.0))
+  }
+
+  /// Turns the watchdog off: the session has closed and the process is about to exit by its own way. Should the
+  /// watchdog be exiting already, this waits (for ever: the process is ending) rather than exit a second way.
+  func standDown() {
+    exitGate.withLockedValue { $0 = true }
   }
 }
 
