@@ -55,4 +55,23 @@ import Testing
     // Then the very late frame, the oldest, is the one overwritten
     #expect(window.p99Milliseconds == 1)
   }
+
+  @Test func overALongRunThePercentileIsTheSortedWindows() {
+    // Given a window of 64 samples, and 1,000 lateness values in a scrambled order, with repeats
+    var window = LatenessWindow(capacity: 64)
+    var values: [Double] = []
+    var seed: UInt64 = 12_345
+    for _ in 0..<1000 {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      values.append(Double(seed >> 54) / 1000)
+    }
+    // When each is recorded, the p99 read after each
+    for (count, late) in values.enumerated() {
+      window.record(late)
+      // Then it is the nearest-rank p99 of the newest 64 (or fewer), as sorting them says
+      let newest = values[max(0, count + 1 - 64)...count].sorted()
+      let expected = newest[min(newest.count - 1, Int((Double(newest.count) * 0.99).rounded(.up)) - 1)] * 1000
+      #expect(window.p99Milliseconds == expected, "after \(count + 1) samples")
+    }
+  }
 }
