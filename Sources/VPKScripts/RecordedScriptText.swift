@@ -66,6 +66,11 @@ enum RecordedScriptText {
       }
       if let paused = options.paused { words.append("pause=\(paused ? "yes" : "no")") }
       if let rate = options.rate { words.append("rate=\(number(rate))") }
+      if let title = options.title {
+        words.append(
+          "title=\"" + title.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            + "\"")
+      }
       return (words + [path(file)]).joined(separator: " ")
     case .remove(let number): return "queue remove \(number)"
     case .move(let from, let to): return "queue move \(from) \(to)"

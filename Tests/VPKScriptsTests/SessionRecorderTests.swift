@@ -312,6 +312,21 @@ struct SessionRecorderTests {
       ])
   }
 
+  @Test func aQueueEntryWithATitleIsWrittenAsTheParserReadsItBack() {
+    // Given entries added with titles (mpv's `loadlist` of a list with titles), one with quotes, a backslash and #
+    let commands: [Command] = [
+      .queue(.insert("ep 1.mp4", .end, EntryOptions(title: "Pilot"))),
+      .queue(.insert("/m/ep2.mp4", .number(2), EntryOptions(paused: true, title: #"Part #2: "the \ end""#))),
+    ]
+    for command in commands {
+      // When each is written as a script line
+      let line = RecordedScriptText.line(for: command)
+      // Then the line reads back as the same command
+      #expect(CommandParser().parse(line) == .command(command), "\(line)")
+    }
+    #expect(RecordedScriptText.line(for: commands[0]) == #"queue add title="Pilot" ep 1.mp4"#)
+  }
+
   @Test func mediaPathsAreRelativeToTheScriptsFolderWhenBelowIt() {
     #expect(
       RecordedScriptText.mediaPath("media/clip.mp4", workingDirectory: "/w", scriptDirectory: "/w") == "media/clip.mp4")

@@ -136,4 +136,14 @@ import Testing
     #expect(queue.entries.map(\.title) == ["Pilot", "Tag B"])
     #expect(queue.entries.map(\.listTitle) == ["Pilot", nil])
   }
+
+  @Test func anEntryAddedWithATitleIsNamedByItAsByItsList() throws {
+    // Given a list of one
+    var queue = PlayQueue(paths: ["a.mp4"])
+    // When an entry is added with a title (mpv's `loadlist` of a list with titles), and its file's tags give another
+    try queue.insert("b.mp4", at: .end, options: EntryOptions(title: "Pilot"))
+    queue.learnTitle(fromTags: "Tag B", ofID: 2)
+    // Then it keeps the title it was added with, which is its list title
+    #expect(queue.entries[1].title == "Pilot" && queue.entries[1].listTitle == "Pilot")
+  }
 }

@@ -22,6 +22,15 @@ import Testing
     ),
     ("queue add-next pause=no ep4.mp4", .queue(.insert("ep4.mp4", .afterCurrent, EntryOptions(paused: false)))),
     ("queue add ./start=1.mp4", .queue(.add("./start=1.mp4"))),
+    ("queue add title=Pilot ep1.mp4", .queue(.insert("ep1.mp4", .end, EntryOptions(title: "Pilot")))),
+    (
+      "queue add pause=yes title=\"Part #2: \\\"the \\\\ end\\\"\" rate=2 \"ep 2.mp4\"",
+      .queue(.insert("ep 2.mp4", .end, EntryOptions(paused: true, rate: 2, title: "Part #2: \"the \\ end\"")))
+    ),
+    (
+      "queue insert 1 TITLE=\"Épisode 3\"\tep3.mp4",
+      .queue(.insert("ep3.mp4", .number(1), EntryOptions(title: "Épisode 3")))
+    ),
   ])
   func queueVerbsParse(line: String, command: Command) {
     // Given a line of the queue's verbs, Then it parses to its command
@@ -36,6 +45,9 @@ import Testing
     ("queue add pause=maybe a.mp4", "is not yes or no"), ("queue add rate=0 a.mp4", "is not a speed"),
     ("queue add start=abc a.mp4", "start"), ("queue loop", "queue loop takes yes or no"),
     ("queue insert 2", "queue insert needs an entry number and a file"),
+    ("queue add title=\"Episode 2 a.mp4", "no closing quote"), ("queue add title= a.mp4", "needs a title"),
+    ("queue add title=\"\" a.mp4", "needs a title"), ("queue add title=\"A\"b.mp4", "put a space after"),
+    ("queue add title=\"a\u{1B}b\" a.mp4", "control characters"), ("queue add title=Pilot", "queue add needs a file"),
   ])
   func badQueueLinesSayWhatToWrite(line: String, message: String) {
     // Given a malformed queue line, Then it is a bad argument whose message says what to write

@@ -11,7 +11,7 @@ extension MPVCommandSubmitter {
   /// `loadfile`: answered at once with the new entry's id, as mpv answers it before the file starts loading.
   func loadFile(_ path: String, _ options: MPVFileOptions, _ mode: MPVLoadMode, ticket: Ticket?) {
     add(
-      [path], entryOptions: EntryOptions(start: options.start, paused: options.paused, rate: options.speed),
+      [(path, EntryOptions(start: options.start, paused: options.paused, rate: options.speed))],
       stored: options.stored, mode: mode, ticket: ticket,
       answer: { [unowned self] ids in
         if let ticket {
@@ -23,12 +23,13 @@ extension MPVCommandSubmitter {
   /// `loadlist`: the list file's entries, read as `vpk play --playlist` reads an m3u or pls list; a list that cannot be
   /// read (or names no files) is mpv's command error.
   func loadList(_ path: String, _ mode: MPVLoadMode, ticket: Ticket?) {
-    guard let entries = try? PlaylistText.entries(ofFile: path).map(\.path), !entries.isEmpty else {
+    guard let entries = try? PlaylistText.entries(ofFile: path), !entries.isEmpty else {
       if let ticket { replies.reply(ticket, .commandFailed) }
       return
     }
+    // Each entry with the title the list gives it, as mpv's playlist shows it.
     add(
-      entries, entryOptions: EntryOptions(), stored: [:], mode: mode, ticket: ticket,
+      entries.map { ($0.path, EntryOptions(title: $0.title)) }, stored: [:], mode: mode, ticket: ticket,
       answer: { [unowned self] ids in
         // mpv 0.35 answers with the first entry's id and how many the list added.
         let data = MPVValue.object([
@@ -38,13 +39,14 @@ extension MPVCommandSubmitter {
       })
   }
 
-  /// Adds `paths` to the queue as `mode` says, answering with their ids (known ahead: the queue numbers entries in the
-  /// order they are added), and plays the first when the mode says so.
+  /// Adds `entries` (each path with its title and what its file opens with) to the queue as `mode` says, answering
+  /// with their ids (known ahead: the queue numbers entries in the order they are added), and plays the first when
+  /// the mode says so.
   private func add(
-    _ paths: [String], entryOptions: EntryOptions, stored: [MPVProperty: MPVValue], mode: MPVLoadMode,
+    _ entries: [(path: String, options: EntryOptions)], stored: [MPVProperty: MPVValue], mode: MPVLoadMode,
     ticket: Ticket?, answer: ([Int]) -> Void
   ) {
-    let ids = mirror.reserveEntryIDs(paths.count)
+    let ids = mirror.reserveEntryIDs(entries.count)
     let listing = mirror.readings.queue ?? QueueListing(entries: [], current: nil)
     let count = listing.entries.count + mirror.entriesAddedUntold
     var firstNumber: Int
@@ -68,10 +70,10 @@ extension MPVCommandSubmitter {
     // `start-file`.
     if plays { mirror.entryWillStart(ids[0]) }
     if mode == .replace { commands.submit(.queue(.clear), .listing) }
-    for (offset, path) in paths.enumerated() {
+    for (offset, entry) in entries.enumerated() {
       let at: QueueSlot = offset == 0 || slot == .end ? slot : .number(firstNumber + offset)
       mirror.entryAdded()
-      commands.submit(.queue(.insert(path, at, entryOptions)), .added)
+      commands.submit(.queue(.insert(entry.path, at, entry.options)), .added)
     }
     guard plays else { return }
     // The file's own stored values (`volume=50` …) are set as it starts loading (`loading`), for the `goto` that

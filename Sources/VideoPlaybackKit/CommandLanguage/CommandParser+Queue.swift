@@ -6,6 +6,7 @@
 //   queue add OPTION* PATH | queue add-next OPTION* PATH | queue insert N OPTION* PATH
 //                               PATH as `open` takes it (the rest of the line, or "double-quoted")
 //                               OPTION := start=TIME | pause=yes|no | rate=X  (for that entry's file only)
+//                                       | title=WORD | title="TEXT"  (the entry's title, as a list gives one)
 //   queue remove N | queue move N M | queue clear | queue shuffle | queue unshuffle | queue loop yes|no
 
 extension CommandParser {
@@ -72,7 +73,7 @@ extension CommandParser {
     let number = sub == "insert" ? "N " : ""
     let usage =
       "queue \(sub) needs \(sub == "insert" ? "an entry number and " : "")a file, options first: queue \(sub) \(number)"
-      + "ep2.mp4, queue \(sub) \(number)start=1:30 pause=yes rate=1.5 \"name with # or quotes.mp4\""
+      + "ep2.mp4, queue \(sub) \(number)start=1:30 pause=yes rate=1.5 title=\"Episode 2\" \"name with # or quotes.mp4\""
     var words = 2
     var slot: QueueSlot = sub == "add" ? .end : .afterCurrent
     if sub == "insert" {
@@ -84,18 +85,32 @@ extension CommandParser {
       words += 1
     }
     var options = EntryOptions()
-    for word in rest.dropFirst(words - 2) {
-      guard let equals = word.firstIndex(of: "="),
-        ["start", "pause", "rate"].contains(Self.asciiLowercased(String(word[..<equals])))
+    // The options are read from the line itself: a quoted title may hold spaces and #.
+    var remaining = Substring(Self.afterWords(line, words))
+    while true {
+      let word = remaining.drop { Self.isSeparator($0) }
+      let token = word.prefix { !Self.isSeparator($0) }
+      guard let equals = token.firstIndex(of: "="),
+        ["start", "pause", "rate", "title"].contains(Self.asciiLowercased(String(token[..<equals])))
       else { break }
-      switch Self.entryOption(Self.asciiLowercased(String(word[..<equals])), String(word[word.index(after: equals)...]))
-      {
+      let name = Self.asciiLowercased(String(token[..<equals]))
+      let valueStart = word.index(after: equals)
+      if name == "title" {
+        switch Self.titleValue(word[valueStart...]) {
+        case .failure(let error): return .invalid(error)
+        case .success(let (title, after)):
+          options.title = title
+          remaining = after
+        }
+        continue
+      }
+      switch Self.entryOption(name, String(token[valueStart...])) {
       case .failure(let error): return .invalid(error)
       case .success(let apply): apply(&options)
       }
-      words += 1
+      remaining = word[token.endIndex...]
     }
-    switch Self.pathArgument(of: Self.afterWords(line, words), verb: "", usage: usage) {
+    switch Self.pathArgument(of: String(remaining), verb: "", usage: usage) {
     case .failure(let error): return .invalid(error)
     case .success(nil): return .invalid(Self.bad(usage))
     case .success(let path?):
@@ -104,6 +119,46 @@ extension CommandParser {
       }
       return .command(.queue(.insert(path, slot, options)))
     }
+  }
+
+  /// A `title=` option's value at the start of `text`: one word, or a double-quoted text (`\"` and `\\` inside);
+  /// with what follows it. Not empty, and without control characters.
+  static func titleValue(_ text: Substring) -> Result<(String, Substring), PlaybackError> {
+    let usage = "write title=Pilot, or title=\"Episode 2\" for a title with spaces"
+    var title = ""
+    var after = text
+    if text.first == "\"" {
+      var escaped = false
+      var closedAt: Substring.Index?
+      for index in text.indices.dropFirst() {
+        let character = text[index]
+        if escaped {
+          title.append(character)
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else if character == "\"" {
+          closedAt = index
+          break
+        } else {
+          title.append(character)
+        }
+      }
+      guard let closedAt else { return .failure(bad("title: the quoted title has no closing quote; \(usage)")) }
+      after = text[text.index(after: closedAt)...]
+      guard after.first.map({ Self.isSeparator($0) }) ?? true else {
+        return .failure(bad("title: put a space after the quoted title; \(usage)"))
+      }
+    } else {
+      let word = text.prefix { !Self.isSeparator($0) }
+      title = String(word)
+      after = text[word.endIndex...]
+    }
+    guard !title.isEmpty else { return .failure(bad("title= needs a title; \(usage)")) }
+    guard !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+      return .failure(bad("title: a title cannot hold control characters; \(usage)"))
+    }
+    return .success((title, after))
   }
 
   /// One of an entry's options: `start=TIME` (as `scrub` takes it), `pause=yes|no`, `rate=X` (a speed).

@@ -127,6 +127,7 @@ package struct CommandParser: Sendable {
   }
 
   static func isSeparator(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" }
+  static func isSeparator(_ character: Character) -> Bool { character == " " || character == "\t" }
 
   /// Lower-cases ASCII letters only, so no Unicode folding (the Kelvin sign, dotted I) can turn a
   /// foreign word into a verb.

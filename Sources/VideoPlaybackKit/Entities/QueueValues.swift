@@ -73,8 +73,8 @@ package enum QueueEdit: Sendable, Equatable {
   case add(String)
   /// `queue add-next PATH`: add a file right after the current entry.
   case addNext(String)
-  /// `queue insert N PATH`, and `queue add`, `add-next` or `insert` with options (`start=`, `pause=`, `rate=`):
-  /// add a file at `slot` with what it opens with.
+  /// `queue insert N PATH`, and `queue add`, `add-next` or `insert` with options (`start=`, `pause=`, `rate=`,
+  /// `title=`): add a file at `slot` with its title and what it opens with.
   case insert(String, QueueSlot, EntryOptions)
   /// `queue remove N`.
   case remove(Int)

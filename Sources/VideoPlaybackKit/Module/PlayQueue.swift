@@ -90,7 +90,7 @@ package struct PlayQueue: Sendable, Equatable {
 
   private mutating func insert(_ path: String, at index: Int, options: EntryOptions) -> Entry {
     lastID += 1
-    let entry = Entry(id: lastID, path: path, options: options)
+    let entry = Entry(id: lastID, path: path, title: options.title, listTitle: options.title, options: options)
     entries.insert(entry, at: index)
     if let current = currentIndex, index <= current { currentIndex = current + 1 }
     return entry
@@ -187,8 +187,9 @@ package struct PlayQueue: Sendable, Equatable {
   }
 }
 
-/// What one entry's file opens with, for that file only, each time it plays (nil: as the session's settings say). The
-/// session's pause and rate it replaced are given back as the file goes.
+/// What one entry is given besides its path as it is added: its title, and what its file opens with, for that file
+/// only, each time it plays (nil: as the session's settings say). The session's pause and rate it replaced are given
+/// back as the file goes.
 package struct EntryOptions: Sendable, Equatable {
   /// Where the file opens, instead of the session's start position.
   package var start: FileStart?
@@ -196,11 +197,15 @@ package struct EntryOptions: Sendable, Equatable {
   package var paused: Bool?
   /// The speed it plays at (a size, in the session's direction).
   package var rate: Double?
+  /// The entry's title, as a list gives one (mpv's `loadlist` of a list with titles); it names the entry before the
+  /// file's own tags.
+  package var title: String?
 
-  package init(start: FileStart? = nil, paused: Bool? = nil, rate: Double? = nil) {
+  package init(start: FileStart? = nil, paused: Bool? = nil, rate: Double? = nil, title: String? = nil) {
     self.start = start
     self.paused = paused
     self.rate = rate
+    self.title = title
   }
 }
 
