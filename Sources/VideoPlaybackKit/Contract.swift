@@ -156,4 +156,7 @@ package protocol PlaybackRouting: AnyObject {
   func closeSession(exitCode: Int32, report: SessionReport)
   /// The file opened, and the start asked for (`--start`) lies outside it: whoever ran vpk is told at once.
   func noteStartClamped(_ clamp: SessionReport.Clamp)
+  /// The files the list file at `path` names (an entry of the queue that is a list, at its turn); nil when it cannot
+  /// be read, names none, or is an HLS stream (which opens as a file).
+  func readList(_ path: String) -> [PlaylistText.Entry]?
 }

@@ -82,10 +82,11 @@ private func id(_ value: Int) -> JSONValue { .number(Double(value)) }
     try infoOnOddMedia(checker)
     try testRunnerTranscripts(checker)
     try queueSession(checker)
+    try listEntrySession(checker)
     try checker.validate()
 
     let defined = Set(eventNames(in: checker.schema))
-    #expect(defined.count == 23)
+    #expect(defined.count == 24)
     #expect(
       checker.seen == defined,
       "made but not in the schema: \(checker.seen.subtracting(defined).sorted()); in the schema but never made: \(defined.subtracting(checker.seen).sorted())"
@@ -356,6 +357,27 @@ private func id(_ value: Int) -> JSONValue { .number(Double(value)) }
     #expect(events.named("queue").first?["count"]?.int == 3)
     #expect(events.named("status").first?["entry"]?.int == 2)
     #expect(events.named("info").first?["entries"]?.int == 3)
+  }
+
+  /// A queue entry that is a list file, read at its turn: `expanded`, then the `entry` of the first file it names.
+  private func listEntrySession(_ checker: ProtocolChecker) throws {
+    let first = try TestMedia.url(for: .mpeg4).path
+    let second = try TestMedia.url(for: .h264BFrames).path
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vpk-json-list-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let list = folder.appendingPathComponent("list.m3u").path
+    try "#EXTM3U\n#EXTINF:10,Second\n\(second)\n\(first)\n".write(toFile: list, atomically: true, encoding: .utf8)
+    let result = try VPKProcess.run(
+      ["play", first, list, "--json", "--clock", "virtual", "--progress", "off", "--at-end", "pause"],
+      input: .text("next\nstatus\nquit\n"))
+    #expect(result.status == 0)
+    let events = try checker.check(result.stdoutLines, "list entry")
+    let expanded = try #require(events.named("expanded").first)
+    #expect(expanded["entry_id"]?.int == 2 && expanded["path"]?.string == list)
+    #expect(expanded["entries"]?.int == 2 && expanded["first_entry_id"]?.int == 3)
+    #expect(events.named("entry").map { $0["entry_id"]?.int } == [1, 3])
+    #expect(events.named("status").first?["entries"]?.int == 3)
   }
 
   /// `vpk test --json --transcript DIR`: each script's transcript is the same JSON-lines protocol.

@@ -146,4 +146,22 @@ import Testing
     // Then it keeps the title it was added with, which is its list title
     #expect(queue.entries[1].title == "Pilot" && queue.entries[1].listTitle == "Pilot")
   }
+
+  @Test func aListEntryGivesWayToItsFilesAndTheCurrentEntryStaysCurrent() {
+    // Given a list of four whose second entry is a list file, the fourth current
+    var queue = PlayQueue(paths: ["a", "l.m3u", "c", "d"])
+    try? queue.select(3)
+    // When the list entry gives way to its two files
+    let added = queue.expand(at: 1, into: [("x", "X"), ("y", nil)])
+    // Then they take its place with new ids, titled as the list says and known to come from a list, and d is current
+    #expect(queue.entries.map(\.path) == ["a", "x", "y", "c", "d"])
+    #expect(added.map(\.id) == [5, 6] && added.allSatisfy(\.fromList))
+    #expect(queue.entries[1].listTitle == "X" && queue.entries[2].title == nil)
+    #expect(queue.current?.path == "d")
+    // When the list entry was current (its turn came), the first of its files is
+    var turn = PlayQueue(paths: ["a", "l.m3u"])
+    try? turn.select(1)
+    turn.expand(at: 1, into: [("x", nil)])
+    #expect(turn.current?.path == "x" && turn.currentIndex == 1)
+  }
 }

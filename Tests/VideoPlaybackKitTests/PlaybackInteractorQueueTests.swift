@@ -44,6 +44,49 @@ import VPKTestSupport
     #expect(h.output.lines.last?.hasPrefix("shutdown #0 ended") == true)
   }
 
+  @Test func anEntryThatNamesAListIsReadAtItsTurnAndItsFilesTakeItsPlace() throws {
+    // Given a list whose second entry is an m3u list of two files, the first titled
+    let h = Self.list(["a.mp4", "l.m3u", "c.mp4"])
+    h.router.lists["l.m3u"] = [PlaylistText.Entry(path: "x.mp4", title: "X"), PlaylistText.Entry(path: "y.mp4")]
+    // Then while the first plays the list is not opened ahead as a file, nor read
+    #expect(h.router.made.isEmpty && h.router.listsRead.isEmpty)
+    // When the first entry ends
+    h.manager.reachEnd(at: 60)
+    // Then the list is read: its files take its place, with new ids (the list's title kept), and the first of them
+    // starts
+    #expect(h.router.listsRead == ["l.m3u"])
+    #expect(
+      Array(h.output.lines.suffix(3)) == [
+        "expanded #0 2/3 id 2 l.m3u into 4+2", "entry #0 2/4 id 4 x.mp4", "loading x.mp4",
+      ])
+    #expect(h.interactor.playlist.entries.map(\.path) == ["a.mp4", "x.mp4", "y.mp4", "c.mp4"])
+    #expect(h.interactor.playlist.entries.map(\.id) == [1, 4, 5, 3])
+    #expect(h.interactor.playlist.entries[1].listTitle == "X")
+    let first = try #require(h.router.made.first)
+    #expect(first.preparedPath == "x.mp4")
+    // When it is ready, the next of the list's files is opened ahead, as any entry
+    first.becomeReady(path: "x.mp4")
+    #expect(h.router.made.last?.preparedPath == "y.mp4")
+  }
+
+  @Test func aListThatAListNamesOrOneThatCannotBeReadOpensAsAFileAndFails() throws {
+    // Given a list whose second entry is a list naming another list, and whose third is a list that cannot be read
+    let h = Self.list(["a.mp4", "outer.m3u", "missing.pls"])
+    h.router.lists["outer.m3u"] = [PlaylistText.Entry(path: "inner.m3u")]
+    // When the first entry ends
+    h.manager.reachEnd(at: 60)
+    // Then the outer list is read, and the list it names is opened as a file (a list is read one level deep)
+    #expect(h.router.listsRead == ["outer.m3u"])
+    let inner = try #require(h.router.made.last)
+    #expect(inner.preparedPath == "inner.m3u")
+    // When that fails to open, as a list does as media
+    inner.failToOpen(.notMedia)
+    // Then it is skipped, and the list that cannot be read is tried, then opened as a file, and nothing is expanded
+    #expect(h.router.listsRead == ["outer.m3u", "missing.pls"])
+    #expect(h.router.made.last?.preparedPath == "missing.pls")
+    #expect(h.output.lines.filter { $0.hasPrefix("expanded") }.count == 1)
+  }
+
   @Test func loopPlaylistGoesBackToTheFirstEntry() throws {
     // Given a list of two that loops, playing its second entry
     let h = Self.list(["a.mp4", "b.mp4"], loops: true)

@@ -1,6 +1,7 @@
 // PlaylistText: m3u and pls lists as queue entries: which format a list is, pls's keys, numbering, titles and count,
 // the paths resolved against the list's folder, URLs kept as written, and the lists that give no queue.
 
+import Foundation
 import Testing
 
 @testable import VideoPlaybackKit
@@ -81,5 +82,31 @@ import Testing
       try PlaylistText.entries("File1=a.mp4\n", format: .pls, folder: "")
     }
     #expect(PlaylistText.Problem.noPLSHeader.message(path: "x.pls").contains("[playlist]"))
+  }
+
+  @Test func aQueueEntryNamesAListByItsNameAndAnHLSStreamIsNotReadAsOne() throws {
+    // Given list names, a URL, and three files: a plain m3u8 list, an HLS media playlist and a list naming nothing
+    #expect(PlaylistText.namesList("a/B.M3U") && PlaylistText.namesList("x.m3u8") && PlaylistText.namesList("y.pls"))
+    #expect(!PlaylistText.namesList("http://host/x.m3u8") && !PlaylistText.namesList("clip.mp4"))
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vpk-lists-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let plain = folder.appendingPathComponent("plain.m3u8").path
+    let hls = folder.appendingPathComponent("stream.m3u8").path
+    let empty = folder.appendingPathComponent("empty.m3u").path
+    try "#EXTM3U\n#EXTINF:5,One\none.mp4\n".write(toFile: plain, atomically: true, encoding: .utf8)
+    try "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nseg0.ts\n#EXT-X-ENDLIST\n".write(
+      toFile: hls, atomically: true, encoding: .utf8)
+    try "#EXTM3U\n".write(toFile: empty, atomically: true, encoding: .utf8)
+    // Then the plain list gives its file, with its title; the HLS stream, the list naming nothing and a missing file
+    // give none (each opens as a file instead)
+    #expect(
+      PlaylistText.entriesOfListEntry(plain)
+        == [PlaylistText.Entry(path: folder.appendingPathComponent("one.mp4").path, title: "One")])
+    #expect(PlaylistText.entriesOfListEntry(hls) == nil)
+    #expect(PlaylistText.entriesOfListEntry(empty) == nil)
+    #expect(PlaylistText.entriesOfListEntry(folder.appendingPathComponent("missing.pls").path) == nil)
+    // And `--playlist` still reads an HLS file's lines as it did
+    #expect(try PlaylistText.entries(ofFile: hls).map(\.path) == [folder.appendingPathComponent("seg0.ts").path])
   }
 }

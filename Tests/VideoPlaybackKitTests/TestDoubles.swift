@@ -66,6 +66,8 @@ final class InteractorOutputSpy: PlaybackInteractorOutput {
       lines.append(
         "shutdown #\(id) \(shutdown.reason.text)" + (shutdown.openInterrupted ? " open interrupted" : ""))
     case .entry(let entry): lines.append("entry #\(id) \(entry.index)/\(entry.count) id \(entry.id) \(entry.path)")
+    case .expanded(let list, let firstID, let count):
+      lines.append("expanded #\(id) \(list.index)/\(list.count) id \(list.id) \(list.path) into \(firstID)+\(count)")
     case .queue(let listing):
       lines.append(
         "queue #\(id) \(listing.entries.map(\.path).joined(separator: " ")) current \(listing.current ?? 0)")
@@ -104,6 +106,14 @@ final class RouterSpy: PlaybackRouting {
   var replaced: [FakePlaybackManager] = []
   /// Where the managers it hands out tell their events (the interactor, as the Builder wires it).
   weak var interactor: PlaybackInteractor?
+  /// The list files there are, by path, and the files each names; the paths read, in order.
+  var lists: [String: [PlaylistText.Entry]] = [:]
+  var listsRead: [String] = []
+
+  func readList(_ path: String) -> [PlaylistText.Entry]? {
+    listsRead.append(path)
+    return lists[path]
+  }
 
   private func wire(_ manager: FakePlaybackManager) {
     manager.onEvent = { [weak interactor, weak manager] event in

@@ -214,6 +214,7 @@ package final class MPVPresenter: PlaybackViewEventHandler, PlaybackInteractorOu
     // The mpv dialect shows no playlist: an entry that starts tells its clients nothing beyond its file's own events,
     // and none of its commands asks for the `queue` listing.
     case .entry(let entry): entryStarted(entry, origin: origin)
+    case .expanded(let list, let firstID, let count): mirror.listRead(list, firstID: firstID, count: count)
     case .queue(let listing): queueChanged(listing, origin: origin)
     case .shutdown(let shutdown): mirror.shutDown(shutdown.reason, mine)
     }

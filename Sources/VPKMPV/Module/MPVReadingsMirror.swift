@@ -133,12 +133,7 @@ final class MPVReadingsMirror {
   func loading(_ path: String, paused: Bool, origin: CommandOrigin?) {
     readings.pauseOption = paused
     if let rate = statusBoard?.rateNow() { readings.rate = rate }
-    if readings.info != nil {
-      let reason = endedIntoNext ? "eof" : "stop"
-      replies.event(
-        "end-file", [MPVMember("reason", .string(reason)), MPVMember("playlist_entry_id", .integer(fileNumber))])
-    }
-    endedIntoNext = false
+    endFileGoingToNext()
     seeks.forgetOthers()
     readings.info = nil
     readings.duration = nil
@@ -153,6 +148,32 @@ final class MPVReadingsMirror {
     sharedOptions.fileStarting(origin)
     readings.stored = sharedOptions.values
     publishChanges()
+  }
+
+  /// The file loaded goes as the next one comes: its `end-file` (`eof` when it played to its end).
+  private func endFileGoingToNext() {
+    if readings.info != nil {
+      let reason = endedIntoNext ? "eof" : "stop"
+      replies.event(
+        "end-file", [MPVMember("reason", .string(reason)), MPVMember("playlist_entry_id", .integer(fileNumber))])
+      readings.info = nil
+    }
+    endedIntoNext = false
+  }
+
+  /// An entry that names a list was read at its turn: mpv tells it as a file that starts and gives way to the list's
+  /// entries (`end-file` with `reason: redirect`, the first new entry's id and how many there are), after the file
+  /// that played before it ends; the first of them then starts as any entry does.
+  func listRead(_ list: EntryStarted, firstID: Int, count: Int) {
+    endFileGoingToNext()
+    lastEntryID = max(lastEntryID, firstID + count - 1)
+    replies.event("start-file", [MPVMember("playlist_entry_id", .integer(list.id))])
+    replies.event(
+      "end-file",
+      [
+        MPVMember("reason", .string("redirect")), MPVMember("playlist_entry_id", .integer(list.id)),
+        MPVMember("playlist_insert_id", .integer(firstID)), MPVMember("playlist_insert_num_entries", .integer(count)),
+      ])
   }
 
   /// The queue's entry for `path` when it is the session's first file, starting with no `entry` said (a session of one

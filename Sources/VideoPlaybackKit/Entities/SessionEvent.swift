@@ -200,6 +200,10 @@ public enum SessionEvent: Sendable, Equatable {
   /// An entry of the session's queue started loading (the queue went on by itself, or `next`, `prev` or `goto`
   /// asked; that command's `ready` or `error` answers it, not this).
   case entry(EntryStarted)
+  /// An entry that names a list file (`.m3u`, `.m3u8`, `.pls`) came to its turn and was read: the files it names took
+  /// its place in the queue, as entries `firstID` … `firstID + count - 1`, and the first of them starts next (its
+  /// `entry` follows). `list` is the list's entry as it was.
+  case expanded(list: EntryStarted, firstID: Int, count: Int)
   /// The answer to every `queue` command: the list as the command left it.
   case queue(QueueListing)
   case shutdown(SessionShutdown)
@@ -216,7 +220,7 @@ public enum SessionEvent: Sendable, Equatable {
   package var audience: Audience {
     switch self {
     case .loading, .ready, .state, .progress, .seekStarted, .seeked, .stepped, .rate, .next, .ended, .closed, .entry,
-      .shutdown:
+      .expanded, .shutdown:
       .everyone
     case .superseded, .error, .status, .info, .frame, .mark, .snapshot, .help, .waited, .expectation, .queue: .sender
     }
@@ -225,7 +229,7 @@ public enum SessionEvent: Sendable, Equatable {
   /// Whether this is the one reply of the command it carries as its origin (every command gets exactly one).
   package var isReply: Bool {
     switch self {
-    case .loading, .progress, .seekStarted, .ended, .entry, .shutdown: false
+    case .loading, .progress, .seekStarted, .ended, .entry, .expanded, .shutdown: false
     default: true
     }
   }
@@ -255,6 +259,7 @@ public enum SessionEvent: Sendable, Equatable {
     case .expectation: "expect"
     case .closed: "closed"
     case .entry: "entry"
+    case .expanded: "expanded"
     case .queue: "queue"
     case .shutdown: "shutdown"
     }

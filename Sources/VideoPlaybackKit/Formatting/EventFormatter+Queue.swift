@@ -1,4 +1,5 @@
-// The queue's events as lines: `entry index=2 count=3 entry_id=2 path=b.mp4` when an entry starts, and the answer
+// The queue's events as lines: `entry index=2 count=3 entry_id=2 path=b.mp4` when an entry starts, `expanded index=2
+// count=3 entry_id=2 path=l.m3u entries=4 first_entry_id=7` when an entry that is a list is read, and the answer
 // to every `queue` command, `queue #N count=3 current=2` followed (in text) by one line per entry, the current one
 // marked `>`, with its title (its list's, or its tags' once it has been opened).
 

@@ -204,6 +204,12 @@ enum EventFormatter {
       var line = builder(.notice)
       describe(entry, into: &line)
       return line.model
+    case .expanded(let list, let firstID, let count):
+      var line = builder(.notice)
+      describe(list, into: &line)
+      line.integer("entries", count)
+      line.integer("first_entry_id", firstID)
+      return line.model
     case .queue(let listing):
       return model(listing, line: builder())
     case .shutdown(let shutdown):

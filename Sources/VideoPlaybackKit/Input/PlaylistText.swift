@@ -66,14 +66,40 @@ package enum PlaylistText {
   /// The entries of the list file at `path` (its format from its name and text), relative paths resolved against its
   /// folder.
   package static func entries(ofFile path: String) throws(Problem) -> [Entry] {
+    try entries(ofFile: path, acceptsHLS: true)
+  }
+
+  private static func entries(ofFile path: String, acceptsHLS: Bool) throws(Problem) -> [Entry] {
     guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
       attributes[.type] as? FileAttributeType == .typeRegular
     else { throw .unreadable }
     guard (attributes[.size] as? Int ?? 0) <= maxBytes else { throw .tooLarge }
     guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable }
     guard let text = String(data: data, encoding: .utf8) else { throw .notUTF8 }
+    guard acceptsHLS || !isHLS(text) else { throw .noEntries }
     return try entries(
       text, format: format(name: path, text: text), folder: (path as NSString).deletingLastPathComponent)
+  }
+
+  /// Whether `path` names a list file by its name (`.m3u`, `.m3u8`, `.pls`, any case): an entry of the queue that does
+  /// is read as a list when its turn comes (unless it is an HLS stream, `isHLS`). A URL names none.
+  package static func namesList(_ path: String) -> Bool {
+    guard !path.contains("://") else { return false }
+    let name = path.lowercased()
+    return name.hasSuffix(".m3u") || name.hasSuffix(".m3u8") || name.hasSuffix(".pls")
+  }
+
+  /// Whether `text` is an HLS playlist (it has `#EXT-X-` tags): a stream of segments, media to FFmpeg, which vpk's safe
+  /// defaults refuse unless asked (`--allow-playlists`), not a list of files to play one after another.
+  package static func isHLS(_ text: String) -> Bool {
+    lines(text).contains { $0.hasPrefix("#EXT-X-") }
+  }
+
+  /// The entries of the list file at `path`, for a queue entry that names it (`namesList`): nil when it cannot be read,
+  /// names no file, or is an HLS stream, which opens as a file instead (and is refused there unless allowed).
+  package static func entriesOfListEntry(_ path: String) -> [Entry]? {
+    guard let entries = try? entries(ofFile: path, acceptsHLS: false), !entries.isEmpty else { return nil }
+    return entries
   }
 
   /// The format of the list named `name` whose text is `text`: pls for a `.pls` name or a text that starts with

@@ -17,6 +17,8 @@ package struct PlayQueue: Sendable, Equatable {
     package var listTitle: String?
     /// What the file opens with each time it plays, for it only.
     package var options = EntryOptions()
+    /// It came from reading a list that was an entry (`expand`): a list it names is not read in turn.
+    package var fromList = false
   }
 
   /// Why an edit or a move cannot be made.
@@ -94,6 +96,27 @@ package struct PlayQueue: Sendable, Equatable {
     entries.insert(entry, at: index)
     if let current = currentIndex, index <= current { currentIndex = current + 1 }
     return entry
+  }
+
+  /// The entry at `index`, a list file, gives way to the files it names (`files`: each path with its list's title),
+  /// in its place and in their order, with new ids; when it was current, the first of them is. Returns them.
+  @discardableResult package mutating func expand(at index: Int, into files: [(path: String, title: String?)])
+    -> [Entry]
+  {
+    let wasCurrent = currentIndex == index
+    entries.remove(at: index)
+    var added: [Entry] = []
+    for (offset, file) in files.enumerated() {
+      lastID += 1
+      var entry = Entry(
+        id: lastID, path: file.path, title: file.title, listTitle: file.title, options: EntryOptions(title: file.title))
+      entry.fromList = true
+      added.append(entry)
+      entries.insert(entry, at: index + offset)
+    }
+    if let current = currentIndex, !wasCurrent, current > index { currentIndex = current - 1 + added.count }
+    if wasCurrent { currentIndex = added.isEmpty ? nil : index }
+    return added
   }
 
   /// Makes the entry at `index` the current one.

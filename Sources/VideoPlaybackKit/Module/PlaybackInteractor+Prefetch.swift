@@ -20,6 +20,8 @@ extension PlaybackInteractor {
       let next = entryIndex(after: nil)
     else { return nil }
     let entry = playlist.entries[next]
+    // A list file is read at its turn, not opened ahead as a file.
+    guard !(PlaylistText.namesList(entry.path) && !entry.fromList) else { return nil }
     return entry.id == file.entryID ? nil : entry
   }
 

@@ -18,6 +18,20 @@ extension PlaybackInteractor {
     at index: Int, commandID: Int?, causedBy: Int? = nil, source: SourceLine? = nil, failedSince: Int? = nil
   ) {
     guard (try? playlist.select(index)) != nil, let entry = playlist.current else { return }
+    // An entry that names a list file is read at its turn: the files it names take its place, and the first of them
+    // starts. A list such a list names is not read in turn (it opens, and fails, as a file); nor is one that cannot be
+    // read or names nothing (it fails as it opens, and is skipped as any entry that fails).
+    if !entry.fromList, PlaylistText.namesList(entry.path), let files = router.readList(resolved(entry.path)),
+      !files.isEmpty
+    {
+      let list = EntryStarted(index: index + 1, count: playlist.count, id: entry.id, path: entry.path)
+      let added = playlist.expand(at: index, into: files.map { ($0.path, $0.title) })
+      playlist.isList = true
+      emit(.expanded(list: list, firstID: added[0].id, count: added.count), answering: commandID ?? causedBy)
+      return loadEntry(
+        at: index, commandID: commandID, causedBy: causedBy, source: source,
+        failedSince: failedSince == entry.id ? added[0].id : failedSince)
+    }
     if playlist.isList {
       emit(
         .entry(EntryStarted(index: index + 1, count: playlist.count, id: entry.id, path: entry.path)),

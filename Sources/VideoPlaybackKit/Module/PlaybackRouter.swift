@@ -43,6 +43,10 @@ package final class PlaybackRouter: PlaybackRouting {
     return manager
   }
 
+  package func readList(_ path: String) -> [PlaylistText.Entry]? {
+    PlaylistText.entriesOfListEntry(path)
+  }
+
   package func closeSession(exitCode: Int32, report: SessionReport) {
     guard !closed else { return }
     closed = true

@@ -149,6 +149,34 @@ struct MPVPresenterPlaylistTests {
       "\(harness.view.lines)")
   }
 
+  @Test("an entry that is a list ends the file before it, starts and ends with redirect, and its first file starts")
+  func aListEntryIsARedirect() {
+    // Given a client playing the first of two entries, the second a list file
+    let harness = client(["/a.mp4", "/l.m3u"], current: 1)
+    harness.presenter.present(.entry(EntryStarted(index: 1, count: 2, id: 1, path: "/a.mp4")), origin: nil)
+    harness.presenter.present(.loading(path: "/a.mp4", paused: false), origin: nil)
+    harness.presenter.present(.ready(harness.info, position: .zero), origin: nil)
+    harness.view.lines.removeAll()
+    // When the first ends, and the list is read into two files that take its place, the first of them starting
+    harness.presenter.present(
+      .ended(EndReached(position: MediaTime(seconds: 10), duration: MediaTime(seconds: 10), loops: 1)), origin: nil)
+    harness.presenter.present(
+      .expanded(list: EntryStarted(index: 2, count: 2, id: 2, path: "/l.m3u"), firstID: 3, count: 2), origin: nil)
+    harness.presenter.present(.entry(EntryStarted(index: 2, count: 3, id: 3, path: "/x.mp4")), origin: nil)
+    harness.presenter.present(.loading(path: "/x.mp4", paused: false), origin: nil)
+    // Then the events are mpv's: the file's end, the list's start and redirect, the first file's start
+    let events = harness.view.lines.filter {
+      $0.hasPrefix(#"{"event":"start-file""#) || $0.hasPrefix(#"{"event":"end-file""#)
+    }
+    #expect(
+      events == [
+        #"{"event":"end-file","reason":"eof","playlist_entry_id":1}"#,
+        #"{"event":"start-file","playlist_entry_id":2}"#,
+        #"{"event":"end-file","reason":"redirect","playlist_entry_id":2,"playlist_insert_id":3,"playlist_insert_num_entries":2}"#,
+        #"{"event":"start-file","playlist_entry_id":3}"#,
+      ], "\(harness.view.lines)")
+  }
+
   @Test("playlist-next is answered as its entry starts; at the end, weak is refused and force stops playback")
   func nextAndItsEnd() {
     // Given a client playing the first of two entries
