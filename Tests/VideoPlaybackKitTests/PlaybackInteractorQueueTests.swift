@@ -87,6 +87,21 @@ import VPKTestSupport
     #expect(h.output.lines.filter { $0.hasPrefix("expanded") }.count == 1)
   }
 
+  @Test func openingAListAsAFileFailsSayingHowToPlayItsFiles() throws {
+    // Given a session playing a file
+    let h = InteractorHarness.ready()
+    // When a list file is opened with `open`, which loads one file beside the queue, and fails as media
+    h.interactor.submit(.open("l.m3u"), source: nil)
+    let opened = try #require(h.router.made.last)
+    opened.failToOpen(.notMedia)
+    // Then its error says to add it to the queue, and the file playing stays
+    let error = try #require(
+      h.output.events.compactMap { if case .error(let error) = $0.event { error } else { nil } }.last)
+    #expect(error.code == .notMedia)
+    #expect(error.message.hasSuffix("; to play the files a list names, add it to the queue: queue add l.m3u"))
+    #expect(h.interactor.path == "clip.mp4")
+  }
+
   @Test func loopPlaylistGoesBackToTheFirstEntry() throws {
     // Given a list of two that loops, playing its second entry
     let h = Self.list(["a.mp4", "b.mp4"], loops: true)

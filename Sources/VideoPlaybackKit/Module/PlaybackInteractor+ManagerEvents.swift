@@ -93,7 +93,8 @@ extension PlaybackInteractor {
     let replaced = file?.replaced ?? SessionSettings.Replaced()
     _ = settings.giveBackRate(replaced)
     let commandID = opening.commandID
-    let error = explainingComment(in: opening.source, namingFileAsWritten(error))
+    let error = explainingComment(
+      in: opening.source, pointingListsToTheQueue(namingFileAsWritten(error), path: file?.path, entryID: file?.entryID))
     let entryID = file?.entryID
     tallyFrameCache()
     _ = router.gotoMedia(replacing: manager, wantsNew: false)

@@ -44,6 +44,15 @@ extension PlaybackInteractor {
       byItself: commandID == nil && causedBy == nil)
   }
 
+  /// A file named as a list (`.m3u`, `.m3u8`, `.pls`) that failed to open as media outside the queue (`open`): its
+  /// error says how to play the files it names, as a queue entry, which is read as a list at its turn.
+  func pointingListsToTheQueue(_ error: PlaybackError, path: String?, entryID: Int?) -> PlaybackError {
+    guard entryID == nil, error.code == .notMedia, let path, PlaylistText.namesList(path),
+      case .message(let text) = error.detail
+    else { return error }
+    return PlaybackError(error.code, text + "; to play the files a list names, add it to the queue: queue add \(path)")
+  }
+
   /// The index of the entry after `index` (after the current one when nil), the list going round when it loops
   /// (`--loop-playlist`, or `--at-end loop`, which applies at the end of the list).
   func entryIndex(after index: Int?) -> Int? {
