@@ -85,6 +85,27 @@ extension CommandParser {
     }
   }
 
+  /// The text of the double-quoted string `text` starts with (`\"` and `\\` inside), and the index of its closing
+  /// quote; nil when it has none.
+  static func unquoted(_ text: Substring) -> (String, Substring.Index)? {
+    var content = ""
+    var escaped = false
+    for index in text.indices.dropFirst() {
+      let character = text[index]
+      if escaped {
+        content.append(character)
+        escaped = false
+      } else if character == "\\" {
+        escaped = true
+      } else if character == "\"" {
+        return (content, index)
+      } else {
+        content.append(character)
+      }
+    }
+    return nil
+  }
+
   /// The path after the verb: the rest of the line (a ` #` comment cut off), or one double-quoted string (with `\"`
   /// and `\\`); nil when there is none.
   static func pathArgument(of line: String, verb: String, usage: String) -> Result<String?, PlaybackError> {
@@ -96,24 +117,9 @@ extension CommandParser {
     while let last = scalars.last, isSeparator(last) || last == "\r" || last == "\n" { scalars.removeLast() }
     var rest = String(scalars)
     if rest.hasPrefix("\"") {
-      var path = ""
-      var escaped = false
-      var closedAt: String.Index?
-      for index in rest.indices.dropFirst() {
-        let character = rest[index]
-        if escaped {
-          path.append(character)
-          escaped = false
-        } else if character == "\\" {
-          escaped = true
-        } else if character == "\"" {
-          closedAt = index
-          break
-        } else {
-          path.append(character)
-        }
+      guard let (path, closedAt) = unquoted(Substring(rest)) else {
+        return .failure(bad("\(verb): the quoted path has no closing quote; \(usage)"))
       }
-      guard let closedAt else { return .failure(bad("\(verb): the quoted path has no closing quote; \(usage)")) }
       let after = rest[rest.index(after: closedAt)...].drop { $0 == " " || $0 == "\t" }
       guard after.isEmpty || after.hasPrefix("#") else {
         return .failure(bad("\(verb) takes one path; put a path with spaces in double quotes"))

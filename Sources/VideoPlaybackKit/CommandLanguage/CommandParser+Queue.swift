@@ -128,23 +128,10 @@ extension CommandParser {
     var title = ""
     var after = text
     if text.first == "\"" {
-      var escaped = false
-      var closedAt: Substring.Index?
-      for index in text.indices.dropFirst() {
-        let character = text[index]
-        if escaped {
-          title.append(character)
-          escaped = false
-        } else if character == "\\" {
-          escaped = true
-        } else if character == "\"" {
-          closedAt = index
-          break
-        } else {
-          title.append(character)
-        }
+      guard let (quoted, closedAt) = unquoted(text) else {
+        return .failure(bad("title: the quoted title has no closing quote; \(usage)"))
       }
-      guard let closedAt else { return .failure(bad("title: the quoted title has no closing quote; \(usage)")) }
+      title = quoted
       after = text[text.index(after: closedAt)...]
       guard after.first.map({ Self.isSeparator($0) }) ?? true else {
         return .failure(bad("title: put a space after the quoted title; \(usage)"))
