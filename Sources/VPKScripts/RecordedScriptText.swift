@@ -39,13 +39,15 @@ enum RecordedScriptText {
   /// A `queue` command as a script line: an entry's options before its path, which is quoted when it would not be
   /// read back as written.
   private static func queueLine(_ edit: QueueEdit) -> String {
+    /// Double-quoted, with `\` and `"` escaped, as the parser reads a quoted path or title.
+    func quoted(_ text: String) -> String {
+      "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
     func path(_ path: String) -> String {
       let plain =
         !path.isEmpty && !path.contains(where: { $0 == "\"" || $0 == "#" || $0 == "\\" })
         && path.first != " " && path.last != " " && !path.contains("=")
-      return plain
-        ? path
-        : "\"" + path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+      return plain ? path : quoted(path)
     }
     switch edit {
     case .list: return "queue"
@@ -66,11 +68,7 @@ enum RecordedScriptText {
       }
       if let paused = options.paused { words.append("pause=\(paused ? "yes" : "no")") }
       if let rate = options.rate { words.append("rate=\(number(rate))") }
-      if let title = options.title {
-        words.append(
-          "title=\"" + title.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            + "\"")
-      }
+      if let title = options.title { words.append("title=" + quoted(title)) }
       return (words + [path(file)]).joined(separator: " ")
     case .remove(let number): return "queue remove \(number)"
     case .move(let from, let to): return "queue move \(from) \(to)"

@@ -19,6 +19,9 @@ package struct PlayQueue: Sendable, Equatable {
     package var options = EntryOptions()
     /// It came from reading a list that was an entry (`expand`): a list it names is not read in turn.
     package var fromList = false
+
+    /// Whether it is a list file to read at its turn (`expand`): named as one, and not itself from a list.
+    package var isListToRead: Bool { !fromList && PlaylistText.namesList(path) }
   }
 
   /// Why an edit or a move cannot be made.

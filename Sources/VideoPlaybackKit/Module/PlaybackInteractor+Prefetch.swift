@@ -21,7 +21,7 @@ extension PlaybackInteractor {
     else { return nil }
     let entry = playlist.entries[next]
     // A list file is read at its turn, not opened ahead as a file.
-    guard !(PlaylistText.namesList(entry.path) && !entry.fromList) else { return nil }
+    guard !entry.isListToRead else { return nil }
     return entry.id == file.entryID ? nil : entry
   }
 

@@ -21,7 +21,7 @@ extension PlaybackInteractor {
     // An entry that names a list file is read at its turn: the files it names take its place, and the first of them
     // starts. A list such a list names is not read in turn (it opens, and fails, as a file); nor is one that cannot be
     // read or names nothing (it fails as it opens, and is skipped as any entry that fails).
-    if !entry.fromList, PlaylistText.namesList(entry.path), let files = router.readList(resolved(entry.path)),
+    if entry.isListToRead, let files = router.readList(resolved(entry.path)),
       !files.isEmpty
     {
       let list = EntryStarted(index: index + 1, count: playlist.count, id: entry.id, path: entry.path)
