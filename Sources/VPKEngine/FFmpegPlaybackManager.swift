@@ -7,13 +7,14 @@ import CFFmpeg
 import VideoPlaybackKit
 
 @MainActor
-package final class FFmpegPlaybackManager: PlaybackManager {
+package final class FFmpegPlaybackManager: ContinuousPlayback {
   package var onEvent: (@MainActor (PlaybackManagerEvent) -> Void)?
 
   private var engine: EngineHandle?
   private var events: Task<Void, Never>?
   private var isShutDown = false
   private let access: MediaAccess
+  package private(set) var endDueTime: Double?
   /// See `PlaybackEngine.realtimeLoadLimit`; tests lower it to see playing give up the one-thread decoder.
   var realtimeLoadLimit = PlaybackEngine.realtimeLoadLimit
 
@@ -41,17 +42,22 @@ package final class FFmpegPlaybackManager: PlaybackManager {
     engine.start()
   }
 
-  package func play() { engine?.post(.play) }
+  package func play() { engine?.post(.play(continuingFrom: nil)) }
+  package func play(continuingFrom time: Double) { engine?.post(.play(continuingFrom: time)) }
   package func pause() {
     engine?.post(.pause)
     engine?.awaitClockStopped()
   }
 
   package func seek(_ request: SeekRequest) {
+    endDueTime = nil
     engine?.post(.seek(request, requestedAt: hostNanoseconds()))
   }
 
-  package func step(_ request: StepRequest) { engine?.post(.step(request)) }
+  package func step(_ request: StepRequest) {
+    endDueTime = nil
+    engine?.post(.step(request))
+  }
   package func setRate(_ rate: Double) { engine?.post(.rate(rate)) }
   package func wait(_ request: PlaybackWait) { engine?.post(.wait(request)) }
   package func cancelWait(id: Int) { engine?.post(.cancelWait(id)) }
@@ -96,7 +102,8 @@ package final class FFmpegPlaybackManager: PlaybackManager {
     case .superseded(let id, let newer): onEvent(.seekSuperseded(id: id, by: newer))
     case .stepped(let result): onEvent(.stepFinished(result))
     case .waited(let result): onEvent(.waitFinished(result))
-    case .ended(let position, let loops, let direction):
+    case .ended(let position, let loops, let direction, let dueAt):
+      endDueTime = dueAt
       onEvent(.ended(position: MediaTime(seconds: position), loops: loops, direction: direction))
     case .error(let error): onEvent(.problem(error))
     }

@@ -143,6 +143,19 @@ extension PlaybackManager {
   public func cancelWait(id: Int) {}
 }
 
+/// A manager whose clock can carry on from where another's ended, as if the two files were one: a list's next entry
+/// then follows the end of the one before it by exactly that one's last frame, whatever the time the session took to
+/// hand over between them.
+@MainActor
+package protocol ContinuousPlayback: PlaybackManager {
+  /// When the end the manager reported last was due on the wall clock (its last frame's duration over), in monotonic
+  /// host seconds, while playback stands at that end; nil on the other clocks, or once a seek or step moved it.
+  var endDueTime: Double? { get }
+  /// Plays, the clock started at `time` (monotonic host seconds; another manager's `endDueTime`) rather than now, when
+  /// that was less than the frame on screen's duration ago; else as `play()`.
+  func play(continuingFrom time: Double)
+}
+
 // MARK: - Router
 
 /// Where the session goes next. The app behind it decides what leaving means (exit codes).

@@ -8,7 +8,7 @@ import VideoPlaybackKit
 /// With `autoResponds`, it answers by itself on a later turn of the main actor, as the engine
 /// would: it becomes ready, lands seeks, finishes steps and satisfies waits.
 @MainActor
-public final class FakePlaybackManager: PlaybackManager {
+public final class FakePlaybackManager: ContinuousPlayback {
   public var onEvent: (@MainActor (PlaybackManagerEvent) -> Void)?
   public var calls: [String] = []
   public var seeks: [SeekRequest] = []
@@ -34,6 +34,8 @@ public final class FakePlaybackManager: PlaybackManager {
   public var configuration: PlaybackConfiguration?
   public var preparedPath: String?
   public var isShutDown = false
+  /// What `endDueTime` says (a test sets it, as the engine's end on the wall clock would).
+  public var endDueTime: Double?
 
   /// Answer every request by itself (for whole sessions: the Builder and `vpk test`).
   public var autoResponds = false
@@ -59,6 +61,7 @@ public final class FakePlaybackManager: PlaybackManager {
     }
   }
   public func play() { calls.append("play") }
+  public func play(continuingFrom time: Double) { calls.append("play continuing from \(time)") }
   public func pause() { calls.append("pause") }
   public func seek(_ request: SeekRequest) {
     calls.append("seek \(request.id) \(request.target.seconds) \(request.mode)")

@@ -72,6 +72,26 @@ import VPKTestSupport
     #expect(h.router.made.last?.preparedPath == "c.mp4")
   }
 
+  @Test func theEntryAfterAnEndPlaysFromWhenThatEndWasDueAndOneAMoveLoadsPlaysFromNow() async throws {
+    // Given a list of three whose second and third entries are ready ahead in their turn, the first's end due on the
+    // wall clock at host time 120.5
+    let h = Self.list()
+    let second = try #require(h.router.made.first)
+    second.becomeReady(path: "b.mp4")
+    h.manager.endDueTime = 120.5
+    // When the first ends
+    h.manager.reachEnd(at: 60)
+    // Then the second plays with its clock started from that end, as the first's frames would have gone on
+    #expect(second.calls == ["prepare b.mp4", "play continuing from 120.5"])
+    // When `next` moves on to the third (no end: the second does not stand at one)
+    let third = try #require(h.router.made.last)
+    third.becomeReady(path: "c.mp4")
+    h.interactor.submit(.next)
+    await Self.nextTurn()
+    // Then the third plays from now
+    #expect(third.calls == ["prepare c.mp4", "play"])
+  }
+
   @Test func theSessionTellsTheSameWithAndWithoutOpeningAhead() async throws {
     // Given the same list played with nothing opened ahead (no frame cache) and with the next entry opened ahead
     let plain = Self.list(frameCacheBytes: 0)

@@ -11,7 +11,8 @@ enum EngineEvent: Sendable {
   case superseded(Int, by: Int)
   case stepped(StepResult)
   case waited(WaitResult)
-  /// Backward: the start was reached, playing at a negative rate.
-  case ended(Double, loops: Int, direction: PlaybackDirection = .forward)
+  /// Backward: the start was reached, playing at a negative rate. `dueAt`: the end of the media on the wall clock, when
+  /// its last frame's duration was over (monotonic host seconds); nil for the other ends and clocks.
+  case ended(Double, loops: Int, direction: PlaybackDirection = .forward, dueAt: Double? = nil)
   case error(PlaybackError)
 }

@@ -6,7 +6,8 @@ import VideoPlaybackKit
 
 struct EngineMailbox {
   enum Message {
-    case play
+    /// Plays; the clock starts now, or from `continuingFrom` (see `PlaybackEngine.clockStart`).
+    case play(continuingFrom: Double?)
     case pause
     case seek(SeekRequest, requestedAt: UInt64)
     case step(StepRequest)

@@ -28,9 +28,15 @@ extension PlaybackEngine {
       switch message {
       case .shutdown:
         return nil  // nothing is reported after shutdown
-      case .play:
+      case .play(let continuing):
         playing = true
-        if !atEnd { shared.update { $0.clock.start(at: $0.now()) } }
+        if !atEnd {
+          shared.update { [clockKind] in
+            let start = Self.clockStart(
+              continuing: continuing, now: $0.now(), frameOnScreen: $0.current?.duration, wall: clockKind == .wall)
+            $0.clock.start(at: start)
+          }
+        }
       case .pause:
         playing = false
         shared.update { $0.clock.pause(at: $0.now()) }
@@ -62,5 +68,16 @@ extension PlaybackEngine {
       }
     }
     return seek.map(Work.seek) ?? Work.none
+  }
+
+  /// The clock time playing starts from: now; or, on the wall clock, `continuing` (when the entry before this one
+  /// ended, its last frame's duration over) if that was less than the duration of the frame on screen ago. The frame on
+  /// screen then began as the one before it ended, and the frames after it keep that pace, as one file's would: the
+  /// time the session took between the two costs no frame its place.
+  static func clockStart(continuing: Double?, now: Double, frameOnScreen duration: Double?, wall: Bool) -> Double {
+    guard let continuing, wall, let duration, duration > 0, continuing <= now, now - continuing < duration else {
+      return now
+    }
+    return continuing
   }
 }

@@ -123,15 +123,16 @@ extension PlaybackEngine {
     if !releasesLater { releaseDecoderMemory() }
     let position = lastFrameEnd - presentedOffset
     let end = duration > 0 ? min(max(position, 0), duration) : max(position, 0)
-    let loopsNow = shared.update { state in
+    let (loopsNow, dueAt) = shared.update { [lastFrameEnd, clockKind] state in
       let now = state.now()
+      let dueAt = clockKind == .wall ? state.clock.dueTime(of: lastFrameEnd) : nil
       state.clock.pause(at: now)
       state.clock.jump(to: end + state.presentedOffset, at: now)
       state.loops += 1
-      return state.loops
+      return (state.loops, dueAt)
     }
     publishCounters()
-    emit(.ended(end, loops: loopsNow))
+    emit(.ended(end, loops: loopsNow, dueAt: dueAt))
     if releasesLater { decoderReleaseDue = now() + Self.decoderReleaseGrace }
     _ = finishWaitIfDone(now: now())
   }

@@ -63,6 +63,9 @@ struct PreparedFile {
   let openedPath: String
   /// What the manager has told so far (its `ready` or `failedToOpen` first), in order, held until the entry's turn.
   var events: [PlaybackManagerEvent] = []
+  /// When its turn came at the end of the entry before it: when that end was due on the wall clock
+  /// (`ContinuousPlayback`), for its clock to start from.
+  var continuesFrom: Double?
 }
 
 /// The files the session plays one after another and the next one, opened ahead.
@@ -73,4 +76,7 @@ struct EntryQueue {
   var handingOver: PreparedFile?
   /// The events of the prepared file whose turn has come are being told (`handOver`).
   var tellingHandOver = false
+  /// While they are told: where the clock of the prepared file starts from when its `ready` makes it play (its
+  /// `continuesFrom`).
+  var continuingFrom: Double?
 }

@@ -76,7 +76,7 @@ extension PlaybackInteractor {
       answering: opening.commandID)
     if startsPlaying {
       state = .playing
-      manager.play()
+      startPlaying(manager)
     }
     statusHeld = false
     if startsPlaying { presentState(commandID: nil) }

@@ -55,6 +55,17 @@ extension PlaybackInteractor {
     return prepared
   }
 
+  /// Plays `manager`, the file loaded: from where the entry before it ended when its turn came at that end
+  /// (`handOver`), else from now.
+  func startPlaying(_ manager: any PlaybackManager) {
+    if let time = entries.continuingFrom, let continuous = manager as? any ContinuousPlayback {
+      entries.continuingFrom = nil
+      continuous.play(continuingFrom: time)
+    } else {
+      manager.play()
+    }
+  }
+
   /// The prepared file goes: the router shuts its manager down, and nothing it told is ever told.
   func dropPrepared() {
     guard let prepared = entries.prepared else { return }
@@ -82,13 +93,16 @@ extension PlaybackInteractor {
   /// commands after it) come in the same order as without it; when the entry playing ended (`now`), at once, so the
   /// next entry's first frame follows the end without a turn of the main actor between them. Then the manager of the
   /// file it replaced (`replaced`), kept until the new one has taken over, is shut down, and the entry after it is
-  /// opened ahead.
+  /// opened ahead. At the end of the entry playing, the prepared file's clock starts from when that end was due, not
+  /// from when the session got to it (`ContinuousPlayback`).
   /// A manager that has told nothing yet is still opening: what it tells comes as from any manager opening its file.
   func handOver(_ prepared: PreparedFile, replacing replaced: (any PlaybackManager)?, now: Bool) {
     guard !prepared.events.isEmpty else {
       if let replaced { _ = router.gotoMedia(replacing: replaced, wantsNew: false) }
       return
     }
+    var prepared = prepared
+    if now { prepared.continuesFrom = (replaced as? any ContinuousPlayback)?.endDueTime }
     entries.handingOver = prepared
     guard !now else { return tellHandedOver(prepared.manager, replacing: replaced) }
     let manager = prepared.manager
@@ -107,7 +121,9 @@ extension PlaybackInteractor {
     if let handed = entries.handingOver, handed.manager === manager {
       entries.handingOver = nil
       entries.tellingHandOver = true
+      entries.continuingFrom = handed.continuesFrom
       for event in handed.events { handle(event, from: manager) }
+      entries.continuingFrom = nil
       entries.tellingHandOver = false
     }
     if let replaced { _ = router.gotoMedia(replacing: replaced, wantsNew: false) }

@@ -13,7 +13,7 @@ import VideoPlaybackKit
   @Test func messagesPutBackComeBeforeThosePostedSince() {
     // Given a mailbox holding play and pause, taken out
     var mailbox = EngineMailbox()
-    mailbox.post(.play)
+    mailbox.post(.play(continuingFrom: nil))
     mailbox.post(.pause)
     let taken = mailbox.takeAll()
     // When a rate is posted and the pause is put back
@@ -37,7 +37,7 @@ import VideoPlaybackKit
     var mailbox = EngineMailbox()
     #expect(mailbox.interruption() == .none)
     mailbox.post(seek(1))
-    mailbox.post(.play)
+    mailbox.post(.play(continuingFrom: nil))
     mailbox.post(seek(2))
     mailbox.post(.pause)
     // Then the newest seek interrupts, and stays in the mailbox

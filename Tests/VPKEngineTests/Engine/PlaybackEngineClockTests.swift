@@ -31,6 +31,67 @@ import VideoPlaybackKit
     opened.manager.shutdown()
   }
 
+  @Test func aClockCarriesOnFromAnotherFilesEndOnlyOnTheWallClockAndWithinTheFrameOnScreen() {
+    // (1/32 s, which a Double holds exactly, so "a frame ago" is exact)
+    let frame = 1.0 / 32
+    // Given an end due 10 ms before now, and a frame on screen of 1/32 s
+    // Then the clock starts from that end on the wall clock
+    #expect(PlaybackEngine.clockStart(continuing: 99.99, now: 100, frameOnScreen: frame, wall: true) == 99.99)
+    // And from now on the other clocks, with no end to carry on from, or none known of the frame on screen
+    #expect(PlaybackEngine.clockStart(continuing: 99.99, now: 100, frameOnScreen: frame, wall: false) == 100)
+    #expect(PlaybackEngine.clockStart(continuing: nil, now: 100, frameOnScreen: frame, wall: true) == 100)
+    #expect(PlaybackEngine.clockStart(continuing: 99.99, now: 100, frameOnScreen: nil, wall: true) == 100)
+    #expect(PlaybackEngine.clockStart(continuing: 99.99, now: 100, frameOnScreen: 0, wall: true) == 100)
+    // And from now when the end was a frame or more ago (the frame on screen would be cut short), or is still to come
+    #expect(PlaybackEngine.clockStart(continuing: 100 - frame, now: 100, frameOnScreen: frame, wall: true) == 100)
+    #expect(PlaybackEngine.clockStart(continuing: 90, now: 100, frameOnScreen: frame, wall: true) == 100)
+    #expect(PlaybackEngine.clockStart(continuing: 100.5, now: 100, frameOnScreen: frame, wall: true) == 100)
+  }
+
+  @Test func anEndOnTheWallClockSaysWhenItWasDueAndAnOldOneIsNotCarriedOnFrom() async throws {
+    // Given a clip on the wall clock, near its end
+    let url = try TestMedia.url(for: .h264BFrames)
+    var opened = try await OpenedManager(url, clock: .wall, progress: nil)
+    _ = try await opened.seek(to: 9.5)
+    #expect(opened.manager.endDueTime == nil)
+    // When it plays to the end
+    let played = hostSeconds()
+    try await opened.playToEnd()
+    let told = hostSeconds()
+    // Then the end was due after playing began and before it was told
+    let due = try #require(opened.manager.endDueTime)
+    #expect(due >= played && due <= told)
+    // And a seek moves playback off it
+    _ = try await opened.seek(to: 1)
+    #expect(opened.manager.endDueTime == nil)
+    // When it is asked to play on from an end long gone, and to pause at once (the engine takes both together, or the
+    // pause a moment after)
+    opened.manager.play(continuingFrom: played - 100)
+    opened.manager.pause()
+    // Then its clock started when it was asked to play, not then: started 100 s back, it would stand at the end
+    #expect(opened.manager.snapshot().position.seconds < 2)
+    opened.manager.shutdown()
+  }
+
+  @Test func anEndOnTheOtherClocksSaysNoTime() async throws {
+    for clock in [ClockKind.free, .virtual] {
+      // Given a clip near its end on the free or virtual clock
+      var opened = try await OpenedManager(try TestMedia.url(for: .h264BFrames), clock: clock, progress: nil)
+      _ = try await opened.seek(to: 9.5)
+      // When it plays to the end (the virtual clock moved by a wait)
+      if clock == .virtual {
+        opened.manager.play()
+        _ = try await opened.wait(.ended)
+      } else {
+        try await opened.playToEnd()
+      }
+      // Then no time on the wall clock is given for it
+      #expect(opened.spy.endedAt != nil)
+      #expect(opened.manager.endDueTime == nil)
+      opened.manager.shutdown()
+    }
+  }
+
   @Test func virtualRunsReportTheSameEventsAndCounters() async throws {
     let url = try TestMedia.url(for: .h264BFrames)
     var transcripts: [[String]] = []
