@@ -7,7 +7,7 @@ import CFFmpeg
 import VideoPlaybackKit
 
 @MainActor
-package final class FFmpegPlaybackManager: ContinuousPlayback {
+package final class FFmpegPlaybackManager: ListEntryPlayback {
   package var onEvent: (@MainActor (PlaybackManagerEvent) -> Void)?
 
   private var engine: EngineHandle?
@@ -44,6 +44,10 @@ package final class FFmpegPlaybackManager: ContinuousPlayback {
 
   package func play() { engine?.post(.play(continuingFrom: nil)) }
   package func play(continuingFrom time: Double) { engine?.post(.play(continuingFrom: time)) }
+  package func reopen() {
+    endDueTime = nil
+    engine?.post(.reopen(requestedAt: hostNanoseconds()))
+  }
   package func pause() {
     engine?.post(.pause)
     engine?.awaitClockStopped()

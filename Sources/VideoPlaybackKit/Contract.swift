@@ -143,17 +143,22 @@ extension PlaybackManager {
   public func cancelWait(id: Int) {}
 }
 
-/// A manager whose clock can carry on from where another's ended, as if the two files were one: a list's next entry
-/// then follows the end of the one before it by exactly that one's last frame, whatever the time the session took to
-/// hand over between them.
+/// What vpk's own manager does for a list's entries besides playing a file: its clock carries on from where another's
+/// ended, as if the two files were one (a list's next entry then follows the end of the one before it by exactly that
+/// one's last frame, whatever the time the session took to hand over between them), and a file it played can be
+/// played again from its start without opening it again (going back to an entry).
 @MainActor
-package protocol ContinuousPlayback: PlaybackManager {
+package protocol ListEntryPlayback: PlaybackManager {
   /// When the end the manager reported last was due on the wall clock (its last frame's duration over), in monotonic
   /// host seconds, while playback stands at that end; nil on the other clocks, or once a seek or step moved it.
   var endDueTime: Double? { get }
   /// Plays, the clock started at `time` (monotonic host seconds; another manager's `endDueTime`) rather than now, when
   /// that was less than the frame on screen's duration ago; else as `play()`.
   func play(continuingFrom time: Double)
+  /// Goes back to the start of the file, paused at rate 1, and tells `.ready` again (and the first progress mark) as
+  /// `prepare` did: the file is not opened again, and what its frame cache holds stays. Nothing else is asked of the
+  /// manager until that `.ready`, as for a file opening.
+  func reopen()
 }
 
 // MARK: - Router

@@ -686,6 +686,34 @@ func seekTargets(duration: Double, frameDuration: Double, seed: UInt64) -> [Doub
     opened.manager.shutdown()
   }
 
+  @Test func aFileReopenedGoesBackToItsStartAndTellsReadyAgainWithoutOpening() async throws {
+    // Given a clip played to its end, its speed then set to 2
+    let url = try TestMedia.url(for: .h264BFrames)
+    let reference = try await Task.detached { try FrameMD5.entries(of: url, streamTimeBase: true) }.value
+    var opened = try await OpenedManager(url, clock: .wall, progress: nil)
+    _ = try await opened.seek(to: 9.8)
+    try await opened.playToEnd()
+    opened.manager.setRate(2)
+    let readies = opened.spy.events.filter { $0 == "ready" }.count
+    // When it is reopened
+    opened.manager.reopen()
+    try await opened.spy.wait("ready again") { [spy = opened.spy] in
+      spy.events.filter { $0 == "ready" }.count == readies + 1
+    }
+    // Then it stands paused at its first frame, ffmpeg's, as a file just opened, with no loop passed
+    let snapshot = opened.manager.snapshot()
+    #expect(snapshot.position.seconds == 0)
+    #expect(snapshot.loops == 0)
+    #expect(opened.manager.currentFrame()?.md5 == reference.first?.hash)
+    #expect(opened.manager.endDueTime == nil)
+    // And it plays on from there
+    opened.manager.play()
+    let result = try await opened.wait(.position(MediaTime(seconds: 1)))
+    #expect(result.outcome == .satisfied)
+    #expect(opened.spy.ends.count == 1)
+    opened.manager.shutdown()
+  }
+
   @Test func wallClockPlaybackKeepsTime() async throws {
     // Given the wall clock
     let opened = try await OpenedManager(try TestMedia.url(for: .h264BFrames), clock: .wall, progress: 0.5)

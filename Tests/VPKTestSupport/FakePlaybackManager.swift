@@ -8,7 +8,7 @@ import VideoPlaybackKit
 /// With `autoResponds`, it answers by itself on a later turn of the main actor, as the engine
 /// would: it becomes ready, lands seeks, finishes steps and satisfies waits.
 @MainActor
-public final class FakePlaybackManager: ContinuousPlayback {
+public final class FakePlaybackManager: ListEntryPlayback {
   public var onEvent: (@MainActor (PlaybackManagerEvent) -> Void)?
   public var calls: [String] = []
   public var seeks: [SeekRequest] = []
@@ -62,6 +62,11 @@ public final class FakePlaybackManager: ContinuousPlayback {
   }
   public func play() { calls.append("play") }
   public func play(continuingFrom time: Double) { calls.append("play continuing from \(time)") }
+  public func reopen() {
+    calls.append("reopen")
+    position = .zero  // back at the start, as the engine goes
+    if autoResponds, let path = preparedPath { later { $0.becomeReady(duration: $0.autoDuration, path: path) } }
+  }
   public func pause() { calls.append("pause") }
   public func seek(_ request: SeekRequest) {
     calls.append("seek \(request.id) \(request.target.seconds) \(request.mode)")

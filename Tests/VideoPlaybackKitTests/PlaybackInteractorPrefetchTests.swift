@@ -64,9 +64,10 @@ import VPKTestSupport
       ])
     #expect(second.calls == ["prepare b.mp4", "play"])
     #expect(h.interactor.state == .playing)
-    // And the first is shut down, once the second has taken over
-    #expect(h.manager.isShutDown)
-    #expect(h.router.replaced.contains { $0 === h.manager })
+    // And the first is kept, paused, for going back to it, once the second has taken over
+    #expect(!h.manager.isShutDown)
+    #expect(h.manager.calls.last == "pause")
+    #expect(!h.router.replaced.contains { $0 === h.manager })
     // And the third is opened ahead in its turn
     #expect(h.router.made.count == 2)
     #expect(h.router.made.last?.preparedPath == "c.mp4")
@@ -90,6 +91,39 @@ import VPKTestSupport
     await Self.nextTurn()
     // Then the third plays from now
     #expect(third.calls == ["prepare c.mp4", "play"])
+  }
+
+  @Test func goingBackPlaysTheEntryPlayedWithItsManagerAndTellsTheSameAsOpeningIt() async throws {
+    // Given the same list played with nothing kept (no frame cache) and with the entry played kept
+    let plain = Self.list(frameCacheBytes: 0)
+    let kept = Self.list()
+    let second = try #require(kept.router.made.last)
+    second.becomeReady(path: "b.mp4")
+    // When each plays its first entry to the end and its second starts
+    plain.manager.reachEnd(at: 60)
+    kept.manager.reachEnd(at: 60)
+    await Self.nextTurn()
+    try #require(plain.router.made.last).becomeReady(path: "b.mp4")
+    let made = kept.router.made.count
+    // And each goes back
+    plain.interactor.submit(.previous)
+    kept.interactor.submit(.previous)
+    await Self.nextTurn()
+    // Then the kept session plays the first entry again with the manager that played it, from its start, opening
+    // nothing, and the plain one opens it
+    #expect(kept.manager.calls.suffix(2) == ["pause", "reopen"])
+    #expect(kept.router.made.count == made)
+    #expect(plain.router.made.last?.preparedPath == "a.mp4")
+    // When the first entry is ready again in both
+    try #require(plain.router.made.last).becomeReady(path: "a.mp4")
+    kept.manager.becomeReady(path: "a.mp4")
+    // Then both told the same lines, and play it
+    #expect(kept.output.lines == plain.output.lines)
+    #expect(kept.manager.calls.last == "play")
+    // And the second, left for it, is kept in turn and comes next: its manager prepares it again, from its start
+    #expect(second.calls.suffix(2) == ["pause", "reopen"])
+    #expect(!second.isShutDown)
+    #expect(kept.router.made.count == made)
   }
 
   @Test func theSessionTellsTheSameWithAndWithoutOpeningAhead() async throws {
@@ -221,8 +255,9 @@ import VPKTestSupport
     let h = Self.list(["a.mp4", "b.mp4"], loops: true)
     h.manager.reachEnd(at: 60)
     try #require(h.router.made.first).becomeReady(path: "b.mp4")
-    // Then the first is opened ahead
-    #expect(h.router.made.last?.preparedPath == "a.mp4")
+    // Then the first, played before, is prepared again by the manager that played it, from its start
+    #expect(h.manager.calls.last == "reopen")
+    #expect(h.router.made.count == 1)
     // Given a looping list of one
     let one = Self.list(["a.mp4"], loops: true)
     // Then nothing is opened ahead: the entry playing comes next

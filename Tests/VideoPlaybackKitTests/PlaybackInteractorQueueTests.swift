@@ -110,8 +110,9 @@ import VPKTestSupport
     second.becomeReady(path: "b.mp4")
     // When the second ends
     second.reachEnd(at: 60)
-    // Then the first loads again
-    #expect(h.router.made.last?.preparedPath == "a.mp4")
+    // Then the first loads again, by the manager that played it (kept, and prepared again as the second played)
+    #expect(h.manager.calls.last == "reopen")
+    #expect(h.interactor.path == "a.mp4")
     #expect(h.output.lines.contains("entry #0 1/2 id 1 a.mp4"))
     #expect(h.router.exitCodes.isEmpty)
   }

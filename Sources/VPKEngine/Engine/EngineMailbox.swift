@@ -15,6 +15,8 @@ struct EngineMailbox {
     case wait(PlaybackWait)
     /// Stop this wait if it is the one running, reporting nothing.
     case cancelWait(Int)
+    /// Back to the start, paused at rate 1, and `ready` told again (`PlaybackEngine.tellReady`).
+    case reopen(requestedAt: UInt64)
     case shutdown
   }
 

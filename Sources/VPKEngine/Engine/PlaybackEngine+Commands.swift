@@ -16,6 +16,8 @@ extension PlaybackEngine {
   struct PendingSeek {
     var request: SeekRequest
     var requestedAt: UInt64
+    /// A `reopen`: where it lands, `ready` is told in place of the seek's answer.
+    var reopens = false
   }
 
   /// Applies the mailbox: play, pause, rate and waits at once; of several seeks the newest wins and
@@ -53,6 +55,17 @@ extension PlaybackEngine {
         beginWait(request)
       case .cancelWait(let id):
         waits.cancel(id)
+      case .reopen(let requestedAt):
+        // As the file was opened: paused, at rate 1, at its first frame. Nothing else comes before its `ready`.
+        playing = false
+        shared.update {
+          $0.clock.pause(at: $0.now())
+          $0.clock.setRate(1, at: $0.now())
+          $0.lateness.removeAll()
+        }
+        realtimeLoad.reset()
+        let start = SeekRequest(id: 0, target: MediaTime(seconds: startPosition), mode: .exact)
+        seek = PendingSeek(request: start, requestedAt: requestedAt, reopens: true)
       case .seek(let request, let requestedAt):
         if let older = seek { emit(.superseded(older.request.id, by: request.id)) }
         seek = PendingSeek(request: request, requestedAt: requestedAt)

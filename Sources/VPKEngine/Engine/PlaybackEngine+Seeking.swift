@@ -77,6 +77,10 @@ extension PlaybackEngine {
     land(on: shown, at: position)
     publishCounters()
     settleIfVirtual()
+    if pending.reopens {
+      shared.update { $0.loops = 0 }
+      return tellReady(source.info, at: position)
+    }
     let milliseconds = Double(hostNanoseconds() - pending.requestedAt) / nanosecondsPerMillisecond
     emit(
       .seeked(

@@ -208,7 +208,13 @@ final class PlaybackEngine {
     }
     publishCounters()
     settleIfVirtual()
-    emit(.ready(source.info))
+    tellReady(source.info, at: firstPosition)
+  }
+
+  /// Says the file is ready, its first frame on screen at `firstPosition`, then reports progress there if it reaches
+  /// the first mark (0). A file gone back to its start (`reopen`) tells it again so.
+  func tellReady(_ info: MediaInfo, at firstPosition: Double) {
+    emit(.ready(info))
     progressMarks.moveNext(atOrAfter: 0)
     if progressMarks.next == 0 {
       let position = duration > 0 ? min(firstPosition, duration) : firstPosition

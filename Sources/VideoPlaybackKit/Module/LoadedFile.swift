@@ -64,14 +64,26 @@ struct PreparedFile {
   /// What the manager has told so far (its `ready` or `failedToOpen` first), in order, held until the entry's turn.
   var events: [PlaybackManagerEvent] = []
   /// When its turn came at the end of the entry before it: when that end was due on the wall clock
-  /// (`ContinuousPlayback`), for its clock to start from.
+  /// (`ListEntryPlayback`), for its clock to start from.
   var continuesFrom: Double?
+  /// It played before (the entry played, `EntryQueue.played`, gone back to): its frame cache has counts to tally.
+  var hasPlayed = false
 }
 
-/// The files the session plays one after another and the next one, opened ahead.
+/// A file whose turn is over as another entry's comes: shut down, or kept as the entry played (`EntryQueue.played`).
+struct LeavingFile {
+  let manager: any PlaybackManager
+  /// The file as kept for going back to it; nil: it is shut down.
+  let kept: PreparedFile?
+}
+
+/// The files the session plays one after another, the next one, opened ahead, and the one played before.
 struct EntryQueue {
   var list: PlayQueue
   var prepared: PreparedFile?
+  /// The entry whose turn ended last, its manager kept, paused, with its file open and what its frame cache holds:
+  /// going back to it (`prev`, `goto`, or its turn coming again) plays it from its start without opening it again.
+  var played: PreparedFile?
   /// The prepared file whose turn has come, its held events told on the main actor's next turn (`handOver`).
   var handingOver: PreparedFile?
   /// The events of the prepared file whose turn has come are being told (`handOver`).

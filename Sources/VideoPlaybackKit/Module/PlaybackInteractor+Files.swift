@@ -25,25 +25,28 @@ extension PlaybackInteractor {
     // The queue's next entry, opened ahead of its turn, is this file's manager; any other file makes the one prepared
     // go (the user went elsewhere).
     let prepared = takePrepared(entryID: entryID, path: path)
-    // The file this one replaces, when it is shut down only once the prepared one has taken over: the frame to show
-    // next does not wait for the old engine to release its file.
-    var replaced: (any PlaybackManager)?
+    // The entry played before, going back to it: its manager plays it again from its start.
+    let replayed = prepared == nil ? takePlayed(entryID: entryID, path: path) : nil
+    // The file this one replaces, when it leaves only once the prepared one has taken over: the frame to show next
+    // does not wait for the old engine to release its file.
+    var replaced: LeavingFile?
     if let current = file {
       if keepingCurrent {
         if state == .playing { current.manager.pause() }
         kept = KeptFile(file: current, state: state, rate: rate)
       } else {
         rateChanged = keepSettings()
-        tallyFrameCache()
+        let leaving = leavingFile(current, for: entryID)
         if prepared != nil {
-          replaced = current.manager
+          replaced = leaving
         } else {
-          _ = router.gotoMedia(replacing: current.manager, wantsNew: false)
+          leave(leaving)
         }
       }
       file = nil
     }
-    guard let manager = prepared?.manager ?? router.gotoMedia(replacing: nil, wantsNew: true) else {
+    guard let manager = prepared?.manager ?? replayed?.manager ?? router.gotoMedia(replacing: nil, wantsNew: true)
+    else {
       restoreKept()
       reportError(PlaybackError(.cannotOpenMedia), commandID: commandID, source: nil)
       if rateChanged { emit(.rate(rate), answering: nil) }
@@ -75,6 +78,7 @@ extension PlaybackInteractor {
     emit(.loading(path: path, paused: !opensPlaying), answering: commandID)
     if rateChanged { emit(.rate(rate), answering: nil) }
     guard let prepared else {
+      if replayed != nil, let entry = manager as? any ListEntryPlayback { return entry.reopen() }
       return manager.prepare(path: loading.openedPath, configuration: configuration(startsPlaying: opensPlaying))
     }
     handOver(prepared, replacing: replaced, now: byItself)
@@ -132,6 +136,7 @@ extension PlaybackInteractor {
     tallyFrameCache()
     _ = router.gotoMedia(replacing: manager, wantsNew: false)
     dropPrepared()
+    dropPlayed()
     file = nil
     state = .idle
     emit(.closed(nextPaused: opensPaused), answering: commandID)

@@ -39,6 +39,7 @@ extension PlaybackInteractor {
     manager?.shutdown()
     kept?.file.manager.shutdown()
     dropPrepared()
+    dropPlayed()
     emit(
       .shutdown(SessionShutdown(reason: reason, status: status, openInterrupted: openInterrupted)),
       answering: commandID)

@@ -33,9 +33,17 @@ extension PlaybackInteractor {
     if let prepared = entries.prepared, prepared.entryID != wanted?.id || prepared.path != wanted?.path {
       dropPrepared()
     }
-    guard entries.prepared == nil, let wanted,
-      let manager = router.gotoMedia(replacing: nil, wantsNew: true)
-    else { return }
+    guard entries.prepared == nil, let wanted else { return }
+    // The entry played before comes next again: its manager plays it again from its start, held as any prepared one.
+    if let played = entries.played, played.entryID == wanted.id, played.path == wanted.path,
+      let entry = played.manager as? any ListEntryPlayback
+    {
+      entries.played = nil
+      entries.prepared = played
+      entries.prepared?.hasPlayed = true
+      return entry.reopen()
+    }
+    guard let manager = router.gotoMedia(replacing: nil, wantsNew: true) else { return }
     let prepared = PreparedFile(
       manager: manager, entryID: wanted.id, path: wanted.path, openedPath: resolved(wanted.path))
     entries.prepared = prepared
@@ -58,7 +66,7 @@ extension PlaybackInteractor {
   /// Plays `manager`, the file loaded: from where the entry before it ended when its turn came at that end
   /// (`handOver`), else from now.
   func startPlaying(_ manager: any PlaybackManager) {
-    if let time = entries.continuingFrom, let continuous = manager as? any ContinuousPlayback {
+    if let time = entries.continuingFrom, let continuous = manager as? any ListEntryPlayback {
       entries.continuingFrom = nil
       continuous.play(continuingFrom: time)
     } else {
@@ -66,10 +74,56 @@ extension PlaybackInteractor {
     }
   }
 
+  /// The file playing, as it leaves for the entry `entryID`: kept for going back to it when the session plays a list
+  /// on the wall clock and keeps a frame cache, the file was ready and is another entry than the one coming, and its
+  /// manager can play it again (`ListEntryPlayback`); else shut down, its frame cache's counts tallied. On the virtual
+  /// and free clocks an open costs playback no time, and what a file kept would find in its cache would depend on
+  /// where its engine thread had got to: their counts stay the same on every run.
+  func leavingFile(_ file: LoadedFile, for entryID: Int?) -> LeavingFile {
+    guard playlist.isList, options.clock == .wall, options.frameCacheBytes > 0, let playedID = file.entryID,
+      playedID != entryID,
+      file.info != nil, file.opening == nil, file.manager is any ListEntryPlayback
+    else {
+      tallyFrameCache(of: file.manager)
+      return LeavingFile(manager: file.manager, kept: nil)
+    }
+    var kept = PreparedFile(manager: file.manager, entryID: playedID, path: file.path, openedPath: file.openedPath)
+    kept.hasPlayed = true
+    return LeavingFile(manager: file.manager, kept: kept)
+  }
+
+  /// A file's turn is over: it is kept, paused, as the entry played (the one kept before goes), or shut down.
+  func leave(_ leaving: LeavingFile) {
+    guard let kept = leaving.kept, !closed else {
+      if leaving.kept?.hasPlayed == true { tallyFrameCache(of: leaving.manager) }
+      _ = router.gotoMedia(replacing: leaving.manager, wantsNew: false)
+      return
+    }
+    dropPlayed()
+    leaving.manager.pause()
+    entries.played = kept
+  }
+
+  /// The entry played before, when it is the one `load` is loading (the entry `entryID`, at `path`), taken for it.
+  func takePlayed(entryID: Int?, path: String) -> PreparedFile? {
+    guard let played = entries.played, played.entryID == entryID, played.path == path else { return nil }
+    entries.played = nil
+    return played
+  }
+
+  /// The entry played before goes: its frame cache's counts are tallied and the router shuts its manager down.
+  func dropPlayed() {
+    guard let played = entries.played else { return }
+    entries.played = nil
+    if played.hasPlayed { tallyFrameCache(of: played.manager) }
+    _ = router.gotoMedia(replacing: played.manager, wantsNew: false)
+  }
+
   /// The prepared file goes: the router shuts its manager down, and nothing it told is ever told.
   func dropPrepared() {
     guard let prepared = entries.prepared else { return }
     entries.prepared = nil
+    if prepared.hasPlayed { tallyFrameCache(of: prepared.manager) }
     _ = router.gotoMedia(replacing: prepared.manager, wantsNew: false)
   }
 
@@ -94,21 +148,21 @@ extension PlaybackInteractor {
   /// next entry's first frame follows the end without a turn of the main actor between them. Then the manager of the
   /// file it replaced (`replaced`), kept until the new one has taken over, is shut down, and the entry after it is
   /// opened ahead. At the end of the entry playing, the prepared file's clock starts from when that end was due, not
-  /// from when the session got to it (`ContinuousPlayback`).
+  /// from when the session got to it (`ListEntryPlayback`).
   /// A manager that has told nothing yet is still opening: what it tells comes as from any manager opening its file.
-  func handOver(_ prepared: PreparedFile, replacing replaced: (any PlaybackManager)?, now: Bool) {
+  func handOver(_ prepared: PreparedFile, replacing replaced: LeavingFile?, now: Bool) {
     guard !prepared.events.isEmpty else {
-      if let replaced { _ = router.gotoMedia(replacing: replaced, wantsNew: false) }
+      if let replaced { leave(replaced) }
       return
     }
     var prepared = prepared
-    if now { prepared.continuesFrom = (replaced as? any ContinuousPlayback)?.endDueTime }
+    if now { prepared.continuesFrom = (replaced?.manager as? any ListEntryPlayback)?.endDueTime }
     entries.handingOver = prepared
     guard !now else { return tellHandedOver(prepared.manager, replacing: replaced) }
     let manager = prepared.manager
     Task { @MainActor [weak self, router] in
       guard let self else {
-        if let replaced { _ = router.gotoMedia(replacing: replaced, wantsNew: false) }
+        if let replaced { _ = router.gotoMedia(replacing: replaced.manager, wantsNew: false) }
         return
       }
       self.tellHandedOver(manager, replacing: replaced)
@@ -117,7 +171,7 @@ extension PlaybackInteractor {
 
   /// Tells what the prepared file's `manager` told (unless another file's turn came meanwhile), shuts the file it
   /// replaced down and opens the entry after it ahead.
-  private func tellHandedOver(_ manager: any PlaybackManager, replacing replaced: (any PlaybackManager)?) {
+  private func tellHandedOver(_ manager: any PlaybackManager, replacing replaced: LeavingFile?) {
     if let handed = entries.handingOver, handed.manager === manager {
       entries.handingOver = nil
       entries.tellingHandOver = true
@@ -126,7 +180,7 @@ extension PlaybackInteractor {
       entries.continuingFrom = nil
       entries.tellingHandOver = false
     }
-    if let replaced { _ = router.gotoMedia(replacing: replaced, wantsNew: false) }
+    if let replaced { leave(replaced) }
     // The entry after it is opened once its first frame is told and the file it replaced is gone: neither waits for
     // the other's work.
     prepareNextEntry()

@@ -281,6 +281,7 @@ package final class PlaybackInteractor: PlaybackInteractorInput {
     manager?.shutdown()
     kept?.file.manager.shutdown()
     dropPrepared()
+    dropPlayed()
     router.closeSession(exitCode: SessionExitCode.success, report: report)
   }
 

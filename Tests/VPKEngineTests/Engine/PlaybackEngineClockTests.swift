@@ -61,7 +61,8 @@ import VideoPlaybackKit
     // Then the end was due after playing began and before it was told
     let due = try #require(opened.manager.endDueTime)
     #expect(due >= played && due <= told)
-    // And a seek moves playback off it
+    // And a seek moves playback off it (paused first: playing stays the intent at the end, and would go on from there)
+    opened.manager.pause()
     _ = try await opened.seek(to: 1)
     #expect(opened.manager.endDueTime == nil)
     // When it is asked to play on from an end long gone, and to pause at once (the engine takes both together, or the
