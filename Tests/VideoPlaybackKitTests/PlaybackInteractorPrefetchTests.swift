@@ -126,6 +126,38 @@ import VPKTestSupport
     #expect(kept.router.made.count == made)
   }
 
+  @Test func theEntryPlayedGoesWhenItLeavesTheQueueOrTheSessionEndsAndIsNotKeptOffTheWallClock() async throws {
+    // Given a list whose first entry ended, its manager kept
+    let h = Self.list()
+    try #require(h.router.made.first).becomeReady(path: "b.mp4")
+    h.manager.reachEnd(at: 60)
+    #expect(!h.manager.isShutDown)
+    // When the first entry is removed from the queue
+    h.interactor.submit(.queue(.remove(1)))
+    // Then its manager is shut down
+    #expect(h.manager.isShutDown)
+    // Given another list whose first entry ended, its manager kept
+    let quitting = Self.list()
+    try #require(quitting.router.made.first).becomeReady(path: "b.mp4")
+    quitting.manager.reachEnd(at: 60)
+    // When the session quits
+    quitting.interactor.submit(.quit)
+    // Then it is shut down
+    #expect(quitting.manager.isShutDown)
+    // Given the same list on the virtual clock
+    var options = PlaybackOptions(autoplay: true, endAction: .exit)
+    options.clock = .virtual
+    options.playlist = PlayQueue(paths: ["a.mp4", "b.mp4", "c.mp4"], isList: true)
+    let virtual = InteractorHarness(options: options, path: "a.mp4")
+    virtual.interactor.start()
+    virtual.manager.becomeReady(path: "a.mp4")
+    try #require(virtual.router.made.first).becomeReady(path: "b.mp4")
+    // When its first entry ends
+    virtual.manager.reachEnd(at: 60)
+    // Then nothing is kept: an open costs that clock no time
+    #expect(virtual.manager.isShutDown)
+  }
+
   @Test func theSessionTellsTheSameWithAndWithoutOpeningAhead() async throws {
     // Given the same list played with nothing opened ahead (no frame cache) and with the next entry opened ahead
     let plain = Self.list(frameCacheBytes: 0)

@@ -154,8 +154,12 @@ extension PlaybackInteractor {
     // An edit makes the session's queue a list: from now on its events name the entries.
     if edit != .list { playlist.isList = true }
     emit(.queue(queueListing), answering: commandID)
-    // Another entry may come next now: the one prepared goes, and that one is opened ahead.
-    if edit != .list { prepareNextEntry() }
+    // Another entry may come next now: the one prepared goes, and that one is opened ahead. The entry played before
+    // goes once it has left the queue.
+    if edit != .list {
+      if let played = entries.played, !playlist.entries.contains(where: { $0.id == played.entryID }) { dropPlayed() }
+      prepareNextEntry()
+    }
   }
 
   /// The entry playing, at `index`, was removed: the one that followed it (`following`, its index before the removal)
