@@ -75,13 +75,14 @@ extension PlaybackInteractor {
   }
 
   /// The file playing, as it leaves for the entry `entryID`: kept for going back to it when the session plays a list
-  /// on the wall clock and keeps a frame cache, the file was ready and is another entry than the one coming, and its
-  /// manager can play it again (`ListEntryPlayback`); else shut down, its frame cache's counts tallied. On the virtual
+  /// on the wall clock and keeps a frame cache, the file was ready and is an entry still in the queue other than the
+  /// one coming, and its manager can play it again (`ListEntryPlayback`); else shut down, its frame cache's counts
+  /// tallied. On the virtual
   /// and free clocks an open costs playback no time, and what a file kept would find in its cache would depend on
   /// where its engine thread had got to: their counts stay the same on every run.
   func leavingFile(_ file: LoadedFile, for entryID: Int?) -> LeavingFile {
     guard playlist.isList, options.clock == .wall, options.frameCacheBytes > 0, let playedID = file.entryID,
-      playedID != entryID,
+      playedID != entryID, playlist.entries.contains(where: { $0.id == playedID }),
       file.info != nil, file.opening == nil, file.manager is any ListEntryPlayback
     else {
       tallyFrameCache(of: file.manager)
