@@ -10,6 +10,11 @@
 // The manager opens it with `PlaybackConfiguration.opensAhead`, at a lower priority than the file on screen. Its
 // memory (a decoder and a few frames) is spent to save an open, and only by a session that keeps a frame cache: with
 // `--frame-cache 0`, nothing is opened ahead.
+//
+// At the end of the entry playing, the next one's clock starts from when that end was due (`ListEntryPlayback`), so
+// the time taken to tell the change costs its frames nothing. And on the wall clock the entry whose turn ended stays
+// open, paused (`EntryQueue.played`): going back to it, or its turn coming again, has its manager `reopen()` it at its
+// start instead of opening it.
 
 extension PlaybackInteractor {
   /// The entry to open ahead now: the one after the entry playing, once that one is ready, when the session plays a
