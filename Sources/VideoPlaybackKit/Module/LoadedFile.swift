@@ -66,7 +66,8 @@ struct PreparedFile {
   /// When its turn came at the end of the entry before it: when that end was due on the wall clock
   /// (`ListEntryPlayback`), for its clock to start from.
   var continuesFrom: Double?
-  /// It played before (the entry played, `EntryQueue.played`, gone back to): its frame cache has counts to tally.
+  /// It played before (the entry played, `EntryQueue.played`, prepared again): its frame cache has counts to tally if
+  /// it is dropped. The entry played itself always has.
   var hasPlayed = false
 }
 

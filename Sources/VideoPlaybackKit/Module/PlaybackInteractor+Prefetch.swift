@@ -44,8 +44,7 @@ extension PlaybackInteractor {
       let entry = played.manager as? any ListEntryPlayback
     {
       entries.played = nil
-      entries.prepared = played
-      entries.prepared?.hasPlayed = true
+      entries.prepared = played  // `hasPlayed`: its counts are tallied if it is dropped
       return entry.reopen()
     }
     guard let manager = router.gotoMedia(replacing: nil, wantsNew: true) else { return }
@@ -82,9 +81,8 @@ extension PlaybackInteractor {
   /// The file playing, as it leaves for the entry `entryID`: kept for going back to it when the session plays a list
   /// on the wall clock and keeps a frame cache, the file was ready and is an entry still in the queue other than the
   /// one coming, and its manager can play it again (`ListEntryPlayback`); else shut down, its frame cache's counts
-  /// tallied. On the virtual
-  /// and free clocks an open costs playback no time, and what a file kept would find in its cache would depend on
-  /// where its engine thread had got to: their counts stay the same on every run.
+  /// tallied. On the virtual and free clocks an open costs playback no time, and what a file kept would find in its
+  /// cache would depend on where its engine thread had got to: their counts stay the same on every run.
   func leavingFile(_ file: LoadedFile, for entryID: Int?) -> LeavingFile {
     guard playlist.isList, options.clock == .wall, options.frameCacheBytes > 0, let playedID = file.entryID,
       playedID != entryID, playlist.entries.contains(where: { $0.id == playedID }),
@@ -101,7 +99,8 @@ extension PlaybackInteractor {
   /// A file's turn is over: it is kept, paused, as the entry played (the one kept before goes), or shut down.
   func leave(_ leaving: LeavingFile) {
     guard let kept = leaving.kept, !closed else {
-      if leaving.kept?.hasPlayed == true { tallyFrameCache(of: leaving.manager) }
+      // A file not kept was tallied as it left (`leavingFile`).
+      if leaving.kept != nil { tallyFrameCache(of: leaving.manager) }
       _ = router.gotoMedia(replacing: leaving.manager, wantsNew: false)
       return
     }
@@ -121,7 +120,7 @@ extension PlaybackInteractor {
   func dropPlayed() {
     guard let played = entries.played else { return }
     entries.played = nil
-    if played.hasPlayed { tallyFrameCache(of: played.manager) }
+    tallyFrameCache(of: played.manager)
     _ = router.gotoMedia(replacing: played.manager, wantsNew: false)
   }
 
@@ -151,9 +150,9 @@ extension PlaybackInteractor {
   /// manager that opened the file now would tell it. When a command loaded it (`next`, `goto`, a `queue remove` of the
   /// entry playing), that is the main actor's next turn, so the events around it (the reply to the command, the
   /// commands after it) come in the same order as without it; when the entry playing ended (`now`), at once, so the
-  /// next entry's first frame follows the end without a turn of the main actor between them. Then the manager of the
-  /// file it replaced (`replaced`), kept until the new one has taken over, is shut down, and the entry after it is
-  /// opened ahead. At the end of the entry playing, the prepared file's clock starts from when that end was due, not
+  /// next entry's first frame follows the end without a turn of the main actor between them. Then the file it replaced
+  /// (`replaced`), kept until the new one has taken over, leaves (`leave`: kept as the entry played, or shut down), and
+  /// the entry after it is opened ahead. At the end of the entry playing, the prepared file's clock starts from when that end was due, not
   /// from when the session got to it (`ListEntryPlayback`).
   /// A manager that has told nothing yet is still opening: what it tells comes as from any manager opening its file.
   func handOver(_ prepared: PreparedFile, replacing replaced: LeavingFile?, now: Bool) {
@@ -175,8 +174,8 @@ extension PlaybackInteractor {
     }
   }
 
-  /// Tells what the prepared file's `manager` told (unless another file's turn came meanwhile), shuts the file it
-  /// replaced down and opens the entry after it ahead.
+  /// Tells what the prepared file's `manager` told (unless another file's turn came meanwhile), lets the file it
+  /// replaced leave and opens the entry after it ahead.
   private func tellHandedOver(_ manager: any PlaybackManager, replacing replaced: LeavingFile?) {
     if let handed = entries.handingOver, handed.manager === manager {
       entries.handingOver = nil
